@@ -1,0 +1,124 @@
+"""Slack JSON shapes of rows: what conversations.history, users.info, ... return."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from apps.chat.ids import permalink
+from apps.chat.models import Channel, Message, Pin, Reaction, User
+
+
+def channel(conv: Channel, *, is_member: bool, num_members: int, dm_user: str | None = None) -> dict[str, Any]:
+    shaped: dict[str, Any] = {
+        "id": conv.id,
+        "name": conv.name,
+        "is_channel": not (conv.is_im or conv.is_mpim or conv.is_private),
+        "is_group": conv.is_private and not (conv.is_im or conv.is_mpim),
+        "is_im": conv.is_im,
+        "is_mpim": conv.is_mpim,
+        "is_private": conv.is_private,
+        "is_archived": conv.is_archived,
+        "is_general": conv.is_general,
+        "is_member": is_member,
+        "created": conv.created,
+        "creator": conv.creator,
+        "topic": {"value": conv.topic, "creator": conv.topic_creator, "last_set": conv.topic_last_set},
+        "purpose": {"value": conv.purpose, "creator": conv.purpose_creator, "last_set": conv.purpose_last_set},
+        "num_members": num_members,
+    }
+    if conv.is_im:
+        shaped["user"] = dm_user
+        del shaped["name"], shaped["topic"], shaped["purpose"]
+    return shaped
+
+
+def profile(u: User) -> dict[str, Any]:
+    return {
+        "real_name": u.real_name,
+        "display_name": u.display_name,
+        "real_name_normalized": u.real_name,
+        "display_name_normalized": u.display_name,
+        "email": u.email,
+        "title": u.title,
+        "phone": u.phone,
+        "status_text": u.status_text,
+        "status_emoji": u.status_emoji,
+        "first_name": u.real_name.split(" ")[0],
+        "last_name": " ".join(u.real_name.split(" ")[1:]),
+    }
+
+
+def user(u: User, team_id: str) -> dict[str, Any]:
+    return {
+        "id": u.id,
+        "team_id": team_id,
+        "name": u.name,
+        "real_name": u.real_name,
+        "deleted": u.deleted,
+        "is_bot": u.is_bot,
+        "is_admin": u.is_admin,
+        "tz": u.tz,
+        "profile": profile(u),
+    }
+
+
+def message_permalink(domain: str, m: Message) -> str:
+    return permalink(domain, m.channel_id, m.ts, m.thread_ts)
+
+
+def messages(db: Session, channel_id: str, rows: Sequence[Message]) -> list[dict[str, Any]]:
+    """Shape messages with their reactions, edit marks and thread summaries, in few queries."""
+    if not rows:
+        return []
+    stamps = [m.ts for m in rows]
+    reactions: dict[str, dict[str, list[str]]] = defaultdict(dict)
+    for r in db.scalars(
+        select(Reaction).where(Reaction.channel_id == channel_id, Reaction.ts.in_(stamps)).order_by(Reaction.seq)
+    ):
+        reactions[r.ts].setdefault(r.name, []).append(r.user_id)
+    pinned = set(db.scalars(select(Pin.ts).where(Pin.channel_id == channel_id, Pin.ts.in_(stamps))))
+    parents = [m.ts for m in rows if m.thread_ts == m.ts]
+    threads: dict[str, list[Message]] = defaultdict(list)
+    if parents:
+        for reply in db.scalars(
+            select(Message)
+            .where(Message.channel_id == channel_id, Message.thread_ts.in_(parents), Message.ts != Message.thread_ts)
+            .order_by(Message.ts)
+        ):
+            threads[reply.thread_ts].append(reply)
+    parent_users = dict(
+        db.execute(select(Message.ts, Message.user_id).where(Message.channel_id == channel_id, Message.ts.in_({m.thread_ts for m in rows if m.thread_ts})))
+        .tuples()
+        .all()
+    )
+    shaped = []
+    for m in rows:
+        item: dict[str, Any] = {"type": "message", "user": m.user_id, "text": m.text, "ts": m.ts}
+        if m.subtype:
+            item["subtype"] = m.subtype
+        if m.thread_ts:
+            item["thread_ts"] = m.thread_ts
+            if m.thread_ts != m.ts:
+                item["parent_user_id"] = parent_users.get(m.thread_ts, "")
+        if m.thread_ts == m.ts:
+            replies = threads.get(m.ts, [])
+            reply_users = list(dict.fromkeys(r.user_id for r in replies))
+            item["reply_count"] = len(replies)
+            item["reply_users"] = reply_users[:5]
+            item["reply_users_count"] = len(reply_users)
+            item["latest_reply"] = replies[-1].ts if replies else m.ts
+        if m.edited_ts:
+            item["edited"] = {"user": m.edited_by, "ts": m.edited_ts}
+        if m.ts in reactions:
+            item["reactions"] = [{"name": n, "users": us, "count": len(us)} for n, us in reactions[m.ts].items()]
+        if m.ts in pinned:
+            item["pinned_to"] = [channel_id]
+        shaped.append(item)
+    return shaped
+
+

@@ -1,0 +1,31 @@
+"""Errors shared by every app.
+
+Each app raises `AppError` subclasses from its service layer; the faces (REST, MCP, UI)
+translate them into the product's own error shape. `code` is the product's machine-readable
+error code (Slack's `channel_not_found`, Jira's field errors, ...); `message` says, for a
+human or an agent, what was wrong and what is accepted.
+"""
+
+from __future__ import annotations
+
+
+class AppError(Exception):
+    """A domain error: bad input or a state conflict. Never half-writes (the caller rolls back)."""
+
+    status_code = 400
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+
+class EnvNotFound(LookupError):
+    """Unknown, deleted or malformed env id. Faces answer 404 and reveal nothing else."""
+
+    def __init__(self, env_id: str) -> None:
+        super().__init__(f"no env with id {env_id!r}")
+        self.env_id = env_id

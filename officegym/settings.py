@@ -1,0 +1,22 @@
+"""Where officegym keeps its files. Override with environment variables."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+
+def cache_dir() -> Path:
+    """Company templates, built once and reused across runs (OFFICEGYM_CACHE_DIR)."""
+    if os.environ.get("OFFICEGYM_CACHE_DIR"):
+        return Path(os.environ["OFFICEGYM_CACHE_DIR"])
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "officegym"
+
+
+def envs_dir() -> Path:
+    """Live env databases of this process (OFFICEGYM_ENVS_DIR); a fresh temp dir by default."""
+    if os.environ.get("OFFICEGYM_ENVS_DIR"):
+        return Path(os.environ["OFFICEGYM_ENVS_DIR"])
+    return Path(tempfile.mkdtemp(prefix="officegym-envs-"))

@@ -1,0 +1,106 @@
+"""Company templates: the fully seeded database of one `(generator version, seed, size)`.
+
+Built once, cached on disk under a name that also carries a fingerprint of the schema, so a
+change to any table rebuilds it instead of serving a stale file. Builds are atomic (write to
+a temp file, then rename) and serialised with a file lock, so parallel processes (pytest
+workers, compose services) never see half a template.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import sqlite3
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from sqlalchemy.orm import Session
+from sqlalchemy.schema import CreateIndex, CreateTable
+
+import apps.chat.models  # noqa: F401  (registers the chat tables on Base.metadata)
+from officegym.core import clock
+from officegym.core.db import Base, open_engine, set_meta
+from seed_data import GENERATOR_VERSION, SEEDERS_VERSION, seed_apps
+from seed_data.actor import acting_person
+from seed_data.company import SIZES, Company, generate_company
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    path: Path
+    company: Company
+    seed: int
+    size: str
+
+
+@cache
+def schema_fingerprint() -> str:
+    from sqlalchemy.dialects import sqlite
+
+    dialect = sqlite.dialect()
+    ddl = []
+    for table in Base.metadata.sorted_tables:
+        ddl.append(str(CreateTable(table).compile(dialect=dialect)))
+        ddl.extend(str(CreateIndex(index).compile(dialect=dialect)) for index in sorted(table.indexes, key=lambda i: i.name or ""))
+    return hashlib.sha256("\n".join(ddl).encode()).hexdigest()[:10]
+
+
+def template_path(cache_dir: Path, seed: int, size: str) -> Path:
+    name = f"company-g{GENERATOR_VERSION}.{SEEDERS_VERSION}-{schema_fingerprint()}-s{seed}-{size}.db"
+    return cache_dir / "templates" / name
+
+
+def check_size(size: str) -> None:
+    if size not in SIZES:
+        raise ValueError(f"unknown size {size!r}; accepted sizes: {', '.join(SIZES)}")
+
+
+def build_template(path: Path, company: Company) -> None:
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    tmp.unlink(missing_ok=True)
+    engine = open_engine(tmp)
+    try:
+        Base.metadata.create_all(engine)
+        with Session(engine) as db, db.begin():
+            # Seeders add whole object graphs in no particular table order: check foreign keys
+            # once, over the finished company (below), instead of per insert.
+            db.connection().exec_driver_sql("PRAGMA foreign_keys=OFF")
+            set_meta(db, "seed", str(company.seed))
+            set_meta(db, "size", company.size)
+            set_meta(db, "company", company.name)
+            set_meta(db, "actor_person_id", acting_person(company).id)
+            clock.start_clock(db, company.now)
+            seed_apps(db, company)
+            db.flush()
+            broken = db.connection().exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+            if broken:
+                raise RuntimeError(f"seeded company has dangling references: {broken[:5]}")
+    finally:
+        engine.dispose()
+    # A compact, single-file database (no journal alongside) is the cheapest thing to copy.
+    conn = sqlite3.connect(tmp)
+    conn.execute("PRAGMA journal_mode=DELETE")
+    conn.execute("VACUUM")
+    conn.close()
+    path.with_suffix(".json").write_text(company.to_json())
+    os.replace(tmp, path)
+
+
+def ensure_template(cache_dir: Path, seed: int, size: str) -> Template:
+    """The template for `(seed, size)`, building it on first use."""
+    check_size(size)
+    path = template_path(cache_dir, seed, size)
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path.with_suffix(".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not path.exists():
+                build_template(path, generate_company(seed, size))
+    return Template(path=path, company=_load_company(path), seed=seed, size=size)
+
+
+@cache
+def _load_company(path: Path) -> Company:
+    return Company.from_json(path.with_suffix(".json").read_text())

@@ -1,0 +1,63 @@
+"""Task families: parametrised tasks that sample a concrete instance from an env's company.
+
+A family has a versioned id (`chat/reply-in-thread-v1`) and a `sample(ctx, rng)` that returns
+a `TaskInstance`: the prompt the agent sees, an optional setup (run once, before the start
+snapshot), the checks and expected changes the grader uses (computed here, kept in server
+memory, never written where the agent can read them), and an oracle solution that uses
+only the agent-facing MCP tools.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from sqlalchemy.orm import Session
+
+from graders.checks import Check
+from graders.rubric import Expect
+from seed_data.company import Company, Person
+
+
+class ToolError(RuntimeError):
+    """A tool call the oracle made came back with `is_error`."""
+
+
+class Tools(Protocol):
+    """The agent-facing MCP tools of an env, as an oracle calls them."""
+
+    async def call(self, tool: str, /, **arguments: Any) -> Any:
+        """Call a tool; returns its result parsed from JSON, raises ToolError on is_error."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class SampleContext:
+    company: Company
+    actor: Person  # the employee the agent acts as
+    db: Session  # the env's database at sampling time (read it; write only in setup)
+
+
+@dataclass(slots=True)
+class TaskInstance:
+    prompt: str
+    checks: Sequence[Check]
+    expected: Sequence[Expect]
+    oracle: Callable[[Tools], Awaitable[None]]
+    setup: Callable[[Session], None] | None = None
+    facts: dict[str, Any] = field(default_factory=dict)  # what the instance is about, for debugging
+
+
+class TaskFamily(Protocol):
+    id: str  # "<app>/<name>-v<version>"
+    apps: tuple[str, ...]
+    difficulty: str  # "easy" | "medium" | "hard"
+    summary: str
+
+    def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance: ...
+
+
+def describe(family: TaskFamily) -> dict[str, Any]:
+    return {"id": family.id, "apps": list(family.apps), "difficulty": family.difficulty, "summary": family.summary}

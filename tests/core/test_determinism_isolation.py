@@ -1,0 +1,190 @@
+"""Determinism and isolation, the two promises every rollout relies on.
+
+Deterministic: the same (seed, size) and the same sequence of calls give the same database,
+row for row, including the event log and the env clock. Isolated: nothing one env does is
+visible in another env or in the template it was copied from.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from apps.chat.service import ChatService
+from officegym.core.env_store import Env
+from officegym.core.errors import EnvNotFound
+from officegym.core.ops import perform
+from officegym.gym import Gym
+
+
+def dump(path: Path) -> list[str]:
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return list(conn.iterdump())
+    finally:
+        conn.close()
+
+
+def count(path: Path, sql: str, *params: Any) -> int:
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return conn.execute(sql, params).fetchone()[0]
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def two_envs(gym: Gym) -> Iterator[tuple[Env, Env]]:
+    a, b = gym.create(seed=0), gym.create(seed=0)
+    yield a, b
+    for env in (a, b):
+        try:
+            gym.delete(env.id)
+        except EnvNotFound:
+            pass
+
+
+def first_public_channel(gym: Gym, env: Env) -> str:
+    with gym.store.session(env) as db:
+        return ChatService(db).conversations_list(limit=1)["channels"][0]["id"]
+
+
+# -- determinism ---------------------------------------------------------------------------
+def test_two_envs_from_the_same_seed_are_identical(gym: Gym, two_envs: tuple[Env, Env]) -> None:
+    a, b = two_envs
+    dumped = dump(a.path)
+    assert len(dumped) > 100, "the template holds a seeded company"
+    assert dumped == dump(b.path)
+    assert dumped == dump(gym.template(0).path)
+
+
+def _scenario(gym: Gym, env: Env, source: str) -> None:
+    """A little rollout through `perform` (what every face calls): writes, reads, an error."""
+
+    def call(action: str, operation: Any, **args: Any) -> None:
+        try:
+            perform(gym.store, env, lambda db: operation(ChatService(db)), source=source, app="chat", action=action, args=args)
+        except Exception as error:  # noqa: BLE001  (errors are part of the trajectory)
+            assert getattr(error, "code", None), f"unexpected crash: {error!r}"
+
+    channel = first_public_channel(gym, env)
+    call("create", lambda chat: chat.conversations_create("det-room"), name="det-room")
+    call("post", lambda chat: chat.chat_post_message("#det-room", "hello"), text="hello")
+    call("post", lambda chat: chat.chat_post_message(channel, "top level"), text="top level")
+    call("history", lambda chat: chat.conversations_history(channel, limit=3))
+    with gym.store.session(env) as db:
+        parent = ChatService(db).conversations_history("#det-room")["messages"][0]["ts"]
+    call("reply", lambda chat: chat.chat_post_message("#det-room", "in thread", thread_ts=parent), ts=parent)
+    call("react", lambda chat: chat.reactions_add("#det-room", parent, "tada"), ts=parent)
+    call("react", lambda chat: chat.reactions_add("#det-room", parent, "tada"), ts=parent)  # already_reacted
+    call("pin", lambda chat: chat.pins_add("#det-room", parent), ts=parent)
+    call("edit", lambda chat: chat.chat_update("#det-room", parent, "hello, edited"), ts=parent)
+    call("search", lambda chat: chat.search_messages("hello"))
+
+
+def test_same_calls_in_two_envs_give_identical_databases(gym: Gym, two_envs: tuple[Env, Env]) -> None:
+    a, b = two_envs
+    _scenario(gym, a, "mcp")
+    _scenario(gym, b, "mcp")
+    dumped = dump(a.path)
+    assert dumped == dump(b.path), "ids, ts, clock and event log must all be the same"
+    assert dumped != dump(gym.template(0).path)
+    events_a, events_b = gym.events(a.id), gym.events(b.id)
+    assert events_a == events_b
+    assert [e["action"] for e in events_a] == [
+        "create", "post", "post", "history", "reply", "react", "react", "pin", "edit", "search"
+    ]
+    assert [e["is_error"] for e in events_a].count(True) == 1
+    times = [e["at"] for e in events_a]
+    assert times == sorted(times)
+
+
+async def test_same_mcp_calls_in_two_envs_give_identical_databases(gym: Gym, two_envs: tuple[Env, Env]) -> None:
+    for env in two_envs:
+        async with gym.mcp_client(env.id, "chat") as client:
+            listed = json.loads((await client.call_tool("slack_list_channels", {"limit": 5})).content[0].text)
+            channel = listed["channels"][0]["id"]
+            posted = json.loads((await client.call_tool("slack_post_message", {"channel_id": channel, "text": "same"})).content[0].text)
+            await client.call_tool("slack_reply_to_thread", {"channel_id": channel, "thread_ts": posted["ts"], "text": "same reply"})
+            await client.call_tool("slack_add_reaction", {"channel_id": channel, "timestamp": posted["ts"], "reaction": "eyes"})
+            await client.call_tool("slack_get_channel_history", {"channel_id": "C0000NOPE00"})  # an error, logged too
+    a, b = two_envs
+    assert dump(a.path) == dump(b.path)
+    assert len(gym.events(a.id)) == 5
+
+
+@pytest.fixture(scope="module")
+def fresh_cache_gym(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gym]:
+    """A gym with an empty template cache: templates are built from scratch here."""
+    instance = Gym(envs_dir=tmp_path_factory.mktemp("envs-fresh"), cache_dir=tmp_path_factory.mktemp("cache-fresh"))
+    yield instance
+    instance.close()
+
+
+def test_a_template_rebuilt_from_scratch_is_identical(gym: Gym, fresh_cache_gym: Gym) -> None:
+    rebuilt = fresh_cache_gym.template(0)
+    cached = gym.template(0)
+    assert rebuilt.path != cached.path
+    assert dump(rebuilt.path) == dump(cached.path)
+
+
+def test_another_seed_is_another_company(gym: Gym, fresh_cache_gym: Gym) -> None:
+    one, zero = fresh_cache_gym.template(1), gym.template(0)
+    assert dump(one.path) != dump(zero.path)
+    names = "SELECT group_concat(real_name, '|') FROM (SELECT real_name FROM chat_users ORDER BY real_name)"
+    conn0, conn1 = (sqlite3.connect(p) for p in (zero.path, one.path))
+    try:
+        assert conn0.execute(names).fetchone() != conn1.execute(names).fetchone(), "different people"
+    finally:
+        conn0.close()
+        conn1.close()
+    env = fresh_cache_gym.create(seed=1)
+    assert (env.seed, env.size) == (1, "small")
+    assert dump(env.path) == dump(one.path)
+
+
+# -- isolation -----------------------------------------------------------------------------
+def test_a_post_in_one_env_is_invisible_elsewhere(gym: Gym, two_envs: tuple[Env, Env]) -> None:
+    a, b = two_envs
+    channel = first_public_channel(gym, a)
+    with gym.store.session(a) as db:
+        ChatService(db).chat_post_message(channel, "only in env A: xyzzy-isolation")
+    find = "SELECT count(*) FROM chat_messages WHERE text LIKE '%xyzzy-isolation%'"
+    assert count(a.path, find) == 1
+    assert count(b.path, find) == 0
+    assert count(gym.template(0).path, find) == 0
+    with gym.store.session(b) as db:
+        assert ChatService(db).search_messages("xyzzy-isolation")["messages"]["total"] == 0
+    assert gym.events(b.id) == []
+
+
+def test_deleting_one_env_leaves_the_other_working(gym: Gym, two_envs: tuple[Env, Env]) -> None:
+    a, b = two_envs
+    gym.delete(a.id)
+    assert not a.path.exists()
+    with pytest.raises(EnvNotFound):
+        gym.get(a.id)
+    channel = first_public_channel(gym, b)
+    with gym.store.session(b) as db:
+        ts = ChatService(db).chat_post_message(channel, "still here")["ts"]
+    with gym.store.session(b) as db:
+        assert ChatService(db).conversations_history(channel, limit=1)["messages"][0]["ts"] == ts
+    assert gym.template(0).path.exists()
+
+
+def test_env_ids_are_unguessable(gym: Gym) -> None:
+    envs = [gym.create() for _ in range(20)]
+    try:
+        ids = [e.id for e in envs]
+        assert all(re.fullmatch(r"[0-9a-f]{32}", i) for i in ids)
+        assert len(set(ids)) == len(ids)
+        assert len({i[:8] for i in ids}) == len(ids), "no shared prefix or counter"
+    finally:
+        for env in envs:
+            gym.delete(env.id)

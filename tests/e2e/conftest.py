@@ -1,0 +1,112 @@
+"""Shared fixtures of the end-to-end tests: the real server on a loopback port, and a browser.
+
+`live_server` runs `officegym.server.create_app` under uvicorn in a background thread for the
+whole session, over the session's `gym` (envs in a temp dir, templates from the default cache,
+so the company is built at most once per machine). Tests talk to it over real HTTP: MCP
+clients, `slack_sdk`, httpx, and Chromium through Playwright.
+
+`browser` is one headless Chromium per test module (the Debian package at /usr/bin/chromium;
+Playwright never downloads a browser here); `page` is a fresh context and page per test that
+fails the test if the page raised a JavaScript error or opened a dialog.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+import uvicorn
+
+from officegym.gym import Gym
+from officegym.server import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+STARTUP_TIMEOUT_S = 60.0
+
+
+@dataclass
+class LiveServer:
+    gym: Gym
+    base_url: str  # "http://127.0.0.1:<port>", no trailing slash
+    server: uvicorn.Server = field(repr=False)
+
+    def env_url(self, env_id: str, face: str = "") -> str:
+        return f"{self.base_url}/envs/{env_id}/{face}" if face else f"{self.base_url}/envs/{env_id}"
+
+
+@pytest.fixture(scope="session")
+def live_server(gym: Gym) -> Iterator[LiveServer]:
+    gym.template()  # build (or load) the default company before the first request needs it
+    server = uvicorn.Server(uvicorn.Config(create_app(gym), host="127.0.0.1", port=0, log_level="warning"))
+    thread = threading.Thread(target=server.run, name="officegym-live-server", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + STARTUP_TIMEOUT_S
+    while not server.started:
+        if not thread.is_alive():
+            raise RuntimeError("the live server exited during start-up (see the log above)")
+        if time.monotonic() > deadline:
+            server.should_exit = True
+            raise RuntimeError(f"the live server did not start within {STARTUP_TIMEOUT_S:.0f} s")
+        time.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    yield LiveServer(gym=gym, base_url=f"http://127.0.0.1:{port}", server=server)
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def base_url(live_server: LiveServer) -> str:
+    return live_server.base_url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@dataclass
+class PageWatch:
+    """What a page did that a test should know about: dialogs opened, errors thrown."""
+
+    dialogs: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+@pytest.fixture
+def page_watch() -> PageWatch:
+    return PageWatch()
+
+
+@pytest.fixture
+def page(browser: Any, page_watch: PageWatch) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(10_000)
+    tab = context.new_page()
+
+    def on_dialog(dialog: Any) -> None:
+        page_watch.dialogs.append(f"{dialog.type}: {dialog.message}")
+        dialog.dismiss()
+
+    tab.on("dialog", on_dialog)
+    tab.on("pageerror", lambda error: page_watch.errors.append(str(error)))
+    yield tab
+    context.close()
+    assert not page_watch.errors, f"JavaScript errors on the page: {page_watch.errors}"
