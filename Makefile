@@ -23,8 +23,9 @@ setup: uv
 uv:
 	@command -v uv >/dev/null 2>&1 || python3 -m pip install --quiet --user uv || python3 -m pip install --quiet uv
 
-# The browser tests drive Debian's Chromium (no browser download).
+# The browser tests drive Debian's Chromium (no browser download); the emoji font lets
+# screenshot-reading agents tell reactions apart.
 chromium:
-	@test -x /usr/bin/chromium || { \
+	@test -x /usr/bin/chromium -a -d /usr/share/fonts/truetype/noto || { \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-noto-color-emoji >/dev/null; }

@@ -12,12 +12,12 @@ SERVER_NAMES = (*REGISTRARS, "all")
 
 def build_server(app: str) -> MCPServer:
     if app == "all":
-        server = MCPServer("officegym-all", instructions="Every app of your company: chat (slack_* tools).")
+        server = MCPServer("officegym-all", log_level="WARNING", instructions="Every app of your company: chat (slack_* tools).")
         for register in REGISTRARS.values():
             register(server)
         return server
     if app not in REGISTRARS:
         raise KeyError(f"unknown app {app!r}; accepted: {', '.join(SERVER_NAMES)}")
-    server = MCPServer(f"officegym-{app}")
+    server = MCPServer(f"officegym-{app}", log_level="WARNING")
     REGISTRARS[app](server)
     return server

@@ -198,8 +198,10 @@ class ChatService:
         """Top-level messages (and thread parents), newest first, as Slack returns them."""
         conv = self.channel(channel)
         size = _bounded_limit(limit, 100, 999)
+        # Replies stay in their thread, except those also sent to the channel (thread_broadcast).
         query = select(Message).where(
-            Message.channel_id == conv.id, or_(Message.thread_ts.is_(None), Message.thread_ts == Message.ts)
+            Message.channel_id == conv.id,
+            or_(Message.thread_ts.is_(None), Message.thread_ts == Message.ts, Message.subtype == "thread_broadcast"),
         )
         if cursor:
             before = decode_cursor(cursor, "next_ts")

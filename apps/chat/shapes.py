@@ -91,11 +91,10 @@ def messages(db: Session, channel_id: str, rows: Sequence[Message]) -> list[dict
             .order_by(Message.ts)
         ):
             threads[reply.thread_ts].append(reply)
-    parent_users = dict(
-        db.execute(select(Message.ts, Message.user_id).where(Message.channel_id == channel_id, Message.ts.in_({m.thread_ts for m in rows if m.thread_ts})))
-        .tuples()
-        .all()
-    )
+    roots = {m.thread_ts for m in rows if m.thread_ts}
+    parent_users = {
+        ts: user for ts, user in db.execute(select(Message.ts, Message.user_id).where(Message.channel_id == channel_id, Message.ts.in_(roots)))
+    }
     shaped = []
     for m in rows:
         item: dict[str, Any] = {"type": "message", "user": m.user_id, "text": m.text, "ts": m.ts}

@@ -435,6 +435,11 @@ def _see_other(url: str) -> RedirectResponse:
     return RedirectResponse(url, status_code=303)
 
 
+def _form_text(text: str) -> str:
+    """Browsers submit a textarea's newlines as CRLF; Slack text uses LF."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def _error_text(error: ChatError) -> str:
     return f"{error.message} ({error.code})"
 
@@ -564,6 +569,7 @@ def thread_view(
 # -- message writes ------------------------------------------------------------------------
 @router.post("/c/{channel_id}/messages")
 def post_message(request: Request, channel_id: str, text: str = Form(""), env: Env = Depends(current_env)) -> Response:
+    text = _form_text(text)
     try:
         posted = _write(request, env, "chat.postMessage", {"channel": channel_id, "text": text},
                         lambda svc: svc.chat_post_message(channel_id, text))
@@ -578,6 +584,7 @@ def post_reply(
     env: Env = Depends(current_env),
 ) -> Response:
     broadcast = reply_broadcast.lower() in ("1", "true", "on", "yes")
+    text = _form_text(text)
     args: dict[str, Any] = {"channel": channel_id, "text": text, "thread_ts": ts}
     if broadcast:
         args["reply_broadcast"] = True
@@ -606,6 +613,7 @@ def edit_message(
     request: Request, channel_id: str, ts: str, text: str = Form(""), thread: str = Form(""), at: str = Form(""),
     env: Env = Depends(current_env),
 ) -> Response:
+    text = _form_text(text)
     try:
         _write(request, env, "chat.update", {"channel": channel_id, "ts": ts, "text": text},
                lambda svc: svc.chat_update(channel_id, ts, text))

@@ -93,14 +93,15 @@ def transaction(engine: Engine) -> Iterator[Session]:
             yield session
 
 
+# Meta is read and written on every operation (the actor, the clock): plain SQL on the
+# session's connection costs a few µs where an ORM round trip costs ~0.5 ms.
 def get_meta(session: Session, key: str, default: str | None = None) -> str | None:
-    row = session.get(Meta, key)
-    return row.value if row is not None else default
+    row = session.connection().exec_driver_sql("SELECT value FROM og_meta WHERE key = ?", (key,)).first()
+    return row[0] if row is not None else default
 
 
 def set_meta(session: Session, key: str, value: str) -> None:
-    row = session.get(Meta, key)
-    if row is None:
-        session.add(Meta(key=key, value=value))
-    else:
-        row.value = value
+    session.connection().exec_driver_sql(
+        "INSERT INTO og_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        (key, value),
+    )

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
@@ -16,9 +18,6 @@ from playwright.sync_api import Page, expect
 
 from apps.chat.ui import Resolver, render_mrkdwn
 from officegym.core.errors import EnvNotFound
-
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 
 # -- helpers --------------------------------------------------------------------------------
 @pytest.fixture
@@ -91,6 +90,12 @@ def test_read_post_reply_and_react_in_the_browser(live_server: Any, env_id: str,
     seeded_item = history.locator(f"#{anchor(seeded['ts'])}").get_by_role("article")
     expect(seeded_item).to_be_visible()
     expect(seeded_item).to_have_accessible_name(re.compile(rf"^{re.escape(author)}, .+: {re.escape(seeded['text'][:60])}"))
+    # Times are shown in the acting user's own time zone.
+    me = slack(live_server, env_id, "auth.test")
+    local = datetime.fromtimestamp(int(seeded["ts"].split(".")[0]), ZoneInfo(slack(live_server, env_id, "users.info", user=me["user_id"])["user"]["tz"]))
+    shown = f"{local.hour % 12 or 12}:{local.minute:02d} {'AM' if local.hour < 12 else 'PM'}"
+    expect(seeded_item.locator("time")).to_contain_text(shown)
+    assert seeded_item.locator("time").get_attribute("datetime") == local.isoformat()
 
     # Posting through the composer (Enter sends, Shift+Enter is a newline).
     composer = page.get_by_role("textbox", name=f"Message #{channel['name']}")
@@ -98,7 +103,6 @@ def test_read_post_reply_and_react_in_the_browser(live_server: Any, env_id: str,
     composer.press("Shift+Enter")
     composer.press_sequentially("second line")
     composer.press("Enter")
-    me = slack(live_server, env_id, "auth.test")
     my_name = real_name(live_server, env_id, me["user_id"])
     mine_item = history.get_by_role("article", name=re.compile(rf"^{re.escape(my_name)}, .*Hello from the browser UI"))
     expect(mine_item).to_be_visible()
@@ -231,8 +235,9 @@ def test_agent_text_is_shown_as_text_never_run_as_html(live_server: Any, env_id:
     for payload in PAYLOADS:
         composer = page.get_by_role("textbox", name=f"Message #{channel['name']}")
         composer.fill(payload)
+        before = page.url
         composer.press("Enter")
-        page.wait_for_load_state("load")
+        page.wait_for_url(lambda url, before=before: url != before)  # each post lands on its own #p<ts>
     history = messages_list(page, channel["name"])
     expect(history.get_by_text("<img src=x onerror=alert(1)>", exact=True)).to_be_visible()
     expect(history.get_by_text("<script>alert('xss');window.__pwned=1</script>", exact=True)).to_be_visible()
@@ -354,3 +359,31 @@ def test_plain_form_posts_work_without_javascript(live_server: Any, env_id: str,
     finally:
         context.close()
     assert [e["action"] for e in ui_writes(live_server, env_id)] == ["chat.postMessage", "reactions.add"]
+
+
+# -- editing and deleting your own messages ------------------------------------------------------
+def test_edit_and_delete_own_message(live_server: Any, env_id: str, page: Page) -> None:
+    channel = general(live_server, env_id)
+    page.goto(f"{live_server.base_url}/envs/{env_id}/chat/c/{channel['id']}")
+    page.get_by_role("textbox", name=f"Message #{channel['name']}").fill("typo in thsi message")
+    page.get_by_role("textbox", name=f"Message #{channel['name']}").press("Enter")
+    history = messages_list(page, channel["name"])
+    item = history.get_by_role("article", name=re.compile("typo in thsi message"))
+    item.hover()
+    item.get_by_role("button", name="Edit message").click()
+    editor = page.get_by_role("textbox", name="Edit message")
+    expect(editor).to_have_value("typo in thsi message")
+    editor.fill("no typo in this message")
+    editor.press("Enter")
+    item = history.get_by_role("article", name=re.compile("no typo in this message"))
+    expect(item).to_contain_text("(edited)")
+    item.hover()
+    item.get_by_role("button", name="Delete message").click()
+    page.get_by_role("group", name="Confirm delete").get_by_role("button", name="Delete message").click()
+    expect(history.get_by_role("article", name=re.compile("no typo in this message"))).to_have_count(0)
+    # Only your own messages offer editing and deleting.
+    me = real_name(live_server, env_id, slack(live_server, env_id, "auth.test")["user_id"])
+    mine = history.get_by_role("article", name=re.compile(rf"^{re.escape(me)}, ")).count()
+    assert history.get_by_role("button", name="Edit message").count() == mine
+    assert history.get_by_role("button", name="Delete message").count() == mine < history.get_by_role("article").count()
+    assert [e["action"] for e in ui_writes(live_server, env_id)] == ["chat.postMessage", "chat.update", "chat.delete"]
