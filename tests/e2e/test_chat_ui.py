@@ -16,7 +16,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from apps.chat.ui import Resolver, render_mrkdwn
+from apps.chat.ui_format import Resolver, render_mrkdwn
 from officegym.core.errors import EnvNotFound
 
 # -- helpers --------------------------------------------------------------------------------
