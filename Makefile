@@ -18,7 +18,7 @@ validate: setup  ## every task family: oracle scores 1.0, doing nothing 0.0
 	uv run officegym tasks validate
 
 setup: uv
-	uv sync --locked
+	uv sync --locked --compile-bytecode
 
 uv:
 	@command -v uv >/dev/null 2>&1 || python3 -m pip install --quiet --user uv || python3 -m pip install --quiet uv

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import io
+import logging
 import math
 import os
 import shutil
@@ -100,7 +101,7 @@ def _fmt(value: float, unit: str) -> str:
     if unit == "x":
         return f"{value:.2f}×"
     if unit == "":
-        return f"{value:g}"
+        return f"{value:.0f}" if value == int(value) else f"{value:.2f}"
     digits = 3 if abs(value) < 10 else (2 if abs(value) < 100 else 1)
     return f"{value:.{digits}f} {unit}"
 
@@ -156,35 +157,49 @@ def _bench_server_start(res: _Results, cache_dir: Path, work: Path, seed: int, s
     command = [sys.executable, "-m", "officegym.cli", "serve", "--port", str(port), "--seed", str(seed), "--size", size]
     res.echo("starting `officegym serve` …")
     url = f"http://127.0.0.1:{port}/v1/tasks"
-    started = time.perf_counter_ns()
-    proc = subprocess.Popen(command, env=environ, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    log_path = work / "serve.log"
     elapsed: int | None = None
-    try:
-        with httpx.Client(timeout=1.0) as client:
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline:
-                if proc.poll() is not None:
-                    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-                    raise RuntimeError(f"`officegym serve` exited with {proc.returncode}: {err[-2000:]}")
-                try:
-                    if client.get(url).status_code == 200:
-                        elapsed = time.perf_counter_ns() - started
-                        break
-                except httpx.TransportError:
-                    pass
-                time.sleep(0.01)
-        if elapsed is None:
-            raise RuntimeError("`officegym serve` did not answer GET /v1/tasks within 60 s")
-    finally:
-        proc.terminate()
+    with open(log_path, "wb") as log:
+        started = time.perf_counter_ns()
+        proc = subprocess.Popen(command, env=environ, stdout=log, stderr=subprocess.STDOUT)
         try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        if proc.stderr:
-            proc.stderr.close()
-    res.add("server_start_s", "server start (template cached)", elapsed / 1e9, "s", 3.0, "python -m officegym.cli serve → GET /v1/tasks 200")
+            token = os.environ.get("OFFICEGYM_CONTROL_TOKEN")
+            headers = {"Authorization": f"Bearer {token}"} if token else {}
+            with httpx.Client(timeout=1.0, trust_env=False, headers=headers) as client:
+                deadline = time.monotonic() + 60
+                while time.monotonic() < deadline:
+                    if proc.poll() is not None:
+                        output = log_path.read_text(errors="replace")[-2000:]
+                        raise RuntimeError(f"`officegym serve` exited with {proc.returncode}: {output}")
+                    try:
+                        if client.get(url).status_code == 200:
+                            elapsed = time.perf_counter_ns() - started
+                            break
+                    except httpx.TransportError:
+                        pass
+                    time.sleep(0.01)
+            if elapsed is None:
+                raise RuntimeError("`officegym serve` did not answer GET /v1/tasks within 60 s")
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+    note = "python -m officegym.cli serve → GET /v1/tasks 200"
+    if not _bytecode_cached():
+        note += "; no .pyc for the dependencies: every start compiles them (uv sync --compile-bytecode)"
+    res.add("server_start_s", "server start (template cached)", elapsed / 1e9, "s", 3.0, note)
+
+
+def _bytecode_cached() -> bool:
+    """Whether the heavy dependencies have compiled bytecode to import from."""
+    import importlib.util
+
+    import fastapi
+
+    return Path(importlib.util.cache_from_source(fastapi.__file__)).exists()
 
 
 def _first_chat_task() -> str | None:
@@ -276,10 +291,42 @@ def _general_channel(gym: Any, env: Any) -> str:
     return found
 
 
-async def _time_calls(url: str, channel: str, calls: int, warmup: int = 10) -> tuple[list[int], list[int]]:
+@dataclass(slots=True)
+class _Timed:
+    wall_ns: list[int]
+    client_cpu_ms: float  # CPU of this (the client's) thread per call
+    server_cpu_ms: float  # CPU of every other thread of the process per call: uvicorn, tool workers
+
+
+@contextmanager
+def _quiet_loggers(*names: str) -> Iterator[None]:
+    """Silence INFO logs for a while (restoring the levels afterwards).
+
+    Building an MCPServer configures the root logger at INFO with a RichHandler, so in this
+    process the client's httpx logs every request as a rendered table: a client-side cost a
+    real agent (another process) does not pay, and noise in the bench output.
+    """
+    loggers = [logging.getLogger(name) for name in names]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
+
+
+async def _time_calls(url: str, channel: str, calls: int, warmup: int = 10) -> tuple[_Timed, _Timed]:
     from mcp import Client
 
     read_args = {"channel_id": channel, "limit": 10}
+
+    async def timed(client: Any, name: str, arguments: Callable[[int], dict[str, Any]]) -> _Timed:
+        process0, thread0 = time.process_time(), time.thread_time()
+        samples = [await call(client, name, arguments(i)) for i in range(calls)]
+        process, thread = time.process_time() - process0, time.thread_time() - thread0
+        return _Timed(samples, thread / calls * 1e3, max(0.0, process - thread) / calls * 1e3)
 
     async def call(client: Any, name: str, args: dict[str, Any]) -> int:
         t0 = time.perf_counter_ns()
@@ -294,8 +341,8 @@ async def _time_calls(url: str, channel: str, calls: int, warmup: int = 10) -> t
         for i in range(warmup):
             await call(client, "slack_get_channel_history", read_args)
             await call(client, "slack_post_message", {"channel_id": channel, "text": f"bench warm-up {i}"})
-        reads = [await call(client, "slack_get_channel_history", read_args) for _ in range(calls)]
-        writes = [await call(client, "slack_post_message", {"channel_id": channel, "text": f"bench message {i}"}) for i in range(calls)]
+        reads = await timed(client, "slack_get_channel_history", lambda _: read_args)
+        writes = await timed(client, "slack_post_message", lambda i: {"channel_id": channel, "text": f"bench message {i}"})
     return reads, writes
 
 
@@ -303,17 +350,25 @@ def _bench_mcp(res: _Results, gym: Any, seed: int, size: str, calls: int) -> Non
     env = gym.create(seed=seed, size=size)
     try:
         channel = _general_channel(gym, env)
-        with serving(gym) as base:
+        with _quiet_loggers("httpx", "httpx2", "httpcore", "httpcore2", "mcp"), serving(gym) as base:
             url = f"{base}/envs/{env.id}/mcp/chat"
             res.echo(f"timing {calls} read and {calls} write MCP tool calls over streamable HTTP …")
             reads, writes = asyncio.run(_time_calls(url, channel, calls))
     finally:
         gym.delete(env.id)
-    note = f"n={calls}, one SDK session, uvicorn in-process"
-    res.add("mcp_read_p50_ms", "MCP read call p50 (get_channel_history)", p50(reads), "ms", 3.0, note)
-    res.add("mcp_read_p99_ms", "MCP read call p99", percentile(reads, 99), "ms")
-    res.add("mcp_write_p50_ms", "MCP write call p50 (post_message)", p50(writes), "ms", 3.0, note)
-    res.add("mcp_write_p99_ms", "MCP write call p99", percentile(writes, 99), "ms")
+    note = f"n={calls}, one SDK session, uvicorn in a thread"
+    for key, label, timed in (("read", "MCP read call", reads), ("write", "MCP write call", writes)):
+        tool = "get_channel_history" if key == "read" else "post_message"
+        res.add(f"mcp_{key}_p50_ms", f"{label} p50 ({tool})", p50(timed.wall_ns), "ms", 3.0, note)
+        res.add(f"mcp_{key}_p99_ms", f"{label} p99", percentile(timed.wall_ns, 99), "ms")
+        res.add(
+            f"mcp_{key}_cpu_client_ms", f"  CPU per {key}: client", timed.client_cpu_ms, "ms", None,
+            "SDK client + httpx (this thread)",
+        )
+        res.add(
+            f"mcp_{key}_cpu_server_ms", f"  CPU per {key}: server", timed.server_cpu_ms, "ms", None,
+            "uvicorn + MCP SDK + tool (other threads)",
+        )
 
 
 def _bench_grade(res: _Results, gym: Any, seed: int, size: str, n: int, task: str | None) -> None:
@@ -395,6 +450,23 @@ def _bench_memory(res: _Results, gym: Any, seed: int, size: str, envs: int) -> N
     elapsed = time.perf_counter_ns() - t0
     res.add("delete_all_s", f"delete all {len(created)} envs", elapsed / 1e9, "s")
     res.add("delete_per_env_ms", "delete per env", elapsed / _MS / max(1, len(created)), "ms")
+    # RSS misses memory that earlier phases freed and the allocator reuses; the Python heap
+    # growth (tracemalloc) is the other view of what an idle env costs.
+    import tracemalloc
+
+    created.clear()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        created = [gym.create(seed=seed, size=size) for _ in range(envs)]
+        gc.collect()
+        heap = tracemalloc.get_traced_memory()[0] - base
+    finally:
+        tracemalloc.stop()
+    for env in created:
+        gym.delete(env.id)
+    res.add("heap_per_env_kib", "Python heap per idle env", heap / 1024 / max(1, envs), "KiB", 1024.0, "tracemalloc")
 
 
 # -- entry point ------------------------------------------------------------------------
@@ -421,6 +493,7 @@ def run_bench(
     grades = grades if grades is not None else max(10, min(100, calls))
     res = _Results(echo)
     started = time.perf_counter()
+    load_before = os.getloadavg()[0]
     task = _first_chat_task()
     with tempfile.TemporaryDirectory(prefix="officegym-bench-") as tmp:
         work = Path(tmp)
@@ -436,5 +509,9 @@ def run_bench(
         finally:
             gym.close()
     res.add("bench_total_s", "bench wall time", time.perf_counter() - started, "s", 90.0)
+    res.add(
+        "load_avg_1m", "load average (1 min), start → end", os.getloadavg()[0], "", None,
+        f"{load_before:.2f} → {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs: other work inflates the wall times",
+    )
     echo(render(res.rows))
     return res.as_dict()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import signal
+import sys
+
 import typer
 
 app = typer.Typer(help="officegym: a simulated company (chat, crm, sheets, tickets) for AI agents.", no_args_is_help=True)
@@ -40,6 +43,9 @@ def serve(
         for name, url in urls[kind].items():
             typer.echo(f"  {kind:<4} {name:<8} {url}")
     typer.echo(f"  control plane  {base}/v1/envs  (POST to create more envs; docs at {base}/docs)")
+    # uvicorn re-raises SIGTERM after its own shutdown; turn it into an exit so the env
+    # files of this process are removed (docker stop, kill) as they are on Ctrl-C.
+    signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
     try:
         uvicorn.run(create_app(gym, host=host), host=host, port=port, log_level="warning")
     finally:

@@ -36,19 +36,28 @@ class Template:
 
 
 @cache
-def schema_fingerprint() -> str:
+def build_fingerprint() -> str:
+    """A hash of everything a template is made from: the schema and the seeders' code.
+
+    Version numbers say when output changes on purpose; the fingerprint makes sure an edit
+    that forgot to bump one still never serves a stale template.
+    """
     from sqlalchemy.dialects import sqlite
 
+    import seed_data
+
     dialect = sqlite.dialect()
-    ddl = []
+    parts = []
     for table in Base.metadata.sorted_tables:
-        ddl.append(str(CreateTable(table).compile(dialect=dialect)))
-        ddl.extend(str(CreateIndex(index).compile(dialect=dialect)) for index in sorted(table.indexes, key=lambda i: i.name or ""))
-    return hashlib.sha256("\n".join(ddl).encode()).hexdigest()[:10]
+        parts.append(str(CreateTable(table).compile(dialect=dialect)))
+        parts.extend(str(CreateIndex(index).compile(dialect=dialect)) for index in sorted(table.indexes, key=lambda i: i.name or ""))
+    for source in sorted(Path(seed_data.__file__).parent.glob("*.py")):
+        parts.append(source.read_text())
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:10]
 
 
 def template_path(cache_dir: Path, seed: int, size: str) -> Path:
-    name = f"company-g{GENERATOR_VERSION}.{SEEDERS_VERSION}-{schema_fingerprint()}-s{seed}-{size}.db"
+    name = f"company-g{GENERATOR_VERSION}.{SEEDERS_VERSION}-{build_fingerprint()}-s{seed}-{size}.db"
     return cache_dir / "templates" / name
 
 

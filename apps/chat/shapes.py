@@ -75,26 +75,25 @@ def messages(db: Session, channel_id: str, rows: Sequence[Message]) -> list[dict
     """Shape messages with their reactions, edit marks and thread summaries, in few queries."""
     if not rows:
         return []
+    # Column queries on the connection (SQLAlchemy Core): this runs on every history read,
+    # and loading ORM objects for reactions and replies would cost several times more.
+    conn = db.connection()
     stamps = [m.ts for m in rows]
     reactions: dict[str, dict[str, list[str]]] = defaultdict(dict)
-    for r in db.scalars(
-        select(Reaction).where(Reaction.channel_id == channel_id, Reaction.ts.in_(stamps)).order_by(Reaction.seq)
-    ):
-        reactions[r.ts].setdefault(r.name, []).append(r.user_id)
-    pinned = set(db.scalars(select(Pin.ts).where(Pin.channel_id == channel_id, Pin.ts.in_(stamps))))
+    reacted = select(Reaction.ts, Reaction.name, Reaction.user_id).where(Reaction.channel_id == channel_id, Reaction.ts.in_(stamps))
+    for ts, name, user_id in conn.execute(reacted.order_by(Reaction.seq)):
+        reactions[ts].setdefault(name, []).append(user_id)
+    pinned = set(conn.scalars(select(Pin.ts).where(Pin.channel_id == channel_id, Pin.ts.in_(stamps))))
     parents = [m.ts for m in rows if m.thread_ts == m.ts]
-    threads: dict[str, list[Message]] = defaultdict(list)
+    threads: dict[str, list[tuple[str, str]]] = defaultdict(list)  # parent ts → [(reply ts, user)]
     if parents:
-        for reply in db.scalars(
-            select(Message)
-            .where(Message.channel_id == channel_id, Message.thread_ts.in_(parents), Message.ts != Message.thread_ts)
-            .order_by(Message.ts)
-        ):
-            threads[reply.thread_ts].append(reply)
+        replies = select(Message.thread_ts, Message.ts, Message.user_id).where(
+            Message.channel_id == channel_id, Message.thread_ts.in_(parents), Message.ts != Message.thread_ts
+        )
+        for thread_ts, ts, user_id in conn.execute(replies.order_by(Message.ts)):
+            threads[thread_ts].append((ts, user_id))
     roots = {m.thread_ts for m in rows if m.thread_ts}
-    parent_users = {
-        ts: user for ts, user in db.execute(select(Message.ts, Message.user_id).where(Message.channel_id == channel_id, Message.ts.in_(roots)))
-    }
+    parent_users = dict(conn.execute(select(Message.ts, Message.user_id).where(Message.channel_id == channel_id, Message.ts.in_(roots))).all()) if roots else {}
     shaped = []
     for m in rows:
         item: dict[str, Any] = {"type": "message", "user": m.user_id, "text": m.text, "ts": m.ts}
@@ -106,11 +105,11 @@ def messages(db: Session, channel_id: str, rows: Sequence[Message]) -> list[dict
                 item["parent_user_id"] = parent_users.get(m.thread_ts, "")
         if m.thread_ts == m.ts:
             replies = threads.get(m.ts, [])
-            reply_users = list(dict.fromkeys(r.user_id for r in replies))
+            reply_users = list(dict.fromkeys(user for _, user in replies))
             item["reply_count"] = len(replies)
             item["reply_users"] = reply_users[:5]
             item["reply_users_count"] = len(reply_users)
-            item["latest_reply"] = replies[-1].ts if replies else m.ts
+            item["latest_reply"] = replies[-1][0] if replies else m.ts
         if m.edited_ts:
             item["edited"] = {"user": m.edited_by, "ts": m.edited_ts}
         if m.ts in reactions:
