@@ -17,6 +17,7 @@ from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from sqlalchemy.orm import Session
 
+from officegym.core import events
 from officegym.core.env_store import Env, EnvStore
 from officegym.core.errors import AppError
 from officegym.core.ops import perform
@@ -32,7 +33,10 @@ DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, idemp
 
 
 def env_of(ctx: Context) -> tuple[EnvStore, Env]:
-    request = ctx.request_context.request
+    return env_of_request(ctx.request_context.request)
+
+
+def env_of_request(request: Any) -> tuple[EnvStore, Env]:
     scope = getattr(request, "scope", None)
     if scope and SCOPE_ENV_KEY in scope:
         return scope[SCOPE_STORE_KEY], scope[SCOPE_ENV_KEY]
@@ -65,3 +69,35 @@ def run_tool(
     except AppError as error:
         return text_result(error_body(error), is_error=True)
     return text_result(ok_body(body))
+
+
+class LogRejectedCalls:
+    """Server middleware: calls the SDK rejects before the tool runs (a missing or mistyped
+    argument) go into the env's trajectory too, like every other failed call."""
+
+    def __init__(self, app: str) -> None:
+        self.app = app
+
+    async def __call__(self, ctx: Any, call_next: Any) -> Any:
+        result = await call_next(ctx)
+        if ctx.method != "tools/call":
+            return result
+        # The runner may hand back the result model or its wire dict (camelCase keys).
+        body = result.model_dump(by_alias=True) if isinstance(result, CallToolResult) else result
+        if not isinstance(body, dict) or not body.get("isError"):
+            return result
+        text = "".join(str(item.get("text", "")) for item in body.get("content", []) if isinstance(item, dict))
+        if not text.startswith("Error executing tool"):  # run_tool already logged it
+            return result
+        params = ctx.params or {}
+        try:
+            store, env = env_of_request(ctx.request)
+        except RuntimeError:
+            return result
+        with store.session(env) as db:
+            events.record(
+                db, source="mcp", app=self.app, action=str(params.get("name", "")),
+                args=dict(params.get("arguments") or {}), result={"error": "invalid_arguments", "message": text},
+                is_error=True,
+            )
+        return result

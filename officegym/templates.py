@@ -36,21 +36,30 @@ class Template:
 
 
 @cache
+def schema_ddl() -> tuple[str, ...]:
+    """CREATE statements of every table and index, in a fixed order (SQLAlchemy keeps a
+    table's indexes in a set, so `create_all` would order them differently per process and
+    the template files would differ byte for byte)."""
+    from sqlalchemy.dialects import sqlite
+
+    dialect = sqlite.dialect()
+    ddl = []
+    for table in Base.metadata.sorted_tables:
+        ddl.append(str(CreateTable(table).compile(dialect=dialect)))
+        ddl.extend(str(CreateIndex(index).compile(dialect=dialect)) for index in sorted(table.indexes, key=lambda i: i.name or ""))
+    return tuple(ddl)
+
+
+@cache
 def build_fingerprint() -> str:
     """A hash of everything a template is made from: the schema and the seeders' code.
 
     Version numbers say when output changes on purpose; the fingerprint makes sure an edit
     that forgot to bump one still never serves a stale template.
     """
-    from sqlalchemy.dialects import sqlite
-
     import seed_data
 
-    dialect = sqlite.dialect()
-    parts = []
-    for table in Base.metadata.sorted_tables:
-        parts.append(str(CreateTable(table).compile(dialect=dialect)))
-        parts.extend(str(CreateIndex(index).compile(dialect=dialect)) for index in sorted(table.indexes, key=lambda i: i.name or ""))
+    parts = list(schema_ddl())
     for source in sorted(Path(seed_data.__file__).parent.glob("*.py")):
         parts.append(source.read_text())
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:10]
@@ -69,9 +78,25 @@ def check_size(size: str) -> None:
 def build_template(path: Path, company: Company) -> None:
     tmp = path.with_suffix(f".tmp{os.getpid()}")
     tmp.unlink(missing_ok=True)
+    try:
+        _seed_file(tmp, company)
+        # A compact, single-file database (no journal alongside) is the cheapest thing to copy.
+        conn = sqlite3.connect(tmp)
+        conn.execute("PRAGMA journal_mode=DELETE")
+        conn.execute("VACUUM")
+        conn.close()
+        path.with_suffix(".json").write_text(company.to_json())
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _seed_file(tmp: Path, company: Company) -> None:
     engine = open_engine(tmp)
     try:
-        Base.metadata.create_all(engine)
+        with engine.begin() as conn:
+            for statement in schema_ddl():
+                conn.exec_driver_sql(statement)
         with Session(engine) as db, db.begin():
             # Seeders add whole object graphs in no particular table order: check foreign keys
             # once, over the finished company (below), instead of per insert.
@@ -88,13 +113,6 @@ def build_template(path: Path, company: Company) -> None:
                 raise RuntimeError(f"seeded company has dangling references: {broken[:5]}")
     finally:
         engine.dispose()
-    # A compact, single-file database (no journal alongside) is the cheapest thing to copy.
-    conn = sqlite3.connect(tmp)
-    conn.execute("PRAGMA journal_mode=DELETE")
-    conn.execute("VACUUM")
-    conn.close()
-    path.with_suffix(".json").write_text(company.to_json())
-    os.replace(tmp, path)
 
 
 def ensure_template(cache_dir: Path, seed: int, size: str) -> Template:

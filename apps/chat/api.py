@@ -101,9 +101,11 @@ def _call_arguments(spec: Method, given: dict[str, Any]) -> dict[str, Any]:
         if name in picked:
             picked[name] = _truthy(picked[name])
     for name, value in picked.items():
-        if name not in spec.bools and not isinstance(value, (str, int, float, list)):
+        if name == "users" and isinstance(value, list) and all(isinstance(u, str) for u in value):
+            picked[name] = ",".join(value)  # a JSON list of ids means the same as Slack's comma list
+        elif isinstance(value, bool) and name not in spec.bools or not isinstance(value, (str, int, float, bool)):
             raise ChatError("invalid_arguments", f"{name} must be a string; got {type(value).__name__}")
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and name not in ("limit", "count", "page"):
+        elif isinstance(value, (int, float)) and not isinstance(value, bool) and name not in ("limit", "count", "page"):
             picked[name] = str(value)
     return picked
 

@@ -51,7 +51,10 @@ def run_search(
     db = service.db
     stmt = select(Message).where(Message.channel_id.in_(visible), Message.subtype.is_distinct_from("tombstone"))
     terms: list[str] = []
-    for token in _tokens(query):
+    tokens = [t for t in _tokens(query) if t.strip()]
+    if not tokens:
+        raise ChatError("no_query", "query has no words or modifiers to search for")
+    for token in tokens:
         key, sep, value = token.partition(":")
         key = key.lower()
         if sep and key == "in" and value:
@@ -87,12 +90,9 @@ def run_search(
             stmt = stmt.where(Message.thread_ts.is_not(None))
         elif token.startswith("-") and len(token) > 1:
             stmt = stmt.where(func.lower(Message.text).not_like(f"%{_escape(token[1:].lower())}%", escape="\\"))
-        elif token.strip():
+        else:
             terms.append(token.lower())
             stmt = stmt.where(func.lower(Message.text).like(f"%{_escape(token.lower())}%", escape="\\"))
-    if not terms and stmt.whereclause is None:
-        raise ChatError("no_query", "query has no words or modifiers to search for")
-
     found = list(db.scalars(stmt))
     if sort == "score":
         found.sort(key=lambda m: (sum(m.text.lower().count(t) for t in terms), m.ts), reverse=sort_dir == "desc")

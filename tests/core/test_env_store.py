@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,7 +32,7 @@ def template(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> EnvStore:
+def store(tmp_path: Path) -> Iterator[EnvStore]:
     store = EnvStore(tmp_path / "envs", max_open_engines=4)
     yield store
     store.close()
@@ -100,7 +101,8 @@ def test_ids_are_case_sensitive_capabilities(store: EnvStore, template: Path) ->
 
 
 def test_lru_bounds_open_engines_while_every_env_stays_usable(store: EnvStore, template: Path) -> None:
-    limit = store.max_open_engines
+    limit = 4
+    assert store.max_open_engines == limit
     envs = [store.create(template, seed=0, size="small") for _ in range(3 * limit)]
     for i, env in enumerate(envs):
         with store.session(env) as db:

@@ -276,10 +276,6 @@ async def test_every_call_is_in_the_event_log(live_server: Any, env_id: str) -> 
     assert [e["at"] for e in events] == sorted(e["at"] for e in events)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known gap: calls the SDK rejects on argument validation never reach run_tool, so they are not logged",
-)
 async def test_calls_with_invalid_arguments_are_in_the_event_log_too(live_server: Any, env_id: str) -> None:
     async with Client(mcp_url(live_server, env_id)) as client:
         missing = await client.call_tool("slack_post_message", {"channel_id": "#general"})

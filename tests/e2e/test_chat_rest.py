@@ -174,3 +174,16 @@ def test_unknown_env_is_404(live_server: Any) -> None:
     assert response.status_code == 404
     response = httpx.get(f"{live_server.base_url}/envs/not-an-env/api/chat/auth.test", timeout=10)
     assert response.status_code == 404
+
+
+def test_arguments_of_the_wrong_shape_are_invalid_arguments_never_a_500(live_server: Any, env_id: str) -> None:
+    base = f"{live_server.base_url}/envs/{env_id}/api/chat"
+    channel = httpx.get(f"{base}/conversations.list", timeout=10).json()["channels"][0]["id"]
+    for method, args in (
+        ("chat.postMessage", {"channel": [channel], "text": "x"}),
+        ("conversations.create", {"name": ["a-list"]}),
+        ("conversations.invite", {"channel": channel, "users": [1, 2]}),
+    ):
+        response = httpx.post(f"{base}/{method}", json=args, timeout=10)
+        assert response.status_code == 200, (method, response.status_code)
+        assert response.json()["error"] == "invalid_arguments", (method, response.json())

@@ -4,6 +4,7 @@ and collateral changes into a reward."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -105,7 +106,7 @@ def test_diff_does_not_write_either_file(tmp_path: Path, start: Path) -> None:
 
 # -- rubric --------------------------------------------------------------------------------
 @pytest.fixture
-def db() -> Session:
+def db() -> Iterator[Session]:
     engine = create_engine("sqlite://")
     with Session(engine) as session:
         yield session
