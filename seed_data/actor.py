@@ -13,7 +13,9 @@ ACTING_TEAM = "customer-success"
 
 def acting_person(company: Company) -> Person:
     team = company.team(ACTING_TEAM)
-    candidates = [p for p in company.members(ACTING_TEAM) if p.id != team.lead_id]
+    # An individual contributor (no reports), not the lead or a manager: the agent does the work.
+    managers = {p.manager_id for p in company.people}
+    candidates = [p for p in company.members(ACTING_TEAM) if p.id != team.lead_id and p.id not in managers]
     if not candidates:
         raise ValueError(f"company has no non-lead member of {ACTING_TEAM!r} to act as the agent")
     return candidates[0]

@@ -25,6 +25,7 @@ from functools import cache
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from apps.chat.ids import slack_id, ts_from_micros
@@ -32,7 +33,9 @@ from apps.chat.models import Channel, Member, Message, Pin, Reaction, User, Work
 from apps.chat.service import ACTOR_META_KEY
 from officegym.core.db import set_meta
 from seed_data.actor import acting_person
-from seed_data.chat_lines import ACKS, BANKS, PINNED, REACTIONS, SERVICES, STATUSES, TIMES, TOPICS, Script
+from seed_data.chat_lines import (
+    ACKS, ACTIVITIES, BANKS, HEALTH, PINNED, PLACES, REACTIONS, SERVICES, SOCIAL_HOBBIES, STATUSES, TIMES, TOPICS, Script,
+)
 from seed_data.company import Company, Customer, Deal, Person, Ticket
 
 HISTORY_DAYS = 182  # about six months of messages before company.now
@@ -43,8 +46,10 @@ BOTS = (  # (handle, real name): integrations that post notifications
     ("google-calendar", "Google Calendar"),
     ("pagerduty", "PagerDuty"),
 )
-MESSAGES_PER_PERSON = 50  # ~2,500 messages for a 50-person company, ~40,000 for 800
-THREAD_CHANCE = 0.25  # share of top-level messages that get a thread in a busy channel
+TARGET_MESSAGES = {"small": 2_500, "large": 40_000}  # whole workspace, replies included
+MESSAGES_PER_PERSON = 50  # for a size not listed above
+DM_SHARE = 0.18  # of all messages, the rest go to channels by their activity weight
+THREAD_CHANCE = 0.3  # a script's `thread` scales this: ~25% of a busy channel's posts get a thread
 REACTION_CHANCE = 0.2
 REPLY_COUNT_WEIGHTS = (30, 24, 16, 10, 8, 5, 4, 3)  # 1..8 replies, mostly short threads
 WORK_HOUR_WEIGHTS = (6, 12, 12, 8, 7, 11, 11, 9, 5)  # local hours 9..17, a dip at lunch
@@ -64,14 +69,12 @@ TOPIC_CHANNELS: tuple[tuple[str, str, float, tuple[str, ...]], ...] = (
     ("incidents", "incidents", 3, ("engineering", "support")),
     ("product-feedback", "product-feedback", 3, ("product", "customer-success", "sales", "support", "design")),
     ("releases", "releases", 1.5, ("engineering", "product", "customer-success", "support", "sales", "marketing")),
-    ("hiring", "hiring", 1.5, ("people", "hr", "exec")),
+    ("hiring", "hiring", 1.5, ("people-ops", "exec")),
     ("sales-wins", "sales-wins", 1.5, ("sales", "customer-success", "exec", "marketing", "finance")),
     ("cs-renewals", "cs-renewals", 4, ("customer-success", "sales", "finance")),
     ("kudos", "kudos", 2, ()),  # () = most of the company
     ("help-it", "help", 1.5, ()),
 )
-SOCIAL_CHANNELS = ("pets", "running", "book-club", "music", "parents", "foodies", "gaming", "photography", "travel", "gardening")
-TEAM_BANKS = ("sales", "support", "customer-success", "engineering", "product", "marketing", "finance")
 
 
 # -- small helpers ------------------------------------------------------------------------
@@ -111,6 +114,39 @@ def _as_datetime(value: date | datetime) -> datetime:
     return datetime(value.year, value.month, value.day, 12, tzinfo=UTC)
 
 
+def _pick(rng: random.Random, pool: Sequence[str], avoid: Iterable[str] = ()) -> str | None:
+    """A random element of `pool` not in `avoid`. Retries first: pools can hold thousands of members."""
+    avoid = tuple(avoid)
+    for _ in range(8):
+        choice = rng.choice(pool)
+        if choice not in avoid:
+            return choice
+    rest = [x for x in pool if x not in avoid]
+    return rng.choice(rest) if rest else None
+
+
+def _present(**facts: str | None) -> dict[str, str]:
+    """The facts that have a value: a missing one makes lines that state it unusable."""
+    return {key: value for key, value in facts.items() if value is not None}
+
+
+def _line(entry: str | tuple[str, ...]) -> list[str]:
+    """[wording, its own answers...] of a bank entry."""
+    return [entry] if isinstance(entry, str) else list(entry)
+
+
+class _Missing(LookupError):
+    """A template field whose fact the subject doesn't have."""
+
+
+MENTION = re.compile(r"<@([A-Z0-9]+)>")
+CUSTOMER_FIELDS = frozenset({"customer", "tier", "industry", "city", "country", "owner", "csm", "contact", "contact_title"})
+SUBJECT_FIELDS = CUSTOMER_FIELDS | {
+    "deal", "amount", "stage", "close", "seats", "key", "summary", "priority", "status", "issue", "assignee", "reporter",
+    "person", "first", "title", "team", "manager", "unassigned",
+}
+
+
 def _unique(ids: Iterable[str | None]) -> list[str]:
     """Ids in first-seen order without repeats or blanks (a dict keeps order, a set doesn't)."""
     return list(dict.fromkeys(i for i in ids if i))
@@ -122,7 +158,7 @@ class Conversation:
     id: str
     name: str
     kind: str  # bank name, "dm" for direct messages
-    members: list[str]  # user ids, first-seen order
+    members: dict[str, None]  # user ids in first-seen order (a dict: ordered, fast lookups)
     creator: str
     created: int
     weight: float = 0.0  # share of the workspace's message volume
@@ -135,10 +171,7 @@ class Conversation:
     customer: Customer | None = None  # set for cust-<name> channels
     thread_factor: float = 1.0
     posts: list[Post] = field(default_factory=list)
-
-    def add_member(self, user_id: str) -> None:
-        if user_id not in self.members:
-            self.members.append(user_id)
+    humans: list[str] = field(default_factory=list)  # members who are people, not bots
 
 
 @dataclass(slots=True, eq=False)
@@ -160,8 +193,7 @@ class Subject:
     key: str  # stable identity, so an anchored script is used once per subject and channel
     facts: dict[str, str]
     roles: dict[str, str]  # role -> user id
-    anchor: datetime | None = None  # when the event happened (close date, ticket created, ...)
-    customer_id: str | None = None
+    anchor: datetime | None = None  # when it happened: a deal's close date, a hire's first day
 
 
 class _Fill(dict):
@@ -170,6 +202,7 @@ class _Fill(dict):
     def __init__(self, base: dict[str, str], seeder: ChatSeeder, conv: Conversation, author: str, micros: int) -> None:
         super().__init__(base)
         self.seeder, self.conv, self.author, self.micros = seeder, conv, author, micros
+        self.text = ""
 
     def __missing__(self, key: str) -> str:
         value = self.seeder.field(key, self)
@@ -188,8 +221,9 @@ class ChatSeeder:
         self.workspace_id = slack_id("T", company.seed, "team")
         self.people = {p.id: p for p in company.people}
         self.uid = {p.id: slack_id("U", company.seed, "user", p.id) for p in company.people}
-        self.person_of = {u: p for p, u in self.uid.items()}
+        self.person_of = {self.uid[p.id]: p for p in company.people}
         self.bots = {handle: slack_id("U", company.seed, "bot", handle) for handle, _ in BOTS}
+        self.bot_ids = frozenset(self.bots.values())
         self.actor = acting_person(company)
         self.actor_uid = self.uid[self.actor.id]
         self.teams = {t.slug: t for t in company.teams}
@@ -199,7 +233,9 @@ class ChatSeeder:
         self.conversations: list[Conversation] = []
         self.by_name: dict[str, Conversation] = {}
         self._subjects: dict[str, Subject] = {}
-        self._used_anchors: set[tuple[str, int, str]] = set()
+        self._used_anchors: set[tuple[str, Script, str]] = set()  # an event is announced once per channel
+        self._said: set[tuple[str, str]] = set()  # (channel, text): nobody posts the same thing twice
+        self.word_fields = {"service": SERVICES, "place": PLACES, "activity": ACTIVITIES, "health": HEALTH}
 
     # -- people ---------------------------------------------------------------------------
     def team_uids(self, *slugs: str) -> list[str]:
@@ -212,9 +248,11 @@ class ChatSeeder:
     def users(self) -> list[User]:
         rng = self.rng
         exec_ids = set(self.team_people.get("exec", ()))
+        people = self.company.people
+        away = set(rng.sample(range(len(people)), min(len(people), max(2, len(people) * 6 // 100))))  # a few set a status
         rows = []
-        for person in self.company.people:
-            status = rng.choice(STATUSES) if rng.random() < 0.07 else ("", "")
+        for index, person in enumerate(people):
+            status = rng.choice(STATUSES) if index in away else ("", "")
             rows.append(User(
                 id=self.uid[person.id], name=person.handle, real_name=person.name,
                 display_name=person.first_name if rng.random() < 0.75 else person.handle,
@@ -233,8 +271,9 @@ class ChatSeeder:
     def add_channel(self, name: str, kind: str, members: Iterable[str], weight: float, *, creator: str | None = None,
                     private: bool = False, lead: str | None = None, topic: tuple[str, str] | None = None,
                     customer: Customer | None = None, thread_factor: float = 1.0, general: bool = False) -> Conversation:
-        people = _unique(members)
-        creator = creator or lead or people[0]
+        people = dict.fromkeys(_unique(members))
+        creator = creator or lead or next(iter(people))
+        people.setdefault(creator)
         days_old = self.rng.randint(HISTORY_DAYS + 30, HISTORY_DAYS + 900 if general else HISTORY_DAYS + 500)
         created = (self.start - days_old * MICROS_PER_DAY) // MICROS_PER_SECOND + self.rng.randrange(86_400)
         topic_text, purpose = topic or TOPICS.get(name, ("", ""))
@@ -243,7 +282,6 @@ class ChatSeeder:
             creator=creator, created=created, weight=weight, topic=topic_text, purpose=purpose,
             is_private=private, is_general=general, lead=lead, customer=customer, thread_factor=thread_factor,
         )
-        conv.add_member(creator)
         self.conversations.append(conv)
         self.by_name[name] = conv
         return conv
@@ -252,7 +290,7 @@ class ChatSeeder:
         company, rng = self.company, self.rng
         everyone = [self.uid[p.id] for p in company.people]
         ceo = self.lead_uid("exec") or everyone[0]
-        scale = max(1.0, len(everyone) / 50)  # a bigger company has more of the optional channels
+        scale = min(10.0, max(1.0, len(everyone) / 50))  # a bigger company has more optional channels, within reason
         self.add_channel("general", "general", everyone, 6, creator=ceo, general=True)
         self.add_channel("random", "random", everyone, 5, creator=ceo, thread_factor=0.8)
         self.add_channel("announcements", "announcements", everyone, 1.5, creator=ceo, lead=ceo, thread_factor=0.5)
@@ -265,8 +303,8 @@ class ChatSeeder:
             if team.slug == "support" or team.slug == actor_team:
                 members.append(self.actor_uid)
             size = len(self.team_people.get(team.slug, ()))
-            kind = team.slug if team.slug in TEAM_BANKS else "team"
-            self.add_channel(team.slug, kind, members, 2 + min(size, 40) * 0.25, lead=self.lead_uid(team.slug),
+            kind = team.slug if team.slug in BANKS else "team"  # a team without its own bank talks shop generically
+            self.add_channel(team.slug, kind, members, 2 + min(size, 40) * 0.1, lead=self.lead_uid(team.slug),
                              topic=(f"{team.name} team", team.description or f"Everything {team.name}."))
         for name, bank, weight, teams in TOPIC_CHANNELS:
             members = self.team_uids(*teams) if teams else rng.sample(everyone, max(2, int(len(everyone) * 0.8)))
@@ -282,7 +320,7 @@ class ChatSeeder:
         self.add_channel("cs-leads", "cs-leads", cs_leads, 1.5, creator=cs_lead, private=True, lead=cs_lead)
         self.plan_customer_channels(scale)
         if scale > 2:  # only a big company has social, location and per-team standup channels
-            for name in SOCIAL_CHANNELS:
+            for name in SOCIAL_HOBBIES:
                 self.add_channel(name, "social", rng.sample(everyone, max(3, len(everyone) // 8)), 0.8, thread_factor=0.7)
             for city in sorted({p.location for p in company.people if p.location})[: int(scale * 3)]:
                 locals_ = [self.uid[p.id] for p in company.people if p.location == city]
@@ -295,11 +333,13 @@ class ChatSeeder:
     def plan_customer_channels(self, scale: float) -> None:
         """Shared account channels for the biggest customers, and for some of the actor's."""
         support = self.team_uids("support")
-        ranked = sorted(self.company.customers, key=lambda c: (-float(c.annual_revenue or 0), c.id))
-        top_tier = ranked[0].tier if ranked else ""
-        chosen = [c for c in ranked if c.tier == top_tier][: int(4 * scale)]
+        ranked = sorted(self.company.customers, key=lambda c: (-c.annual_revenue, c.id))
+        chosen = [c for c in ranked if c.tier == self.top_tier][: int(4 * scale)]
         mine = [c for c in ranked if c.csm_id == self.actor.id and c not in chosen][:3]
         for customer in sorted([*chosen, *mine], key=lambda c: c.id):
+            name = f"cust-{_slug(customer.name)}"
+            if name in self.by_name:  # "Smith-Huynh" and "Smith Huynh" would share a channel name
+                continue
             owner, csm = self.uid.get(customer.owner_id), self.uid.get(customer.csm_id)
             helpers = self.rng.sample(support, min(len(support), 2))
             members = [csm, owner, *helpers, self.lead_uid("support")]
@@ -310,7 +350,7 @@ class ChatSeeder:
                 people += f" · CSM: {self.people[customer.csm_id].name}"
             topic = (f"{customer.name} · {customer.tier} · {people}".strip(" ·"),
                      f"Internal channel for the {customer.name} account team ({customer.industry}, {customer.city}).")
-            self.add_channel(f"cust-{_slug(customer.name)}", "customer", members, 2, creator=csm or owner, lead=csm,
+            self.add_channel(name, "customer", members, 1.2, creator=csm or owner, lead=csm,
                              topic=topic, customer=customer)
 
     def plan_dms(self) -> None:
@@ -329,11 +369,11 @@ class ChatSeeder:
                 pairs.append((actor.id, other, 3.0))
         others = [(p.manager_id, p.id) for p in company.people if p.manager_id in self.people and actor.id not in (p.id, p.manager_id)]
         rng.shuffle(others)
-        wanted = max(30, len(company.people) // 2)
+        wanted = min(400, max(30, len(company.people) // 2))
         pairs += [(a, b, 1.2) for a, b in others[: wanted * 2 // 3]]
         for slug in sorted(self.team_people):
             team = [p for p in self.team_people[slug] if p != actor.id]
-            for _ in range(max(1, len(team) // 4)):
+            for _ in range(min(20, max(1, len(team) // 4))):
                 if len(team) >= 2:
                     a, b = rng.sample(team, 2)
                     pairs.append((a, b, 0.8))
@@ -344,13 +384,13 @@ class ChatSeeder:
                 continue
             seen.add((ua, ub))
             conv = Conversation(
-                id=slack_id("D", self.workspace_id, "im", ua, ub), name="", kind="dm", members=[ua, ub],
+                id=slack_id("D", self.workspace_id, "im", ua, ub), name="", kind="dm", members=dict.fromkeys((ua, ub)),
                 creator=self.uid[a], created=(self.start // MICROS_PER_SECOND) - rng.randrange(30, 400) * 86_400,
-                weight=weight * 0.3, is_private=True, is_im=True,
+                weight=weight, is_private=True, is_im=True,
             )
             self.conversations.append(conv)
 
-    def channel_rows(self) -> tuple[list[Channel], list[Member]]:
+    def channel_rows(self) -> tuple[list[Channel], list[dict]]:
         channels, members = [], []
         for conv in self.conversations:
             set_at = conv.created + self.rng.randrange(3600, 14 * 86_400)
@@ -361,7 +401,7 @@ class ChatSeeder:
                 purpose=conv.purpose, purpose_creator=conv.creator if conv.purpose else "",
                 purpose_last_set=conv.created if conv.purpose else 0,
             ))
-            members += [Member(channel_id=conv.id, user_id=u) for u in conv.members]
+            members += [{"channel_id": conv.id, "user_id": u} for u in conv.members]
         return channels, members
 
     # -- subjects: what messages talk about -----------------------------------------------
@@ -373,11 +413,12 @@ class ChatSeeder:
         return {
             "customer": customer.name, "tier": customer.tier, "industry": customer.industry, "city": customer.city,
             "country": customer.country,
-            "owner": _mention(self.uid[customer.owner_id]) if customer.owner_id in self.uid else "the account owner",
-            "csm": _mention(self.uid[customer.csm_id]) if customer.csm_id in self.uid else "the CSM",
-            "contact": contact.name if contact else "their admin",
-            "contact_title": contact.title if contact else "admin",
-        }
+        } | _present(
+            owner=_mention(self.uid[customer.owner_id]) if customer.owner_id in self.uid else None,
+            csm=_mention(self.uid[customer.csm_id]) if customer.csm_id in self.uid else None,  # SMBs may have none
+            contact=contact.name if contact else None,
+            contact_title=contact.title if contact else None,
+        )
 
     def deal_subject(self, deal: Deal) -> Subject:
         key = f"deal:{deal.id}"
@@ -386,35 +427,36 @@ class ChatSeeder:
             product = self.products.get(deal.product_sku)
             facts = self.customer_facts(customer) | {
                 "deal": deal.name, "amount": _money(deal.amount), "stage": deal.stage, "close": _short_date(deal.close_date),
-                "owner": _mention(self.uid[deal.owner_id]) if deal.owner_id in self.uid else "the account owner",
                 "product": product.name if product else deal.product_sku, "seats": str(deal.seats),
-            }
+            } | _present(owner=_mention(self.uid[deal.owner_id]) if deal.owner_id in self.uid else None)
             roles = {"owner": self.role_uid(deal.owner_id), "csm": self.role_uid(customer.csm_id)}
             self._subjects[key] = Subject(key, facts, {k: v for k, v in roles.items() if v},
-                                          anchor=_as_datetime(deal.close_date), customer_id=customer.id)
+                                          anchor=_as_datetime(deal.close_date))
         return self._subjects[key]
 
     def ticket_subject(self, ticket: Ticket) -> Subject:
         key = f"ticket:{ticket.key}"
         if key not in self._subjects:
-            customer = self.company.customer(ticket.customer_id)
-            facts = self.customer_facts(customer) | {
+            customer = self.company.customer(ticket.customer_id) if ticket.customer_id else None
+            facts = (self.customer_facts(customer) if customer else {}) | {
                 "key": ticket.key, "summary": ticket.summary, "priority": ticket.priority, "status": ticket.status,
                 "issue": ticket.issue_type,
-                "assignee": _mention(self.uid[ticket.assignee_id]) if ticket.assignee_id in self.uid else "support",
-                "reporter": _mention(self.uid[ticket.reporter_id]) if ticket.reporter_id in self.uid else customer.name,
-            }
-            roles = {"assignee": self.role_uid(ticket.assignee_id), "reporter": self.role_uid(ticket.reporter_id),
-                     "csm": self.role_uid(customer.csm_id), "owner": self.role_uid(customer.owner_id)}
-            self._subjects[key] = Subject(key, facts, {k: v for k, v in roles.items() if v}, customer_id=customer.id)
+            } | _present(
+                assignee=_mention(self.uid[ticket.assignee_id]) if ticket.assignee_id in self.uid else None,  # may be unassigned
+                unassigned=None if ticket.assignee_id in self.uid else "",  # lets a line say so, and only then
+                reporter=_mention(self.uid[ticket.reporter_id]) if ticket.reporter_id in self.uid else None,
+            )
+            roles = {"assignee": self.role_uid(ticket.assignee_id), "reporter": self.role_uid(ticket.reporter_id)}
+            if customer:
+                roles |= {"csm": self.role_uid(customer.csm_id), "owner": self.role_uid(customer.owner_id)}
+            self._subjects[key] = Subject(key, facts, {k: v for k, v in roles.items() if v})
         return self._subjects[key]
 
     def customer_subject(self, customer: Customer) -> Subject:
         key = f"customer:{customer.id}"
         if key not in self._subjects:
             roles = {"owner": self.role_uid(customer.owner_id), "csm": self.role_uid(customer.csm_id)}
-            self._subjects[key] = Subject(key, self.customer_facts(customer), {k: v for k, v in roles.items() if v},
-                                          customer_id=customer.id)
+            self._subjects[key] = Subject(key, self.customer_facts(customer), {k: v for k, v in roles.items() if v})
         return self._subjects[key]
 
     def person_subject(self, person: Person) -> Subject:
@@ -423,8 +465,7 @@ class ChatSeeder:
             team = self.teams.get(person.team)
             manager = self.people.get(person.manager_id or "")
             facts = {"person": _mention(self.uid[person.id]), "first": person.first_name, "title": person.title,
-                     "team": team.name if team else person.team,
-                     "manager": _mention(self.uid[manager.id]) if manager else "their manager"}
+                     "team": team.name if team else person.team} | _present(manager=_mention(self.uid[manager.id]) if manager else None)
             roles = {"person": self.uid[person.id], "manager": self.role_uid(person.manager_id)}
             self._subjects[key] = Subject(key, facts, {k: v for k, v in roles.items() if v},
                                           anchor=_as_datetime(person.start_date))
@@ -449,64 +490,72 @@ class ChatSeeder:
         self.lost_deals = [d for d in deals if d.stage.lower() == LOST and in_window(d.close_date)]
         renewals = [d for d in self.open_deals if "renew" in d.name.lower()]
         self.renewal_deals = renewals or self.open_deals
-        tickets = [t for t in company.tickets if t.customer_id]
+        # What customers raised: their bugs and incidents, not engineering's own tasks and stories.
+        tickets = [t for t in company.tickets if t.customer_id and t.issue_type not in ("Task", "Story")]
         self.tickets = [t for t in tickets if in_window(t.created)]
         self.urgent = [t for t in self.tickets if t.priority.lower() in URGENT] or self.tickets
         self.solved = [t for t in tickets if t.status.lower() in RESOLVED and in_window(t.updated)]
+        self.bugs = [t for t in company.tickets if not t.key.startswith("SUP-") and in_window(t.created)] or self.tickets
         self.hires = [p for p in company.people if in_window(p.start_date)]
+        self.everyone = list(self.uid.values())
+        self.ticket_times = {f"ticket:{t.key}": (_as_datetime(t.created), _as_datetime(t.updated)) for t in company.tickets}
+        biggest = max(company.customers, key=lambda c: (c.annual_revenue, c.id), default=None)
+        self.top_tier = biggest.tier if biggest else ""  # "Enterprise": the tier whose customers get channels
+        self.pools: dict[str, Sequence[Any]] = {
+            "deal": self.open_deals, "won": self.won_deals, "lost": self.lost_deals, "renewal": self.renewal_deals,
+            "ticket": self.tickets, "urgent": self.urgent, "solved": self.solved, "bug": self.bugs,
+            "customer": company.customers, "hire": self.hires, "person": company.people,
+        }
+        self._conv_pools: dict[tuple[str, str], tuple[Sequence[Any], Sequence[Any]]] = {}
 
     def pick_subject(self, kind: str, conv: Conversation) -> Subject | None:
         """A subject of the given kind for this conversation, or None if there is none."""
         rng = self.rng
-        customer = conv.customer
         if kind == "none":
             return Subject("none", {}, {})
         if kind == "product":
             return self.product_subject(rng.randrange(len(self.company.products))) if self.company.products else None
-        if kind in ("hire", "person"):
-            pool = self.hires if kind == "hire" else self.company.people
-            return self.person_subject(rng.choice(pool)) if pool else None
-        if kind == "customer":
-            pool = self.conversation_customers(conv)
-            return self.customer_subject(rng.choice(pool)) if pool else None
-        pools = {"deal": self.open_deals, "won": self.won_deals, "lost": self.lost_deals, "renewal": self.renewal_deals,
-                 "ticket": self.tickets, "urgent": self.urgent, "solved": self.solved}
-        pool: Sequence[Any] = pools[kind]
-        if customer is not None:
-            pool = [x for x in pool if x.customer_id == customer.id]
-        elif conv.is_im:  # a DM is mostly about the two people's own accounts
-            own = [x for x in pool if x.customer_id in self.conversation_customer_ids(conv)]
-            pool = own if own and rng.random() < 0.8 else pool
+        own, pool = self.subject_pools(kind, conv)
+        if own and (conv.customer is not None or rng.random() < 0.8):  # a DM is mostly about the pair's own accounts
+            pool = own
         if not pool:
             return None
         item = rng.choice(pool)
+        if kind in ("hire", "person"):
+            return self.person_subject(item)
+        if kind == "customer":
+            return self.customer_subject(item)
         return self.deal_subject(item) if kind in ("deal", "won", "lost", "renewal") else self.ticket_subject(item)
 
-    def conversation_customer_ids(self, conv: Conversation) -> set[str]:
-        people = {self.person_of.get(u) for u in conv.members}
-        return {c.id for c in self.company.customers if c.owner_id in people or c.csm_id in people}
-
-    def conversation_customers(self, conv: Conversation) -> list[Customer]:
-        if conv.customer is not None:
-            return [conv.customer]
-        if conv.is_im:
-            ids = self.conversation_customer_ids(conv)
-            own = [c for c in self.company.customers if c.id in ids]
-            if own and self.rng.random() < 0.8:
-                return own
-        return list(self.company.customers)
+    def subject_pools(self, kind: str, conv: Conversation) -> tuple[Sequence[Any], Sequence[Any]]:
+        """(this conversation's own subjects, all subjects) of a kind. A customer channel owns its
+        customer's deals and tickets, a DM those of the customers its two people look after."""
+        key = (conv.id, kind)
+        if key not in self._conv_pools:
+            pool = self.pools[kind]
+            customer_ids: set[str] = set()
+            if conv.customer is not None:
+                customer_ids = {conv.customer.id}
+                pool = ()  # nothing else belongs in a customer's channel
+            elif conv.is_im:
+                people = {self.person_of[u].id for u in conv.members if u in self.person_of}
+                customer_ids = {c.id for c in self.company.customers if c.owner_id in people or c.csm_id in people}
+            own: Sequence[Any] = ()
+            if customer_ids and kind not in ("hire", "person"):
+                attr = "id" if kind == "customer" else "customer_id"
+                own = [x for x in self.pools[kind] if getattr(x, attr) in customer_ids]
+            self._conv_pools[key] = (own, pool)
+        return self._conv_pools[key]
 
     # -- template fields computed per message ---------------------------------------------
     def field(self, key: str, fill: _Fill) -> str:
         rng, conv = self.rng, fill.conv
-        moment = datetime.fromtimestamp(fill.micros / MICROS_PER_SECOND, UTC)
         if key in ("someone", "someone2"):
-            taken = {fill.author, *(v for k, v in fill.items() if k.startswith("someone"))}
-            pool = [u for u in self.humans(conv) if _mention(u) not in taken and u != fill.author]
-            if len(pool) < 2:
-                pool = [u for u in self.uid.values() if u != fill.author]
-            return _mention(rng.choice(pool))
-        if key == "day":
+            taken = [fill.author, *(v[2:-1] for k, v in fill.items() if k.startswith("someone"))]
+            pool = conv.humans if len(conv.humans) > len(taken) else self.everyone
+            return _mention(_pick(rng, pool, taken) or fill.author)
+        if key == "day":  # a coming weekday
+            moment = datetime.fromtimestamp(fill.micros / MICROS_PER_SECOND, UTC)
             ahead = rng.randint(1, 4)
             target = moment + timedelta(days=ahead + (2 if moment.weekday() + ahead >= 5 else 0))
             return WEEKDAYS[min(target.weekday(), 4)]
@@ -516,15 +565,17 @@ class ChatSeeder:
             return str(rng.randint(2, 9))
         if key == "pct":
             return str(rng.randint(8, 35))
-        if key == "version":
-            year, week, _ = moment.isocalendar()
+        if key == "version":  # releases are named after their week
+            year, week, _ = datetime.fromtimestamp(fill.micros / MICROS_PER_SECOND, UTC).isocalendar()
             return f"v{year}.{week:02d}"
-        if key == "service":
-            return rng.choice(SERVICES)
+        if key in self.word_fields:
+            return rng.choice(self.word_fields[key])
         if key == "incident":  # PagerDuty numbers grow with time
             return str(1000 + (fill.micros - self.start) // (3 * 3600 * MICROS_PER_SECOND))
         if key == "pr":
             return str(2000 + (fill.micros - self.start) // (2 * 3600 * MICROS_PER_SECOND) + rng.randint(0, 1))
+        if key == "hobby":
+            return SOCIAL_HOBBIES.get(conv.name, conv.name.replace("-", " "))
         if key == "team_any":
             return rng.choice(self.company.teams).name
         if key == "tier_top":
@@ -533,41 +584,59 @@ class ChatSeeder:
             name = key[3:].replace("_", "-")
             target = self.by_name.get(name) or (self.by_name.get("help-it") if name == "help" else None)
             return f"<#{target.id}|{target.name}>" if target else f"#{name}"
-        if key in ("customer", "contact", "contact_title", "tier", "csm", "owner", "city"):
-            # A subject-less line that still names a customer: pick one the channel cares about.
-            facts = self.customer_facts(rng.choice(self.conversation_customers(conv)))
+        if key in CUSTOMER_FIELDS:
+            if "customer" in fill:  # the subject's customer has no such fact (no CSM, no contact)
+                raise _Missing(key)
+            # A line with no customer subject that still names one: one the conversation cares about.
+            own, pool = self.subject_pools("customer", conv)
+            facts = self.customer_facts(rng.choice(own or pool))
             for name, value in facts.items():
                 fill.setdefault(name, value)
+            if key not in facts:
+                raise _Missing(key)
             return facts[key]
         if key in ("product", "family", "price") and self.company.products:
             facts = self.product_subject(rng.randrange(len(self.company.products))).facts
             for name, value in facts.items():
                 fill.setdefault(name, value)
             return facts[key]
+        if key in SUBJECT_FIELDS:  # a fact the subject doesn't have (an unassigned ticket's assignee)
+            raise _Missing(key)
         raise KeyError(f"template field {{{key}}} is not one seed_data.chat knows")
 
     # -- timing ---------------------------------------------------------------------------
-    def humans(self, conv: Conversation) -> list[str]:
-        return [u for u in conv.members if u in self.person_of]
-
     def work_time(self, user: str, day: date) -> int:
         """A moment on a weekday around `day`, in working hours of the poster's time zone."""
         rng = self.rng
         while day.weekday() >= 5:
             day += timedelta(days=1)
-        person_id = self.person_of.get(user)
-        zone = _zone(self.people[person_id].timezone) if person_id else _zone("UTC")
+        person = self.person_of.get(user)
+        zone = _zone(person.timezone) if person else _zone("UTC")  # bots keep UTC
         hour = 9 + rng.choices(range(9), WORK_HOUR_WEIGHTS)[0]
         local = datetime(day.year, day.month, day.day, hour, rng.randrange(60), rng.randrange(60), tzinfo=zone)
         return _micros(local) + rng.randrange(MICROS_PER_SECOND)
+
+    def at_work(self, user: str, micros: int) -> int:
+        """`micros` if it falls in the user's working hours, else early on their next workday."""
+        person = self.person_of.get(user)
+        local = datetime.fromtimestamp(micros / MICROS_PER_SECOND, _zone(person.timezone if person else "UTC"))
+        if local.weekday() < 5 and 9 <= local.hour < 18:
+            return micros
+        day = local.date() + timedelta(days=1 if local.hour >= 18 or local.weekday() >= 5 else 0)
+        while day.weekday() >= 5:
+            day += timedelta(days=1)
+        start = datetime(day.year, day.month, day.day, 9, tzinfo=local.tzinfo)
+        return _micros(start) + self.rng.randrange(90 * MICROS_PER_MINUTE)
 
     def when(self, script: Script, subject: Subject, author: str) -> int | None:
         """When the message is posted, or None if the fact it states is outside the history."""
         rng = self.rng
         if script.when in ("created", "updated"):
             moment = self.ticket_times[subject.key][0 if script.when == "created" else 1]
-            delay = rng.randint(5, 60) * MICROS_PER_SECOND if author in self.bots.values() else rng.randint(3, 120) * MICROS_PER_MINUTE
-            micros = _micros(moment) + delay + rng.randrange(MICROS_PER_SECOND)
+            if author in self.bot_ids:  # an integration posts the moment it happens
+                micros = _micros(moment) + rng.randint(5, 60) * MICROS_PER_SECOND + rng.randrange(MICROS_PER_SECOND)
+            else:  # a person reacts within the hour, or on their next working morning
+                micros = self.at_work(author, _micros(moment) + rng.randint(3, 60) * MICROS_PER_MINUTE)
         elif script.when in ("close", "start"):
             if subject.anchor is None:
                 return None
@@ -593,83 +662,109 @@ class ChatSeeder:
             found = rng.choice(execs) if execs else None
         if found and found not in avoid and (found in conv.members or not (conv.is_private or conv.is_im)):
             return found
-        pool = [u for u in self.humans(conv) if u not in avoid] or self.humans(conv)
-        return rng.choice(pool)
+        return _pick(rng, conv.humans, avoid) or rng.choice(conv.humans)
 
-    def render(self, line: str, subject: Subject, conv: Conversation, author: str, micros: int) -> str:
-        return line.format_map(_Fill(subject.facts, self, conv, author, micros))
+    def render(self, line: str, facts: dict[str, str], conv: Conversation, author: str, micros: int) -> _Fill | None:
+        """The fields of `line` filled from `facts` (and computed where missing), or None if the
+        subject lacks a fact the line states. `_Fill.text` is the message."""
+        fill = _Fill(facts, self, conv, author, micros)
+        try:
+            fill.text = line.format_map(fill)
+        except _Missing:
+            return None
+        return fill
 
-    def write_conversation(self, conv: Conversation, count: int) -> None:
-        """About `count` top-level messages (DMs: exchanges) from the conversation's bank."""
+    def write_conversation(self, conv: Conversation, budget: int) -> None:
+        """About `budget` messages, replies included, from the conversation's bank. Fewer if the
+        bank runs out of facts to state (a #sales-wins has as many posts as there were wins)."""
         bank = BANKS[conv.kind]
         weights = list(itertools.accumulate(s.weight for s in bank))
         attempts = 0
-        written = 0
-        while written < count and attempts < count * 4:
+        while len(conv.posts) < budget and attempts < budget * 3:
             attempts += 1
-            script = bank[bisect.bisect_right(weights, self.rng.random() * weights[-1])]
-            if self.write_script(conv, script):
-                written += 1
+            self.write_script(conv, bank[bisect.bisect_right(weights, self.rng.random() * weights[-1])])
 
     def write_script(self, conv: Conversation, script: Script) -> bool:
+        """One top-level message of `script`, maybe with its thread; False if it didn't fit."""
         rng = self.rng
         subject = self.pick_subject(script.subject, conv)
         if subject is None:
             return False
-        anchored = script.when != "any"
-        if anchored:
-            used = (conv.id, id(script), subject.key)
-            if used in self._used_anchors:
-                return False
+        used = (conv.id, script, subject.key)
+        if script.when != "any" and used in self._used_anchors:  # an event is announced once per channel
+            return False
         author = self.resolve(script.author, conv, subject)
         micros = self.when(script, subject, author)
         if micros is None:
             return False
-        if anchored:
+        line, *answers = _line(rng.choice(script.lines))
+        fill = self.render(line, subject.facts, conv, author, micros)
+        if fill is None:
+            return False
+        if _mention(author) in fill.text and author in self.person_of:  # nobody mentions themselves
+            author = self.resolve("any", conv, subject, avoid=MENTION.findall(fill.text))
+            fill = self.render(line, subject.facts, conv, author, micros)
+            if fill is None or _mention(author) in fill.text:
+                return False
+        if not conv.is_im:  # a channel where the same line comes back reads like a bot wrote it
+            if (conv.id, fill.text) in self._said:
+                return False
+            self._said.add((conv.id, fill.text))
+        if script.when != "any":
             self._used_anchors.add(used)
-        text = self.render(rng.choice(script.lines), subject, conv, author, micros)
-        if _mention(author) in text and author in self.person_of:  # nobody mentions themselves
-            author = self.resolve("any", conv, subject, avoid=[author])
-            text = self.render(rng.choice(script.lines), subject, conv, author, micros)
-        parent = Post(micros, author, text, script.emoji)
+        parent = Post(micros, author, fill.text, script.emoji)
         conv.posts.append(parent)
-        chance = (script.thread if script.thread is not None else THREAD_CHANCE) * conv.thread_factor
-        if script.answers and rng.random() < chance:
-            self.write_replies(conv, script, subject, parent)
+        relative = script.thread if script.thread is not None else 1.0
+        # A DM question nearly always gets its answer; a channel post only sometimes gets a thread.
+        chance = relative if conv.is_im else relative * THREAD_CHANCE * conv.thread_factor
+        if rng.random() < chance:
+            self.write_replies(conv, script, subject, parent, answers or list(script.answers), dict(fill))
         return True
 
-    def write_replies(self, conv: Conversation, script: Script, subject: Subject, parent: Post) -> None:
-        """A thread under `parent` (in a DM: the next messages of the exchange)."""
+    def write_replies(
+        self, conv: Conversation, script: Script, subject: Subject, parent: Post, answers: list[str], facts: dict[str, str]
+    ) -> None:
+        """A thread under `parent` (in a DM: the rest of the exchange): an answer, follow-ups, at
+        most one acknowledgement. `facts` are the parent's, so "{day}" means the same day in the
+        question and in its answer."""
         rng = self.rng
-        count = rng.choices(range(1, 9), REPLY_COUNT_WEIGHTS)[0]
-        if conv.is_im:
-            count = min(count, 4)
-        lines = [rng.choice(script.answers), *rng.sample(script.more, len(script.more))]
-        micros = parent.micros
-        previous = parent.user
-        for index in range(count):
-            micros += rng.randint(1, 40 if index else 25) * MICROS_PER_MINUTE + rng.randrange(MICROS_PER_MINUTE)
+        if not answers:
+            return
+        answer = rng.sample(answers, len(answers))  # try the others if the first states a missing fact
+        lines = [*rng.sample(script.more, len(script.more)), rng.choice(ACKS)]
+        wanted = min(rng.choices(range(1, 9), REPLY_COUNT_WEIGHTS)[0], 3 if conv.is_im else 8)
+        micros, previous, written = parent.micros, parent.user, 0
+        while written < wanted and (answer if written == 0 else lines):
+            micros += rng.randint(1, 40 if written else 25) * MICROS_PER_MINUTE + rng.randrange(MICROS_PER_MINUTE)
             if micros >= self.limit:
                 break
-            if conv.is_im:  # a DM alternates between its two people
-                author = next(u for u in conv.members if u != previous)
-            elif index == 0:
-                author = self.resolve(script.repliers[0], conv, subject, avoid=[parent.user])
-            elif rng.random() < 0.35:
-                author = parent.user if previous != parent.user else self.resolve("any", conv, subject, avoid=[previous])
-            else:
-                role = rng.choice(script.repliers)
-                author = self.resolve(role, conv, subject, avoid=[previous])
-            if author in self.bots.values():
+            line = (answer if written == 0 else lines).pop(0)
+            author = self.replier(conv, script, subject, parent, previous, first=written == 0)
+            fill = self.render(line, facts, conv, author, micros)
+            if fill is not None and _mention(author) in fill.text and not conv.is_im:
+                # "<@me> is on it" reads wrong from me: someone else says it
+                author = self.resolve("any", conv, subject, avoid=[previous, *MENTION.findall(fill.text)])
+                fill = self.render(line, facts, conv, author, micros)
+            if fill is None or _mention(author) in fill.text:
                 continue
-            line = lines[index] if index < len(lines) else rng.choice(ACKS)
-            text = self.render(line, subject, conv, author, micros)
-            if _mention(author) in text:  # "<@me> is on it" from me reads wrong: acknowledge instead
-                text = self.render(rng.choice(ACKS[:12]), subject, conv, author, micros)
-            conv.posts.append(Post(micros, author, text, script.emoji, parent=None if conv.is_im else parent))
-            if not conv.is_im:
-                parent.has_replies = True
-            previous = author
+            facts = dict(fill)
+            conv.posts.append(Post(micros, author, fill.text, script.emoji, parent=None if conv.is_im else parent))
+            parent.has_replies = not conv.is_im
+            previous, written = author, written + 1
+
+    def replier(self, conv: Conversation, script: Script, subject: Subject, parent: Post, previous: str, first: bool) -> str:
+        """Who speaks next in a thread: in a DM the other person; in a channel first whoever the
+        script says answers, then a mix of the original poster and others."""
+        if conv.is_im:
+            return next(u for u in conv.members if u != previous)
+        if first:
+            role = script.repliers[0]
+        elif previous != parent.user and parent.user not in self.bot_ids and self.rng.random() < 0.35:
+            return parent.user
+        else:
+            role = self.rng.choice(script.repliers)
+        author = self.resolve(role, conv, subject, avoid=[previous, parent.user] if first else [previous])
+        return author if author not in self.bot_ids else self.resolve("any", conv, subject, avoid=[previous])
 
     def write_pins(self, conv: Conversation) -> None:
         """Reference messages pinned early in the history (onboarding, runbooks, playbooks)."""
@@ -677,11 +772,12 @@ class ChatSeeder:
             author = conv.lead or conv.creator
             day = datetime.fromtimestamp(self.start / MICROS_PER_SECOND, UTC).date() + timedelta(days=2 + 3 * index)
             micros = self.work_time(author, day)
-            text = self.render(line, Subject("pin", {}, {}), conv, author, micros)
-            conv.posts.append(Post(micros, author, text, ("pray", "white_check_mark", "thumbsup"), pinned=True))
+            fill = self.render(line, {}, conv, author, micros)
+            assert fill is not None, "pinned lines use only fields every workspace has"
+            conv.posts.append(Post(micros, author, fill.text, ("pray", "white_check_mark", "thumbsup"), pinned=True))
 
     # -- rows -----------------------------------------------------------------------------
-    def message_rows(self, conv: Conversation) -> tuple[list[Message], list[Reaction], list[Pin]]:
+    def message_rows(self, conv: Conversation) -> tuple[list[dict], list[dict], list[dict]]:
         """Give posts strictly increasing ts in time order, then their reactions and pins."""
         rng = self.rng
         posts = sorted(conv.posts, key=lambda p: p.micros)  # stable: equal times keep write order
@@ -689,61 +785,87 @@ class ChatSeeder:
         for post in posts:
             last = max(post.micros, last + 1)
             post.micros, post.ts = last, ts_from_micros(last)
-            conv.add_member(post.user)  # whoever posted is a member
-        humans = self.humans(conv)
+            conv.members.setdefault(post.user)  # whoever posted is a member
+        humans = [u for u in conv.members if u in self.person_of]  # now including everyone who posted
         messages, reactions, pins = [], [], []
         for post in posts:
             thread_ts = post.parent.ts if post.parent else (post.ts if post.has_replies else None)
-            messages.append(Message(channel_id=conv.id, ts=post.ts, user_id=post.user, text=post.text, thread_ts=thread_ts))
+            messages.append({"channel_id": conv.id, "ts": post.ts, "user_id": post.user, "text": post.text,
+                             "thread_ts": thread_ts, "subtype": None, "edited_ts": None, "edited_by": None})
             if rng.random() < REACTION_CHANCE or post.pinned:
                 reactions += self.reactions(conv, post, humans)
             if post.pinned:
                 pinned_at = min(post.micros + rng.randint(5, 180) * MICROS_PER_MINUTE, self.limit)
-                pins.append(Pin(channel_id=conv.id, ts=post.ts, pinned_by=post.user, pinned_at=pinned_at // MICROS_PER_SECOND))
+                pins.append({"channel_id": conv.id, "ts": post.ts, "pinned_by": post.user, "pinned_at": pinned_at // MICROS_PER_SECOND})
         return messages, reactions, pins
 
-    def reactions(self, conv: Conversation, post: Post, humans: list[str]) -> list[Reaction]:
+    def reactions(self, conv: Conversation, post: Post, humans: list[str]) -> list[dict]:
         rng = self.rng
-        others = [u for u in humans if u != post.user]
-        if not others:
+        if len(humans) < 2:
             return []
         palette = _unique([*post.emoji, rng.choice(REACTIONS)])
         rows = []
         seq = post.micros
         for name in rng.sample(palette, min(len(palette), rng.choices((1, 2, 3), (60, 30, 10))[0])):
-            for user in rng.sample(others, min(len(others), rng.choices((1, 2, 3, 4), (45, 30, 15, 10))[0])):
+            users = _unique(_pick(rng, humans, [post.user]) for _ in range(rng.choices((1, 2, 3, 4), (45, 30, 15, 10))[0]))
+            for user in users:
                 seq = min(seq + rng.randint(10, 3600) * MICROS_PER_SECOND, self.limit - 1)
-                rows.append(Reaction(channel_id=conv.id, ts=post.ts, name=name, user_id=user, seq=seq))
+                rows.append({"channel_id": conv.id, "ts": post.ts, "name": name, "user_id": user, "seq": seq})
         return rows
 
-    def build(self) -> list[Any]:
+    def build(self) -> SeededRows:
         company = self.company
-        self.top_tier = max((c.tier for c in company.customers), key=lambda t: sum(c.tier == t for c in company.customers), default="")
-        self.ticket_times = {f"ticket:{t.key}": (_as_datetime(t.created), _as_datetime(t.updated)) for t in company.tickets}
         users = self.users()
         self.plan_subjects()
         self.plan_channels()
         self.plan_dms()
-        target = MESSAGES_PER_PERSON * len(company.people)
-        total_weight = sum(c.weight for c in self.conversations)
-        # A top-level message brings ~0.9 replies on average in a busy channel.
+        target = TARGET_MESSAGES.get(company.size, MESSAGES_PER_PERSON * len(company.people))
+        dm_weight = sum(c.weight for c in self.conversations if c.is_im)
+        channel_weight = sum(c.weight for c in self.conversations if not c.is_im)
+        budgets = {}
         for conv in self.conversations:
+            conv.humans = [u for u in conv.members if u in self.person_of]
             self.write_pins(conv)
-            count = max(1, round(target / 1.9 * conv.weight / total_weight))
-            self.write_conversation(conv, count)
+            share = DM_SHARE * conv.weight / dm_weight if conv.is_im else (1 - DM_SHARE) * conv.weight / channel_weight
+            budgets[conv.id] = max(2, round(target * share))
+            self.write_conversation(conv, budgets[conv.id])
+        # Channels that ran out of things to say (a customer's channel, #help-it) leave a gap in
+        # the volume; the channels that still had more to say fill it.
+        gap = target - sum(len(c.posts) for c in self.conversations)
+        talkative = [c for c in self.conversations if not c.is_im and len(c.posts) >= budgets[c.id]]
+        talkative_weight = sum(c.weight for c in talkative)
+        for conv in talkative if gap > 0 else ():
+            self.write_conversation(conv, len(conv.posts) + round(gap * conv.weight / talkative_weight))
         messages, reactions, pins = [], [], []
         for conv in self.conversations:
             m, r, p = self.message_rows(conv)
             messages += m
             reactions += r
             pins += p
-        channels, members = self.channel_rows()
+        channels, members = self.channel_rows()  # after the messages: posters joined their channels
         workspace = Workspace(id=self.workspace_id, name=company.name, domain=company.slug)
-        return [workspace, *users, *channels, *members, *messages, *reactions, *pins]
+        return SeededRows(
+            objects=[workspace, *users, *channels],
+            bulk=((Member, members), (Message, messages), (Reaction, reactions), (Pin, pins)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SeededRows:
+    objects: list[Any]  # workspace, users, channels: few rows, added as ORM objects
+    bulk: tuple[tuple[type, list[dict[str, Any]]], ...]  # (table, rows) in insert order
 
 
 def seed_chat(db: Session, company: Company) -> None:
     """Add the company's Slack workspace to `db` (the caller commits)."""
     seeder = ChatSeeder(company)
-    db.add_all(seeder.build())
+    rows = seeder.build()
+    db.add_all(rows.objects)
     set_meta(db, ACTOR_META_KEY, seeder.actor_uid)
+    # Members, messages and reactions run to ~100k rows for a large company: an ORM bulk INSERT
+    # of plain dicts is ~8x faster than flushing that many ORM objects. Same transaction, and
+    # the flush first puts the channels and users they reference in place.
+    db.flush()
+    for model, table_rows in rows.bulk:
+        if table_rows:
+            db.execute(insert(model), table_rows)

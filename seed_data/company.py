@@ -1,75 +1,52 @@
-"""The fictional company: people, teams, customers, products, deals and tickets.
+"""The fictional company every app shares, generated deterministically from `(seed, size)`.
 
-Deterministic from `(seed, size)`: every random choice comes from generators seeded with the
-seed and a purpose label, so adding a field to one part does not reshuffle the others.
+`generate_company(seed, size)` returns an immutable `Company`: teams and people (one org
+tree), CRM customers with contacts, the product line, deals and Jira tickets, all dated
+relative to the company's `now`. The same arguments always give an identical company: all
+randomness comes from `random.Random` instances and one Faker seeded from the arguments,
+never from the global random, the wall clock or uuid. Each section (people, customers, ...)
+draws from its own generator, so changing how tickets are made does not reshuffle people.
+
+Word banks (titles, places, ticket templates) live in `seed_data._words`.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
-from dataclasses import dataclass, field, fields
-from datetime import UTC, date, datetime, timedelta
-from typing import Any
+import types
+import typing
+from dataclasses import dataclass, field, fields, is_dataclass
+from datetime import date, datetime, time, timedelta, timezone
+from functools import cache
 
 from faker import Faker
 
+from seed_data import _words as W
+
+# Bump whenever the output for a given (seed, size) changes: cached templates carry it.
 GENERATOR_VERSION = 1
 SIZES = ("small", "large")
 
-# people, customers, deals, tickets per size
-_COUNTS = {"small": (50, 40, 60, 120), "large": (2000, 800, 1500, 3000)}
 
-_BRANDS = ("Lumora", "Quillon", "Northbeam", "Veridian", "Arcwell", "Tessaly", "Brightloop", "Corvana", "Halcyra", "Ostrik")
-_SUFFIXES = (("Systems", "io"), ("Labs", "com"), ("Software", "com"), ("Cloud", "io"), ("Technologies", "com"))
+@dataclass(frozen=True, slots=True)
+class _Scale:
+    headcount: dict[str, int]
+    execs: tuple[tuple[str, str], ...]
+    offices: tuple[tuple[str, int], ...]
+    customers: int
+    products: int
+    deals: int
+    sup_tickets: int
+    eng_tickets: int
 
-# slug, name, share of headcount, title ladder (junior → senior), lead title, description
-_TEAMS = (
-    ("exec", "Executive", 0, ("Chief of Staff",), "CEO", "Company leadership"),
-    ("engineering", "Engineering", 30, ("Software Engineer", "Senior Software Engineer", "Staff Engineer"), "VP of Engineering", "Builds and runs the platform"),
-    ("sales", "Sales", 16, ("Sales Development Rep", "Account Executive", "Senior Account Executive"), "VP of Sales", "New business and expansion"),
-    ("support", "Support", 14, ("Support Engineer", "Senior Support Engineer", "Support Team Lead"), "Head of Support", "Customer support and escalations"),
-    ("customer-success", "Customer Success", 10, ("Customer Success Manager", "Senior Customer Success Manager"), "Head of Customer Success", "Onboarding, adoption and renewals"),
-    ("product", "Product", 7, ("Product Manager", "Senior Product Manager"), "VP of Product", "Roadmap and product discovery"),
-    ("marketing", "Marketing", 7, ("Marketing Manager", "Content Strategist", "Product Marketing Manager"), "VP of Marketing", "Demand generation and brand"),
-    ("finance", "Finance", 4, ("Financial Analyst", "Accountant", "Controller"), "CFO", "Billing, planning and accounting"),
-    ("people-ops", "People Ops", 3, ("People Partner", "Recruiter", "Talent Coordinator"), "Head of People", "Hiring and people operations"),
-    ("design", "Design", 3, ("Product Designer", "Senior Product Designer"), "Head of Design", "Product and brand design"),
-    ("data", "Data", 3, ("Data Analyst", "Data Engineer", "Analytics Engineer"), "Head of Data", "Analytics and data platform"),
-    ("it", "IT", 2, ("IT Support Specialist", "Systems Administrator"), "IT Manager", "Devices, access and internal tools"),
-    ("legal", "Legal", 1, ("Legal Counsel", "Contracts Manager"), "General Counsel", "Contracts and compliance"),
-)
-_SMALL_TEAMS = ("exec", "engineering", "sales", "support", "customer-success", "product", "marketing", "finance")
 
-_PLACES = (
-    ("America/New_York", "New York"), ("America/Chicago", "Chicago"), ("America/Los_Angeles", "San Francisco"),
-    ("America/Denver", "Denver"), ("Europe/London", "London"), ("Europe/Berlin", "Berlin"),
-    ("Europe/Dublin", "Dublin"), ("Asia/Kolkata", "Bengaluru"), ("Asia/Singapore", "Singapore"), ("Australia/Sydney", "Sydney"),
-)
-_INDUSTRIES = ("Technology", "Healthcare", "Retail", "Financial Services", "Manufacturing", "Education", "Media", "Logistics", "Energy", "Hospitality")
-_TIERS = (("Enterprise", 1), ("Mid-Market", 2), ("SMB", 2))
-_CONTACT_TITLES = ("VP of Operations", "IT Director", "Head of Procurement", "CTO", "Operations Manager", "Director of Customer Experience", "Finance Director", "Program Manager")
-_PRODUCTS = (
-    ("PLAT-STD", "Platform Standard", "Platform", 240), ("PLAT-ENT", "Platform Enterprise", "Platform", 480),
-    ("ANLY", "Analytics Add-on", "Add-on", 120), ("AUTO", "Automation Add-on", "Add-on", 150),
-    ("SSO", "SSO & Audit Pack", "Security", 60), ("SUPP-PREM", "Premium Support", "Services", 90),
-    ("DATA", "Data Connectors", "Add-on", 80), ("MOBL", "Mobile Workspace", "Platform", 100),
-    ("AI", "AI Assistant", "Add-on", 200), ("GOV", "Governance Suite", "Security", 140),
-    ("ONB", "Onboarding Services", "Services", 50), ("SBOX", "Sandbox Environments", "Add-on", 70),
-)
-_STAGES = ("Prospecting", "Qualification", "Needs Analysis", "Value Proposition", "Id. Decision Makers", "Perception Analysis", "Proposal/Price Quote", "Negotiation/Review", "Closed Won", "Closed Lost")
-_DEAL_KINDS = ("New Business", "Renewal", "Expansion", "Upsell")
-_FEATURES = ("SSO login", "CSV export", "dashboard", "webhook delivery", "audit log", "API rate limiter", "billing page", "user provisioning (SCIM)", "report scheduler", "mobile sync", "search index", "email notifications", "data connector", "permissions editor")
-_SYMPTOMS = (
-    "fails for users with plus-addressed emails", "times out above 50k rows", "shows stale numbers after refresh",
-    "drops events during peak hours", "returns 500 on large payloads", "is missing entries for deleted users",
-    "double-charges on plan change", "ignores timezone settings", "is slow to load for large workspaces",
-    "sends duplicate messages", "breaks after the latest release", "rejects valid API tokens",
-)
-_TASKS = ("Add retry to {f}", "Document limits of the {f}", "Improve error messages in the {f}", "Add metrics for the {f}")
-_STATUSES = (("To Do", 3), ("In Progress", 3), ("In Review", 1), ("Done", 4))
-_PRIORITIES = (("Highest", 1), ("High", 3), ("Medium", 5), ("Low", 2), ("Lowest", 1))
+_SCALES = {
+    "small": _Scale(W.HEADCOUNT_SMALL, W.EXECS_SMALL, W.SMALL_OFFICES, 40, 6, 60, 80, 40),
+    "large": _Scale(W.HEADCOUNT_LARGE, W.EXECS_LARGE, W.LARGE_OFFICES, 800, 12, 1_500, 2_000, 1_000),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,224 +153,441 @@ class Company:
     products: tuple[Product, ...]
     deals: tuple[Deal, ...]
     tickets: tuple[Ticket, ...]
-    _index: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
-
-    def _lookup(self, kind: str) -> dict[str, Any]:
-        if kind not in self._index:
-            if kind == "person":
-                self._index[kind] = {p.id: p for p in self.people}
-            elif kind == "team":
-                self._index[kind] = {t.slug: t for t in self.teams}
-            elif kind == "customer":
-                self._index[kind] = {c.id: c for c in self.customers}
-            elif kind == "email":
-                self._index[kind] = {p.email.lower(): p for p in self.people}
-        return self._index[kind]
+    # Lookup tables, built on first use. A dict field (not cached_property, which needs
+    # __dict__) keeps the class slotted; compare=False keeps it out of ==, hash and JSON.
+    _index: dict[str, dict] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def person(self, person_id: str) -> Person:
-        return self._lookup("person")[person_id]
+        return self._get("people", person_id, "person")
 
     def team(self, slug: str) -> Team:
-        return self._lookup("team")[slug]
+        return self._get("teams", slug, "team")
 
     def customer(self, customer_id: str) -> Customer:
-        return self._lookup("customer")[customer_id]
+        return self._get("customers", customer_id, "customer")
 
     def members(self, team_slug: str) -> tuple[Person, ...]:
-        return tuple(p for p in self.people if p.team == team_slug)
+        return self._get("members", team_slug, "team")
 
     def reports(self, person_id: str) -> tuple[Person, ...]:
-        return tuple(p for p in self.people if p.manager_id == person_id)
+        """Direct reports of a person (empty for individual contributors)."""
+        self.person(person_id)  # unknown ids fail loudly instead of looking like "no reports"
+        return self._lookup("reports").get(person_id, ())
 
     def by_email(self, email: str) -> Person | None:
-        return self._lookup("email").get(email.lower())
+        return self._lookup("emails").get(email.lower())
+
+    def _get(self, table: str, key: str, what: str):
+        try:
+            return self._lookup(table)[key]
+        except KeyError:
+            raise KeyError(f"no {what} {key!r} in company {self.name!r}") from None
+
+    def _lookup(self, table: str) -> dict:
+        if not self._index:
+            members: dict[str, list[Person]] = {t.slug: [] for t in self.teams}
+            reports: dict[str, list[Person]] = {}
+            for p in self.people:
+                members[p.team].append(p)
+                if p.manager_id is not None:
+                    reports.setdefault(p.manager_id, []).append(p)
+            self._index.update(
+                people={p.id: p for p in self.people},
+                teams={t.slug: t for t in self.teams},
+                customers={c.id: c for c in self.customers},
+                members={k: tuple(v) for k, v in members.items()},
+                reports={k: tuple(v) for k, v in reports.items()},
+                emails={p.email: p for p in self.people},
+            )
+        return self._index[table]
 
     def to_json(self) -> str:
-        return json.dumps(_encode(self), sort_keys=True)
+        data = {"generator_version": GENERATOR_VERSION, **_encode(self)}
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str) -> Company:
-        return _decode(cls, json.loads(text))
+        data = json.loads(text)
+        data.pop("generator_version", None)
+        return _decode(cls, data)
 
 
-# -- JSON round trip of the dataclasses above --------------------------------------------
-def _encode(value: Any) -> Any:
-    if isinstance(value, datetime):
-        return {"$dt": value.isoformat()}
-    if isinstance(value, date):
-        return {"$d": value.isoformat()}
-    if hasattr(value, "__dataclass_fields__"):
-        return {f.name: _encode(getattr(value, f.name)) for f in fields(value) if not f.name.startswith("_")}
-    if isinstance(value, (tuple, list)):
+# --- JSON: walk the dataclasses by their type hints, so new fields need no extra code ------
+
+
+def _encode(value):
+    if is_dataclass(value):
+        return {f.name: _encode(getattr(value, f.name)) for f in fields(value) if f.init}
+    if isinstance(value, tuple):
         return [_encode(v) for v in value]
+    if isinstance(value, date):  # datetime too: both round-trip through isoformat
+        return value.isoformat()
     return value
 
 
-_NESTED = {"teams": Team, "people": Person, "customers": Customer, "products": Product, "deals": Deal, "tickets": Ticket, "contacts": Contact}
+@cache
+def _hints(cls: type) -> dict[str, object]:
+    init_fields = {f.name for f in fields(cls) if f.init}
+    return {k: v for k, v in typing.get_type_hints(cls).items() if k in init_fields}
 
 
-def _decode(cls: type, data: dict[str, Any]) -> Any:
-    kwargs = {}
-    for name, raw in data.items():
-        if isinstance(raw, dict) and "$dt" in raw:
-            kwargs[name] = datetime.fromisoformat(raw["$dt"])
-        elif isinstance(raw, dict) and "$d" in raw:
-            kwargs[name] = date.fromisoformat(raw["$d"])
-        elif name in _NESTED:
-            kwargs[name] = tuple(_decode(_NESTED[name], item) for item in raw)
-        else:
-            kwargs[name] = raw
-    return cls(**kwargs)
+def _decode(tp, value):
+    origin = typing.get_origin(tp)
+    if origin is tuple:
+        item_type = typing.get_args(tp)[0]
+        return tuple(_decode(item_type, v) for v in value)
+    if origin in (typing.Union, types.UnionType):
+        if value is None:
+            return None
+        tp = next(a for a in typing.get_args(tp) if a is not type(None))
+        return _decode(tp, value)
+    if tp is datetime:
+        return datetime.fromisoformat(value)
+    if tp is date:
+        return date.fromisoformat(value)
+    if is_dataclass(tp):
+        return tp(**{name: _decode(hint, value[name]) for name, hint in _hints(tp).items()})
+    return value
 
 
-# -- generation ----------------------------------------------------------------------------
-def _weighted(rng: random.Random, options: tuple[tuple[str, int], ...]) -> str:
-    return rng.choices([o for o, _ in options], weights=[w for _, w in options])[0]
+# --- generation ---------------------------------------------------------------------------
 
 
-def _slugify(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-
-
-def generate_company(seed: int, size: str = "small") -> Company:
+def generate_company(seed: int, size: str) -> Company:
     if size not in SIZES:
-        raise ValueError(f"unknown size {size!r}; accepted sizes: {', '.join(SIZES)}")
-    rng = random.Random(f"company|{seed}|{size}")
-    fake = Faker("en_US")
-    fake.seed_instance(f"faker|{seed}|{size}")
-    n_people, n_customers, n_deals, n_tickets = _COUNTS[size]
+        raise ValueError(f"unknown company size {size!r}; accepted sizes: {', '.join(SIZES)}")
+    scale = _SCALES[size]
 
-    brand = rng.choice(_BRANDS)
-    suffix, tld = rng.choice(_SUFFIXES)
-    name, slug = f"{brand} {suffix}", brand.lower()
-    domain = f"{slug}.{tld}"
-    day = date(2026, 3, 2) + timedelta(days=rng.randrange(0, 200))
-    while day.weekday() >= 5:
-        day += timedelta(days=1)
-    now = datetime(day.year, day.month, day.day, 9, 30, tzinfo=UTC)
+    def rng(section: str) -> random.Random:
+        return random.Random(f"officegym/{seed}/{size}/{section}")
 
-    teams, people = _people(rng, fake, size, n_people, domain, now)
-    customers = _customers(rng, fake, people, n_customers)
-    products = tuple(Product(f"{brand[:3].upper()}-{sku}", f"{brand} {pname}", fam, price) for sku, pname, fam, price in _PRODUCTS[: 6 if size == "small" else 12])
-    deals = _deals(rng, customers, products, n_deals, now, people)
-    tickets = _tickets(rng, people, customers, n_tickets, now)
+    faker = Faker("en_US")
+
+    def fake(section: str) -> Faker:
+        faker.seed_instance(f"officegym/{seed}/{size}/{section}")
+        return faker
+
+    # Name and "now" depend on the seed alone: seed 7 is the same company at either size.
+    identity = random.Random(f"officegym/{seed}/identity")
+    brand = identity.choice(W.BRAND_HEADS) + identity.choice(W.BRAND_TAILS)
+    name = f"{brand} {identity.choice(W.COMPANY_SUFFIXES)}"
+    slug = brand.lower()
+    domain = slug + identity.choice(W.COMPANY_TLDS)
+    now = _present(identity)
+
+    teams, people = _staff(rng("people"), fake("people"), scale, now.date(), domain)
+    customers = _customers(rng("customers"), fake("customers"), scale, people)
+    products = tuple(Product(f"{brand[:3].upper()}-{sku}", f"{brand} {title}", family, price)
+                     for sku, title, family, price in W.PRODUCTS[: scale.products])
+    deals = _deals(rng("deals"), scale, now.date(), customers, products, people)
+    tickets = (_tickets(rng("sup"), "SUP", scale.sup_tickets, now, customers, people)
+               + _tickets(rng("eng"), "ENG", scale.eng_tickets, now, customers, people))
     return Company(seed, size, name, brand, domain, slug, now, teams, people, customers, products, deals, tickets)
 
 
-def _people(rng, fake, size, count, domain, now):
-    team_specs = [t for t in _TEAMS if size == "large" or t[0] in _SMALL_TEAMS]
-    total_share = sum(t[2] for t in team_specs)
-    # Headcount per team: exec gets the CEO and one chief of staff; the rest by share.
-    sizes = {spec[0]: max(2, round((count - 2) * spec[2] / total_share)) for spec in team_specs if spec[0] != "exec"}
-    sizes["exec"] = 2
-    handles: set[str] = set()
-    people: list[Person] = []
-    teams: list[Team] = []
-
-    def new_person(team: str, title: str, manager: str | None) -> Person:
-        first, last = fake.first_name(), fake.last_name()
-        handle = _slugify(f"{first}.{last}").replace("-", ".")
-        base, n = handle, 2
-        while handle in handles:
-            handle, n = f"{base}{n}", n + 1
-        handles.add(handle)
-        tz, city = rng.choice(_PLACES)
-        person = Person(
-            id=f"p{len(people) + 1:04d}", first_name=first, last_name=last, name=f"{first} {last}", handle=handle,
-            email=f"{handle}@{domain}", title=title, team=team, manager_id=manager, timezone=tz, location=city,
-            phone=fake.numerify("+1-###-###-####"), start_date=(now - timedelta(days=rng.randrange(60, 2500))).date(),
-        )
-        people.append(person)
-        return person
-
-    ceo = new_person("exec", "CEO", None)
-    for slug, team_name, _share, ladder, lead_title, description in team_specs:
-        lead = ceo if slug == "exec" else new_person(slug, lead_title, ceo.id)
-        teams.append(Team(slug, team_name, lead.id, description))
-        members = sizes[slug] - 1
-        managers: list[Person] = []
-        if size == "large" and members > 40:  # a middle layer of managers in big teams
-            for _ in range(members // 12):
-                managers.append(new_person(slug, f"{team_name} Manager", lead.id))
-            members -= len(managers)
-        for i in range(members):
-            boss = managers[i % len(managers)].id if managers else lead.id
-            new_person(slug, rng.choice(ladder), boss)
-    return tuple(teams), tuple(people)
+def _present(rng: random.Random) -> datetime:
+    """A weekday between 2026-03-02 and 2026-09-30, 09:30 UTC: a working morning to start in."""
+    first, last = date(2026, 3, 2), date(2026, 9, 30)
+    day = first + timedelta(days=rng.randint(0, (last - first).days))
+    while day.weekday() >= 5:  # last is a Wednesday, so this never passes it
+        day += timedelta(days=1)
+    return datetime.combine(day, time(9, 30), tzinfo=timezone.utc)
 
 
-def _customers(rng, fake, people, count):
-    sellers = [p for p in people if p.team == "sales" and "Account Executive" in p.title] or [p for p in people if p.team == "sales"]
-    csms = [p for p in people if p.team == "customer-success"]
-    names: set[str] = set()
-    customers = []
-    contact_no = 0
-    while len(customers) < count:
-        cname = fake.company().replace(",", "")
-        if cname in names:
+def _phone(rng: random.Random, pattern: str) -> str:
+    return "".join(str(rng.randint(0, 9)) if ch == "#" else ch for ch in pattern)
+
+
+def _ascii_slug(text: str) -> str:
+    return "".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def _unique(base: str, taken: set[str], sep: str = "") -> str:
+    """base, or base2, base3... - the way Slack and mail admins resolve clashes."""
+    candidate, n = base, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{base}{sep}{n}"
+    taken.add(candidate)
+    return candidate
+
+
+# --- people -------------------------------------------------------------------------------
+
+
+@dataclass
+class _Draft:
+    """A person before ids exist: ids are given in hire order, like an HR system's."""
+
+    team: str
+    title: str
+    start: date
+    manager: _Draft | None
+    office: str = ""
+    first: str = ""
+    last: str = ""
+
+
+def _staff(rng: random.Random, faker: Faker, scale: _Scale, today: date, domain: str):
+    founded = today - timedelta(days=rng.randint(5 * 365, 9 * 365))
+    age = (today - founded).days
+    hq = rng.choice(W.HQ_CITIES)
+    offices = [(hq, W.HQ_WEIGHT)] + [o for o in scale.offices if o[0] != hq]
+
+    def hired_between(lo: int, hi: int) -> date:  # days after founding, never on/after today
+        return founded + timedelta(days=min(rng.randint(lo, max(lo, hi)), age - 1))
+
+    drafts: list[_Draft] = []
+    ceo = _Draft("exec", scale.execs[0][0], founded, None)
+    execs = {"ceo": ceo}
+    drafts.append(ceo)
+    for title, key in scale.execs[1:]:
+        execs[key] = _Draft("exec", title, hired_between(0, 2 * 365), ceo)
+        drafts.append(execs[key])
+
+    leads = {"exec": ceo}
+    big = scale is _SCALES["large"]
+    for slug, base in scale.headcount.items():
+        if slug == "exec":
             continue
-        names.add(cname)
-        cdomain = _slugify(cname.replace(" and ", " ")).replace("-", "")[:24] + ".com"
-        tier = _weighted(rng, _TIERS)
+        ladder = W.TEAM_LADDERS[slug]
+        spread = max(1, round(base * 0.06)) if base >= 4 else 0  # a little variety between seeds
+        headcount = max(base + rng.randint(-spread, spread), 2 + len(ladder["must"]))
+        lead = _Draft(slug, ladder["lead"][big], hired_between(90, age - 180), execs.get(W.TEAM_EXEC[slug], ceo))
+        leads[slug] = lead
+        drafts.append(lead)
+        drafts.extend(_team_below_lead(rng, slug, lead, headcount - 1, hired_between, today, age))
+
+    for d in drafts:
+        d.office = _pick_office(rng, offices, d.team)
+        if d.office == "Bengaluru":  # Faker's en_US names would read wrong there
+            d.first, d.last = rng.choice(W.INDIAN_FIRST_NAMES), rng.choice(W.INDIAN_LAST_NAMES)
+        else:
+            d.first, d.last = faker.first_name(), faker.last_name()
+
+    order = sorted(range(len(drafts)), key=lambda i: (drafts[i].start, i))
+    ids = {id(drafts[i]): f"p{n:04d}" for n, i in enumerate(order, start=1)}  # keyed by object: drafts are unhashable
+    handles: set[str] = set()
+    people = []
+    for i in order:
+        d = drafts[i]
+        city, _country, tz, phone_pattern = W.OFFICES[d.office]
+        handle = _unique(f"{_ascii_slug(d.first)}.{_ascii_slug(d.last)}", handles)
+        people.append(Person(
+            id=ids[id(d)], first_name=d.first, last_name=d.last, name=f"{d.first} {d.last}", handle=handle,
+            email=f"{handle}@{domain}", title=d.title, team=d.team,
+            manager_id=ids[id(d.manager)] if d.manager else None, timezone=tz, location=city,
+            phone=_phone(rng, phone_pattern), start_date=d.start,
+        ))
+    teams = tuple(Team(slug, W.TEAM_INFO[slug][0], ids[id(leads[slug])], W.TEAM_INFO[slug][1]) for slug in scale.headcount)
+    return teams, tuple(people)
+
+
+def _team_below_lead(rng, slug, lead, size, hired_between, today, age) -> list[_Draft]:
+    """Everyone under a team lead: flat for small teams; big teams get managers of ~8 people
+    and, above ten managers, directors between them and the lead."""
+    ladder = W.TEAM_LADDERS[slug]
+    directors: list[_Draft] = []
+    managers: list[_Draft] = []
+    if size > 14:
+        n_managers = round(size / 9)
+        n_directors = -(-n_managers // 7) if n_managers > 10 else 0
+        directors = [_Draft(slug, ladder["director"], hired_between(365, age - 90), lead) for _ in range(n_directors)]
+        bosses = itertools.cycle(directors or [lead])
+        managers = [_Draft(slug, ladder["manager"], hired_between(180, age - 60), next(bosses)) for _ in range(n_managers)]
+    n_ics = size - len(directors) - len(managers)
+    titles, weights = zip(*ladder["ics"])
+    ic_titles = list(ladder["must"]) + rng.choices(titles, weights, k=n_ics - len(ladder["must"]))
+    # A growing company: most people joined recently, and a few joined in the last two months.
+    # The team may predate its current lead by up to a year (the first hires came before them).
+    recent = set(rng.sample(range(n_ics), k=max(1, round(n_ics * 0.05))))
+    team_age = min(age - 1, (today - lead.start).days + rng.randint(0, 365))
+    bosses = managers[:] or [lead]
+    rng.shuffle(bosses)
+    ics = []
+    for i, title in enumerate(ic_titles):
+        days_ago = rng.randint(1, 60) if i in recent else max(1, int(team_age * rng.random() ** 1.6))
+        ics.append(_Draft(slug, title, today - timedelta(days=days_ago), bosses[i % len(bosses)]))
+    return directors + managers + ics
+
+
+def _pick_office(rng: random.Random, offices: list[tuple[str, int]], team: str) -> str:
+    if team == "exec":
+        return offices[0][0]  # leadership sits at HQ
+    bias = W.TEAM_OFFICE_BIAS.get(team, ())
+    names = [o for o, _ in offices]
+    weights = [w * (3 if o in bias else 1) for o, w in offices]
+    return rng.choices(names, weights)[0]
+
+
+def _ic_pool(people: tuple[Person, ...], team: str, title_has: str = "") -> list[Person]:
+    """Individual contributors of a team (the people who own accounts and work tickets)."""
+    titles = {t for t, _ in W.TEAM_LADDERS[team]["ics"]}
+    return [p for p in people if p.team == team and p.title in titles and title_has in p.title]
+
+
+# --- customers, deals, tickets ------------------------------------------------------------
+
+
+def _customers(rng: random.Random, faker: Faker, scale: _Scale, people: tuple[Person, ...]) -> tuple[Customer, ...]:
+    aes = _ic_pool(people, "sales", "Account Executive")
+    senior_aes = [p for p in aes if p.title != "Account Executive"] or aes
+    csms = _ic_pool(people, "customer-success", "Customer Success Manager")
+    # Books are dealt round-robin so every rep carries a similar number of accounts.
+    owners = {False: itertools.cycle(rng.sample(aes, len(aes))), True: itertools.cycle(rng.sample(senior_aes, len(senior_aes)))}
+    csm_cycle = itertools.cycle(rng.sample(csms, len(csms)))
+    tiers, tier_weights = zip(*W.TIERS)
+    names: set[str] = set()
+    domains: set[str] = set()
+    customers = []
+    contact_no = itertools.count(1)
+    for n in range(1, scale.customers + 1):
+        name = faker.company()
+        while name in names or _domain_of(name) in domains:
+            name = faker.company()
+        names.add(name)
+        domain = _domain_of(name)
+        domains.add(domain)
+        tier = rng.choices(tiers, tier_weights)[0]
+        emp_lo, emp_hi, _, _ = W.TIER_SCALE[tier]
+        employees = rng.randint(emp_lo, emp_hi)
+        employees = round(employees, -1) if employees > 100 else employees
+        city, country, phone_pattern = rng.choice(W.CUSTOMER_CITIES)
+        # SMB accounts are often served by the pooled ("digital") CS motion: no named CSM.
+        csm = next(csm_cycle).id if tier != "SMB" or rng.random() < 0.5 else None
+        emails: set[str] = set()
         contacts = []
-        for _ in range(rng.randint(1, 3)):
-            contact_no += 1
-            first, last = fake.first_name(), fake.last_name()
-            contacts.append(Contact(f"c{contact_no:04d}", first, last, f"{first} {last}", f"{first.lower()}.{last.lower()}@{cdomain}", rng.choice(_CONTACT_TITLES), fake.numerify("+1-###-###-####")))
-        employees = {"Enterprise": rng.randint(2000, 50000), "Mid-Market": rng.randint(200, 2000), "SMB": rng.randint(15, 200)}[tier]
+        for title in rng.sample(W.CONTACT_TITLES, k=rng.randint(1, 3)):
+            first, last = faker.first_name(), faker.last_name()
+            local = _unique(f"{_ascii_slug(first)}.{_ascii_slug(last)}", emails)
+            contacts.append(Contact(f"c{next(contact_no):04d}", first, last, f"{first} {last}", f"{local}@{domain}",
+                                    title, _phone(rng, phone_pattern)))
         customers.append(Customer(
-            id=f"a{len(customers) + 1:04d}", name=cname, domain=cdomain, industry=rng.choice(_INDUSTRIES), tier=tier,
-            city=fake.city(), country=rng.choice(("United States", "United States", "United Kingdom", "Germany", "Canada", "Australia", "India")),
-            owner_id=rng.choice(sellers).id, csm_id=rng.choice(csms).id if csms and (tier != "SMB" or rng.random() < 0.5) else None,
-            employees=employees, annual_revenue=employees * rng.randint(80, 400) * 1000, contacts=tuple(contacts),
+            id=f"a{n:04d}", name=name, domain=domain, industry=rng.choice(W.INDUSTRIES), tier=tier, city=city,
+            country=country, owner_id=next(owners[tier == "Enterprise"]).id, csm_id=csm, employees=employees,
+            annual_revenue=int(round(employees * rng.randint(120_000, 450_000), -5)), contacts=tuple(contacts),
         ))
     return tuple(customers)
 
 
-def _deals(rng, customers, products, count, now, people):
+def _domain_of(company_name: str) -> str:
+    """"Smith, Jones and Brown" -> "smith-jones-brown.com"; legal suffixes are not in domains."""
+    words = [w for w in re.findall(r"[a-z0-9]+", company_name.lower()) if w not in ("and", "inc", "llc", "plc", "ltd")]
+    return "-".join(words) + ".com"
+
+
+def _deals(rng, scale, today, customers, products, people) -> tuple[Deal, ...]:
+    by_sku = {p.sku.split("-", 1)[1]: p for p in products}
+    addons = [p for p in products if p.family != "Platform"]
+    aes = [p.id for p in _ic_pool(people, "sales", "Account Executive")]
+    # Every account gets one deal first (so each has CRM history), the rest go mostly to big accounts.
+    weights = [{"Enterprise": 4, "Mid-Market": 2, "SMB": 1}[c.tier] for c in customers]
+    picks = rng.sample(customers, len(customers))[: scale.deals]
+    picks += rng.choices(customers, weights, k=scale.deals - len(picks))
+    stages, stage_weights = zip(*W.STAGES)
+    kinds = [k for k, _ in W.DEAL_KINDS]
+    base_seats = {c.id: rng.randint(*W.TIER_SCALE[c.tier][2:]) for c in customers}
+    names: set[str] = set()
     deals = []
-    for i in range(count):
-        customer = customers[i % len(customers)] if i < len(customers) else rng.choice(customers)
-        product = rng.choice(products)
-        stage = rng.choice(_STAGES)
-        closed = stage.startswith("Closed")
-        close = now.date() + (timedelta(days=-rng.randrange(1, 180)) if closed else timedelta(days=rng.randrange(3, 120)))
-        seats = rng.choice((25, 50, 75, 100, 150, 200, 250, 400, 500, 1000))
-        deals.append(Deal(
-            id=f"o{i + 1:04d}", customer_id=customer.id, name=f"{customer.name} — {product.name.split(' ', 1)[1]} {rng.choice(_DEAL_KINDS)} {close.year}",
-            stage=stage, amount=seats * product.unit_price, close_date=close, owner_id=customer.owner_id,
-            product_sku=product.sku, seats=seats,
-        ))
+    for n, customer in enumerate(picks, start=1):
+        stage = rng.choices(stages, stage_weights)[0]
+        if stage.startswith("Closed"):
+            close = today - timedelta(days=rng.randint(1, 180))
+        else:  # later stages are expected to close sooner
+            close = today + timedelta(days=rng.randint(3, 120 - 9 * stages.index(stage)))
+        for _attempt in range(6):
+            kind = rng.choices(kinds, (30, 30, 20, 20))[0]
+            product = rng.choice(addons) if kind == "addon" else by_sku[W.PLATFORM_FOR_TIER[customer.tier]]
+            short = product.name.split(" ", 1)[1]
+            pattern = dict(W.DEAL_KINDS)[kind]
+            name = pattern.format(customer=customer.name, short=short, year=close.year, quarter=(close.month - 1) // 3 + 1)
+            if name not in names:
+                break
+        name = _unique(name, names, sep=" #")
+        seats = base_seats[customer.id]
+        if kind == "expansion":
+            seats = max(5, round(seats * rng.uniform(0.1, 0.4)))
+        elif kind == "addon":
+            seats = max(5, round(seats * rng.uniform(0.3, 1.0)))
+        discount = rng.choice((0, 0, 0.05, 0.1, 0.15, 0.2, 0.25))
+        amount = max(100, int(round(seats * product.unit_price * (1 - discount), -2)))
+        owner = customer.owner_id if rng.random() < 0.85 or len(aes) < 2 else rng.choice(aes)
+        deals.append(Deal(f"o{n:04d}", customer.id, name, stage, amount, close, owner, product.sku, seats))
     return tuple(deals)
 
 
-def _tickets(rng, people, customers, count, now):
-    support = [p for p in people if p.team == "support"]
-    engineers = [p for p in people if p.team == "engineering"]
-    reporters = support + [p for p in people if p.team in ("customer-success", "sales")]
-    used: set[str] = set()
-    tickets = []
-    counters = {"SUP": 0, "ENG": 0}
+_PRIORITIES = ("Highest", "High", "Medium", "Low", "Lowest")
+_PRIORITY_WEIGHTS = {"Incident": (50, 45, 5, 0, 0), "Bug": (5, 25, 45, 20, 5), "Task": (2, 13, 50, 28, 7), "Story": (2, 15, 50, 25, 8)}
+
+
+def _tickets(rng, project, count, now, customers, people) -> tuple[Ticket, ...]:
+    templates = W.SUP_TEMPLATES if project == "SUP" else W.ENG_TEMPLATES
+    workers = [p.id for p in _ic_pool(people, "support" if project == "SUP" else "engineering")]
+    support = [p.id for p in _ic_pool(people, "support")]
+    builders = [p.id for p in _ic_pool(people, "engineering")] + [p.id for p in _ic_pool(people, "product")]
+    account_team = [p.id for p in people if p.team in ("sales", "customer-success")]
+    weights = [{"Enterprise": 4, "Mid-Market": 2, "SMB": 1}[c.tier] for c in customers]
+    share_with_customer = 0.92 if project == "SUP" else 0.25
+    summaries: set[str] = set()
+    drafts = []
     for _ in range(count):
-        project = "SUP" if rng.random() < 0.65 else "ENG"
-        counters[project] += 1
-        feature = rng.choice(_FEATURES)
-        if project == "ENG" and rng.random() < 0.4:
-            summary, kind = rng.choice(_TASKS).format(f=feature), rng.choice(("Task", "Story"))
+        customer = rng.choices(customers, weights)[0] if rng.random() < share_with_customer else None
+        # Customers escalate defects and feature requests to ENG, not its internal chores.
+        pool = [t for t in templates if t[0] != "Task"] if project == "ENG" and customer else templates
+        # Redraw a few times so a backlog rarely shows the same line twice; a problem many
+        # customers hit gets the customer's name, as support desks do.
+        for _attempt in range(8):
+            slots = {k: rng.choice(v) for k, v in W.TICKET_SLOTS.items()}
+            issue_type, summary, detail = rng.choice(pool)
+            summary = summary.format_map(slots)
+            if summary not in summaries:
+                break
         else:
-            summary, kind = f"{feature[0].upper()}{feature[1:]} {rng.choice(_SYMPTOMS)}", "Bug" if rng.random() < 0.85 else "Incident"
-        if summary in used:  # keep summaries unique so a summary names one ticket
-            summary = f"{summary} ({rng.choice(customers).name.split()[0]})"
-        used.add(summary)
-        customer = rng.choice(customers) if project == "SUP" or rng.random() < 0.3 else None
-        created = now - timedelta(days=rng.randrange(1, 180), minutes=rng.randrange(0, 600))
-        status = _weighted(rng, _STATUSES)
-        assignees = support if project == "SUP" else engineers
-        tickets.append(Ticket(
-            key=f"{project}-{counters[project]}", project=project, summary=summary,
-            description=f"{summary}." + (f" Reported by {customer.name}." if customer else "") + " Steps to reproduce and logs in the comments.",
-            issue_type=kind, status=status, priority=_weighted(rng, _PRIORITIES), customer_id=customer.id if customer else None,
-            reporter_id=rng.choice(reporters).id, assignee_id=rng.choice(assignees).id if status != "To Do" or rng.random() < 0.5 else None,
-            created=created, updated=min(now, created + timedelta(days=rng.randrange(0, 30))),
-        ))
-    return tuple(tickets)
+            if customer is not None:
+                summary = f"{summary} — {customer.name}"
+        summaries.add(summary)
+        detail = detail.format_map(slots)
+        impact = rng.choice(W.IMPACTS).format(n=rng.randint(5, 400))
+        if project == "SUP" and customer:
+            contact = rng.choice(customer.contacts)
+            description = (f"Reported by {contact.name} ({contact.title}) at {customer.name} via {rng.choice(W.CHANNELS)}."
+                           f"\n\n{detail}\n\nImpact: {impact}.")
+            reporter = customer.csm_id if customer.csm_id and rng.random() < 0.3 else rng.choice(support)
+        elif project == "SUP":
+            description = f"{detail}\n\nImpact: {impact}."
+            reporter = rng.choice(support) if rng.random() < 0.6 else rng.choice(account_team)
+        elif customer:
+            description = f"{detail}\n\nEscalated from support for {customer.name} ({customer.tier})."
+            reporter = rng.choice(support)
+        else:
+            description = detail
+            reporter = rng.choice(builders)
+
+        created = _working_moment(rng, now, max_days=180)
+        age = (now - created).total_seconds() / 86_400
+        # Old tickets are mostly resolved; fresh ones are mostly still open.
+        if rng.random() < min(0.85, 0.1 + age / 140):
+            status = "Done"
+        else:
+            status = rng.choices(("To Do", "In Progress", "In Review"), (45, 35, 20 if project == "ENG" else 8))[0]
+        span = {"Done": min(age, 21), "To Do": min(age, 2)}.get(status, age)
+        updated = min(created + timedelta(minutes=rng.randint(5, max(5, int(span * 1440)))), now - timedelta(minutes=1))
+        assignee = None if status == "To Do" and rng.random() < 0.5 else rng.choice(workers)
+        priority = rng.choices(_PRIORITIES, _PRIORITY_WEIGHTS[issue_type])[0]
+        drafts.append((created, summary, description, issue_type, status, priority,
+                       customer.id if customer else None, reporter, assignee, updated))
+    # Jira numbers issues in creation order.
+    drafts.sort(key=lambda d: d[0])
+    return tuple(Ticket(f"{project}-{n}", project, summary, description, issue_type, status, priority, customer_id,
+                        reporter, assignee, created, max(updated, created))
+                 for n, (created, summary, description, issue_type, status, priority, customer_id, reporter,
+                         assignee, updated) in enumerate(drafts, start=1))
+
+
+def _working_moment(rng: random.Random, now: datetime, max_days: int) -> datetime:
+    """A moment in the past `max_days` days, on a weekday (mostly) during working hours (UTC)."""
+    while True:
+        day = now.date() - timedelta(days=rng.randint(1, max_days))
+        if day.weekday() < 5 or rng.random() < 0.25:  # incidents and eager customers do write at weekends
+            moment = datetime.combine(day, time(rng.randint(7, 19), rng.randint(0, 59), rng.randint(0, 59)), tzinfo=timezone.utc)
+            return moment
