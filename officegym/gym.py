@@ -26,6 +26,7 @@ from officegym.core import events
 from officegym.core.db import CORE_TABLES
 from officegym.core.env_store import Env, EnvStore
 from officegym.templates import Template, ensure_template
+from seed_data.actor import acting_person
 from tasks import registry
 from tasks.base import SampleContext, TaskInstance
 
@@ -66,8 +67,6 @@ class Gym:
     def _sample(self, env: Env, template: Template, family_id: str) -> TaskInstance:
         family = registry.get(family_id)
         company = template.company
-        from seed_data.actor import acting_person
-
         # The instance depends on (task, seed, size) only: the same triple is the same task.
         rng = random.Random(f"{family_id}|{template.seed}|{template.size}")
         with self.store.session(env) as db:
@@ -101,9 +100,6 @@ class Gym:
         env = self.store.get(env_id)
         with self.store.session(env) as db:
             return events.list_events(db, after=after, limit=limit)
-
-    def prompt(self, env: Env) -> str | None:
-        return env.task.prompt if env.task is not None else None
 
     # -- in-process MCP ----------------------------------------------------------------
     @asynccontextmanager

@@ -129,7 +129,7 @@ class ChatService:
             other = next((m for m in self.members_of(channel.id) if m != self.actor_id), self.actor_id)
         return shapes.channel(channel, is_member=self._is_member(channel.id, self.actor_id), num_members=count, dm_user=other)
 
-    def _shape_messages(self, channel: Channel, messages: Sequence[Message]) -> list[dict[str, Any]]:
+    def _shape_messages(self, channel: Channel, messages: Sequence[Any]) -> list[dict[str, Any]]:
         return shapes.messages(self.db, channel.id, messages)
 
     # -- auth --------------------------------------------------------------------------
@@ -199,7 +199,8 @@ class ChatService:
         conv = self.channel(channel)
         size = _bounded_limit(limit, 100, 999)
         # Replies stay in their thread, except those also sent to the channel (thread_broadcast).
-        query = select(Message).where(
+        # Plain rows, not ORM objects: this is the hottest read, and nothing here is modified.
+        query = select(*Message.__table__.c).where(
             Message.channel_id == conv.id,
             or_(Message.thread_ts.is_(None), Message.thread_ts == Message.ts, Message.subtype == "thread_broadcast"),
         )
@@ -212,13 +213,14 @@ class ChatService:
             query = query.where(Message.ts <= latest if inclusive else Message.ts < latest)
         if oldest:
             query = query.where(Message.ts >= oldest if inclusive else Message.ts > oldest)
-        rows = list(self.db.scalars(query.order_by(Message.ts.desc()).limit(size + 1)))
+        conn = self.db.connection()
+        rows = list(conn.execute(query.order_by(Message.ts.desc()).limit(size + 1)))
         more = len(rows) > size
         rows = rows[:size]
         return {
             "messages": self._shape_messages(conv, rows),
             "has_more": more,
-            "pin_count": self.db.scalar(select(func.count()).select_from(Pin).where(Pin.channel_id == conv.id)) or 0,
+            "pin_count": conn.scalar(select(func.count()).select_from(Pin).where(Pin.channel_id == conv.id)) or 0,
             "response_metadata": {"next_cursor": encode_cursor("next_ts", rows[-1].ts) if more else ""},
         }
 

@@ -71,29 +71,37 @@ def message_permalink(domain: str, m: Message) -> str:
     return permalink(domain, m.channel_id, m.ts, m.thread_ts)
 
 
-def messages(db: Session, channel_id: str, rows: Sequence[Message]) -> list[dict[str, Any]]:
-    """Shape messages with their reactions, edit marks and thread summaries, in few queries."""
+def messages(db: Session, channel_id: str, rows: Sequence[Any]) -> list[dict[str, Any]]:
+    """Shape messages (ORM objects or plain rows of chat_messages) with their reactions, edit
+    marks and thread summaries, in few queries."""
     if not rows:
         return []
-    # Column queries on the connection (SQLAlchemy Core): this runs on every history read,
-    # and loading ORM objects for reactions and replies would cost several times more.
+    # Column queries on the connection (SQLAlchemy Core) over the page's ts window, filtered
+    # here: this runs on every history read, where ORM objects and expanding IN lists would
+    # cost several times more than the queries themselves.
     conn = db.connection()
-    stamps = [m.ts for m in rows]
+    stamps = {m.ts for m in rows}
+    low, high = min(stamps), max(stamps)
     reactions: dict[str, dict[str, list[str]]] = defaultdict(dict)
-    reacted = select(Reaction.ts, Reaction.name, Reaction.user_id).where(Reaction.channel_id == channel_id, Reaction.ts.in_(stamps))
+    reacted = select(Reaction.ts, Reaction.name, Reaction.user_id).where(Reaction.channel_id == channel_id, Reaction.ts.between(low, high))
     for ts, name, user_id in conn.execute(reacted.order_by(Reaction.seq)):
-        reactions[ts].setdefault(name, []).append(user_id)
-    pinned = set(conn.scalars(select(Pin.ts).where(Pin.channel_id == channel_id, Pin.ts.in_(stamps))))
-    parents = [m.ts for m in rows if m.thread_ts == m.ts]
+        if ts in stamps:
+            reactions[ts].setdefault(name, []).append(user_id)
+    pinned = set(conn.scalars(select(Pin.ts).where(Pin.channel_id == channel_id, Pin.ts.between(low, high)))) & stamps
+    parents = {m.ts for m in rows if m.thread_ts == m.ts}
     threads: dict[str, list[tuple[str, str]]] = defaultdict(list)  # parent ts → [(reply ts, user)]
     if parents:
         replies = select(Message.thread_ts, Message.ts, Message.user_id).where(
-            Message.channel_id == channel_id, Message.thread_ts.in_(parents), Message.ts != Message.thread_ts
+            Message.channel_id == channel_id, Message.thread_ts.between(min(parents), max(parents)), Message.ts != Message.thread_ts
         )
         for thread_ts, ts, user_id in conn.execute(replies.order_by(Message.ts)):
-            threads[thread_ts].append((ts, user_id))
-    roots = {m.thread_ts for m in rows if m.thread_ts}
-    parent_users = dict(conn.execute(select(Message.ts, Message.user_id).where(Message.channel_id == channel_id, Message.ts.in_(roots))).all()) if roots else {}
+            if thread_ts in parents:
+                threads[thread_ts].append((ts, user_id))
+    roots = {m.thread_ts for m in rows if m.thread_ts and m.thread_ts != m.ts}
+    parent_users = {}
+    if roots:
+        authors = select(Message.ts, Message.user_id).where(Message.channel_id == channel_id, Message.ts.between(min(roots), max(roots)))
+        parent_users = {ts: user for ts, user in conn.execute(authors) if ts in roots}
     shaped = []
     for m in rows:
         item: dict[str, Any] = {"type": "message", "user": m.user_id, "text": m.text, "ts": m.ts}

@@ -38,10 +38,6 @@ def visible_channels(db: Session, actor_id: str) -> list[Channel]:
     )
 
 
-def channel_by_name(db: Session, name: str) -> Channel:
-    return db.scalars(select(Channel).where(Channel.name == name, Channel.is_im.is_(False))).one()
-
-
 def thread_replies(db: Session, parent: Message) -> list[Message]:
     return list(
         db.scalars(
