@@ -55,9 +55,7 @@ class CreateChannelAndInvite:
 
         async def oracle(tools: Tools) -> None:
             made = await tools.call("slack_create_channel", name=name, is_private=True)
-            users = await tools.call("slack_get_users", limit=200)
-            wanted = {p.email for p in people}
-            ids = [u["id"] for u in users["members"] if u["profile"]["email"] in wanted]
+            ids = [(await tools.call("slack_lookup_user_by_email", email=p.email))["user"]["id"] for p in people]
             await tools.call("slack_invite_to_channel", channel_id=made["channel"]["id"], users=",".join(ids))
 
         owner, csm, lead = (company.person(pid) for pid in (customer.owner_id, customer.csm_id, support_lead))
