@@ -204,3 +204,27 @@ def test_env_ids_are_unguessable(gym: Gym) -> None:
     finally:
         for env in envs:
             gym.delete(env.id)
+
+
+def test_templates_built_in_separate_processes_are_byte_identical(tmp_path) -> None:
+    """Same seed → the same file, byte for byte, whatever the process's hash seed (set and
+    dict orders differ between processes; nothing in a template may depend on them)."""
+    import hashlib
+    import os
+    import subprocess
+    import sys
+
+    digests = []
+    for hash_seed in ("1", "2"):
+        cache = tmp_path / f"cache{hash_seed}"
+        script = (
+            "import sys; from pathlib import Path; from officegym.templates import ensure_template; "
+            "print(ensure_template(Path(sys.argv[1]), 0, 'small').path)"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", script, str(cache)], capture_output=True, text=True, timeout=120,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+        )
+        assert done.returncode == 0, done.stderr
+        digests.append(hashlib.sha256(open(done.stdout.strip(), "rb").read()).hexdigest())
+    assert digests[0] == digests[1]
