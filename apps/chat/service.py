@@ -440,20 +440,20 @@ class ChatService:
         conv = self.channel(channel)
         self._writable(conv)
         body = self._checked_text(text)
-        root = None
+        root, parent_user = None, None
         if thread_ts:
             parent = self._message(conv, thread_ts, code="thread_not_found")
             root = parent.thread_ts or parent.ts  # replying to a reply lands in the same thread
             if root != parent.ts:
                 parent = self._message(conv, root, code="thread_not_found")
-            parent.thread_ts = parent.ts
+            parent.thread_ts, parent_user = parent.ts, parent.user_id
         message = Message(
             channel_id=conv.id, ts=self._tick_ts(), user_id=self.actor_id, text=body, thread_ts=root,
             subtype="thread_broadcast" if root and reply_broadcast else None,
         )
         self.db.add(message)
         self.db.flush()
-        return {"channel": conv.id, "ts": message.ts, "message": self._shape_messages(conv, [message])[0]}
+        return {"channel": conv.id, "ts": message.ts, "message": shapes.fresh_message(message, parent_user)}
 
     def _checked_text(self, text: Any) -> str:
         if text is None or not str(text).strip():

@@ -71,6 +71,18 @@ def message_permalink(domain: str, m: Message) -> str:
     return permalink(domain, m.channel_id, m.ts, m.thread_ts)
 
 
+def fresh_message(m: Message, parent_user_id: str | None) -> dict[str, Any]:
+    """The shape of a message just posted: it has no reactions, pins, edits or replies yet,
+    so it needs none of the lookups `messages` makes (this is every post's answer)."""
+    item: dict[str, Any] = {"type": "message", "user": m.user_id, "text": m.text, "ts": m.ts}
+    if m.subtype:
+        item["subtype"] = m.subtype
+    if m.thread_ts:
+        item["thread_ts"] = m.thread_ts
+        item["parent_user_id"] = parent_user_id or ""
+    return item
+
+
 def messages(db: Session, channel_id: str, rows: Sequence[Any]) -> list[dict[str, Any]]:
     """Shape messages (ORM objects or plain rows of chat_messages) with their reactions, edit
     marks and thread summaries, in few queries."""
