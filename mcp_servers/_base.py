@@ -82,11 +82,16 @@ class LogRejectedCalls:
         result = await call_next(ctx)
         if ctx.method != "tools/call":
             return result
-        # The runner may hand back the result model or its wire dict (camelCase keys).
-        body = result.model_dump(by_alias=True) if isinstance(result, CallToolResult) else result
-        if not isinstance(body, dict) or not body.get("isError"):
+        # The runner may hand back the result model or its wire dict (camelCase keys); look
+        # only at the error flag first, this runs on every call.
+        if isinstance(result, CallToolResult):
+            if not result.is_error:
+                return result
+            text = "".join(getattr(item, "text", "") for item in result.content)
+        elif isinstance(result, dict) and result.get("isError"):
+            text = "".join(str(item.get("text", "")) for item in result.get("content", []) if isinstance(item, dict))
+        else:
             return result
-        text = "".join(str(item.get("text", "")) for item in body.get("content", []) if isinstance(item, dict))
         if not text.startswith("Error executing tool"):  # run_tool already logged it
             return result
         params = ctx.params or {}

@@ -52,7 +52,7 @@ def env_json(request: Request, env: Env) -> dict[str, Any]:
     return {
         "env_id": env.id,
         "prompt": env.task.prompt if env.task is not None else None,
-        "task": env.info.get("task"),
+        "task": env.task_id,
         "seed": env.seed,
         "size": env.size,
         "urls": env_urls(str(request.base_url), env.id),

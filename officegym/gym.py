@@ -28,7 +28,7 @@ from officegym.core.env_store import Env, EnvStore
 from officegym.templates import Template, ensure_template
 from seed_data.actor import acting_person
 from tasks import registry
-from tasks.base import SampleContext, TaskInstance
+from tasks.base import SampleContext, TaskFamily, TaskInstance
 
 APPS = ("chat",)
 NOT_COMPANY_STATE = CORE_TABLES | CHAT_BOOKKEEPING
@@ -56,19 +56,17 @@ class Gym:
         if family is None:
             return env
         try:
-            instance = self._sample(env, template, family.id)
+            instance = self._sample(env, template, family)
         except BaseException:
             self.store.delete(env.id)
             raise
-        env.task = instance
-        env.info["task"] = family.id
+        env.task, env.task_id = instance, family.id
         return env
 
-    def _sample(self, env: Env, template: Template, family_id: str) -> TaskInstance:
-        family = registry.get(family_id)
+    def _sample(self, env: Env, template: Template, family: TaskFamily) -> TaskInstance:
         company = template.company
         # The instance depends on (task, seed, size) only: the same triple is the same task.
-        rng = random.Random(f"{family_id}|{template.seed}|{template.size}")
+        rng = random.Random(f"{family.id}|{template.seed}|{template.size}")
         with self.store.session(env) as db:
             instance = family.sample(SampleContext(company=company, actor=acting_person(company), db=db), rng)
             if instance.setup is not None:

@@ -9,6 +9,7 @@ is accepted. The service never commits: the caller's transaction makes each oper
 from __future__ import annotations
 
 import re
+from itertools import islice
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -153,7 +154,7 @@ class ChatService:
                 raise ChatError("invalid_cursor", "cursor is not one this API returned; pass response_metadata.next_cursor as is")
             query = query.where(Channel.id > after)
         visible = (c for c in self.db.scalars(query) if self._can_see(c))
-        page = [c for _, c in zip(range(size + 1), visible)]
+        page = list(islice(visible, size + 1))
         more = len(page) > size
         page = page[:size]
         return {

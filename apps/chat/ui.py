@@ -107,21 +107,10 @@ class Page:
     def channel_name(self, channel_id: str) -> str | None:
         if channel_id not in self._channels:
             try:
-                conv = self.svc.channel(channel_id)
-                if conv.is_im:
-                    self._channels[channel_id] = self.user_name(self._dm_user(conv.id))
-                elif conv.is_mpim:
-                    others = [u for u in self.svc.members_of(conv.id) if u != self.me.id]
-                    self._channels[channel_id] = ", ".join(self.user_name(u) for u in others)
-                else:
-                    self._channels[channel_id] = conv.name
+                self._channels[channel_id] = self.label(self.svc.conversations_info(channel_id)["channel"])
             except ChatError:
                 self._channels[channel_id] = None
         return self._channels[channel_id]
-
-    def _dm_user(self, channel_id: str) -> str:
-        members = self.svc.members_of(channel_id)
-        return next((m for m in members if m != self.me.id), self.me.id)
 
     # times
     def moment(self, ts: str) -> datetime:

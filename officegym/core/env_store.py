@@ -15,7 +15,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +35,8 @@ class Env:
     size: str
     path: Path  # this env's live database
     start_path: Path  # its state at the start of the rollout (the template, or a post-setup copy)
+    task_id: str | None = None  # the task family, if the env was created for one
     task: Any = None  # the sampled task instance; lives only in server memory, never in the db
-    info: dict[str, Any] = field(default_factory=dict)
 
 
 class EnvStore:

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 import uvicorn
 
+from officegym.core.env_store import Env
 from officegym.gym import Gym
 from officegym.server import create_app
 
@@ -110,3 +111,10 @@ def page(browser: Any, page_watch: PageWatch) -> Iterator[Any]:
     yield tab
     context.close()
     assert not page_watch.errors, f"JavaScript errors on the page: {page_watch.errors}"
+
+
+@pytest.fixture
+def env_id(env: Env) -> str:
+    """The id of a fresh bare env served by the live server (the root `env` fixture: both use
+    the session's one Gym), deleted after the test."""
+    return env.id

@@ -6,7 +6,6 @@ in the env's trajectory."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
@@ -16,7 +15,6 @@ import pytest
 from mcp import Client
 from mcp_types import CallToolResult
 
-from officegym.core.errors import EnvNotFound
 
 # The Slack reference server (modelcontextprotocol/servers, src/slack): name → (required, all params)
 REFERENCE_TOOLS: dict[str, tuple[set[str], set[str]]] = {
@@ -30,16 +28,6 @@ REFERENCE_TOOLS: dict[str, tuple[set[str], set[str]]] = {
     "slack_get_user_profile": ({"user_id"}, {"user_id"}),
 }
 READ_TOOLS = {"slack_list_channels", "slack_get_channel_history", "slack_get_thread_replies", "slack_get_users", "slack_get_user_profile"}
-
-
-@pytest.fixture
-def env_id(live_server: Any) -> Iterator[str]:
-    env = live_server.gym.create()
-    yield env.id
-    try:
-        live_server.gym.delete(env.id)
-    except EnvNotFound:
-        pass
 
 
 def mcp_url(live_server: Any, env_id: str, app: str = "chat") -> str:

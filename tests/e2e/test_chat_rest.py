@@ -3,7 +3,6 @@ at an env: if the real client works unchanged, an agent's Slack code works uncha
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -11,17 +10,6 @@ import pytest
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-from officegym.core.errors import EnvNotFound
-
-
-@pytest.fixture
-def env_id(live_server: Any) -> Iterator[str]:
-    env = live_server.gym.create()
-    yield env.id
-    try:
-        live_server.gym.delete(env.id)
-    except EnvNotFound:
-        pass
 
 
 @pytest.fixture

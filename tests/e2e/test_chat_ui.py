@@ -17,19 +17,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from apps.chat.ui_format import Resolver, render_mrkdwn
-from officegym.core.errors import EnvNotFound
 
 # -- helpers --------------------------------------------------------------------------------
-@pytest.fixture
-def env_id(live_server: Any) -> Iterator[str]:
-    env = live_server.gym.create()
-    yield env.id
-    try:
-        live_server.gym.delete(env.id)
-    except EnvNotFound:
-        pass
-
-
 def slack(live_server: Any, env_id: str, method: str, **args: Any) -> dict[str, Any]:
     """Call the env's Slack Web API face (what an API agent would see)."""
     response = httpx.post(f"{live_server.base_url}/envs/{env_id}/api/chat/{method}", data=args, timeout=10)
