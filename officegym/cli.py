@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import signal
-import sys
-
 import typer
 
 app = typer.Typer(help="officegym: a simulated company (chat, crm, sheets, tickets) for AI agents.", no_args_is_help=True)
@@ -14,42 +11,23 @@ app.add_typer(tasks_app, name="tasks")
 
 @app.command()
 def serve(
-    host: str = typer.Option("127.0.0.1", help="interface to bind"),
-    port: int = typer.Option(8000, help="port to bind"),
+    host: str = typer.Option("127.0.0.1", help="interface the agent-facing server binds"),
+    port: int = typer.Option(8000, help="port of the agent-facing server (UIs, REST APIs, MCP)"),
+    control_host: str = typer.Option("127.0.0.1", help="interface the control plane binds"),
+    control_port: int = typer.Option(None, help="port of the control plane (default: port + 1)"),
     seed: int = typer.Option(0, help="company seed of the default env"),
     size: str = typer.Option("small", help="company size: small or large"),
     task: str = typer.Option(None, help="task family of the default env (none: a bare company)"),
 ) -> None:
-    """Serve every app for a default env (the company simulation) plus the control plane."""
-    import uvicorn
+    """Serve every app for a default env (the company simulation), plus the control plane on
+    its own port behind a generated bearer token."""
+    from officegym.serving import run_serve
 
-    from officegym.control import env_urls
-    from officegym.gym import Gym
-    from officegym.server import create_app
-
-    gym = Gym()
     try:
-        env = gym.create(task, seed=seed, size=size)
-    except (KeyError, ValueError) as error:
+        run_serve(host=host, port=port, control_host=control_host, control_port=control_port if control_port is not None else port + 1,
+                  seed=seed, size=size, task=task, echo=typer.echo)
+    except (KeyError, ValueError, OSError) as error:
         raise typer.BadParameter(str(error).strip('"')) from None
-    shown = "localhost" if host in ("0.0.0.0", "::") else host
-    base = f"http://{shown}:{port}"
-    urls = env_urls(base, env.id)
-    company = gym.template(seed, size).company
-    typer.echo(f"officegym — {company.name} (seed {seed}, {size}); default env {env.id}")
-    if env.task is not None:
-        typer.echo(f"task {task}: {env.task.prompt}")
-    for kind in ("ui", "mcp", "api"):
-        for name, url in urls[kind].items():
-            typer.echo(f"  {kind:<4} {name:<8} {url}")
-    typer.echo(f"  control plane  {base}/v1/envs  (POST to create more envs; docs at {base}/docs)")
-    # uvicorn re-raises SIGTERM after its own shutdown; turn it into an exit so the env
-    # files of this process are removed (docker stop, kill) as they are on Ctrl-C.
-    signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
-    try:
-        uvicorn.run(create_app(gym, host=host), host=host, port=port, log_level="warning")
-    finally:
-        gym.close()
 
 
 @tasks_app.command("list")

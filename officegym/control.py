@@ -1,38 +1,45 @@
 """The control plane (`/v1`): JSON over HTTP for trainers and harnesses.
 
-Agents are handed only their env's URLs (`/envs/{env_id}/…`), which never lead here. Set
-OFFICEGYM_CONTROL_TOKEN to require `Authorization: Bearer <token>` on every control call.
+It is served on its own listener (see `officegym.server`) and every call needs
+`Authorization: Bearer <token>`; `officegym serve` generates the token and hands it to the
+CLI and the Python API through a private state file, never through agent URLs. Env URLs it
+returns point at the agent-facing server.
 """
 
 from __future__ import annotations
 
-import os
 import secrets
 from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request
-from pydantic import BaseModel, Field
+from fastapi import APIRouter, Body, Depends, HTTPException, Request
+from pydantic import BaseModel, ConfigDict, Field
 
+from officegym import apps
 from officegym.core.env_store import Env
 from officegym.core.errors import EnvNotFound
-from officegym.gym import APPS, Gym
+from officegym.gym import Gym, TaskUnavailableError
 from tasks import registry
 from tasks.base import describe
 
 
 def require_token(request: Request) -> None:
-    token = os.environ.get("OFFICEGYM_CONTROL_TOKEN")
-    if token and not secrets.compare_digest(request.headers.get("authorization", ""), f"Bearer {token}"):
-        raise HTTPException(status_code=401, detail="control plane needs Authorization: Bearer <OFFICEGYM_CONTROL_TOKEN>")
+    expected = request.app.state.control_token.encode()
+    given = request.headers.get("authorization", "").encode("utf-8", "surrogateescape")
+    # Bytes, not str: compare_digest refuses non-ASCII str, and a hostile header must be a 401.
+    if not secrets.compare_digest(given, b"Bearer " + expected):
+        raise HTTPException(status_code=401, detail="the control plane needs Authorization: Bearer <token> (officegym serve wrote it to its state file)")
 
 
 router = APIRouter(prefix="/v1", dependencies=[Depends(require_token)])
 
 
 class CreateEnv(BaseModel):
+    model_config = ConfigDict(extra="forbid")
     task: str | None = Field(default=None, description="task family id, or null for a bare company")
-    seed: int = 0
+    seed: int = Field(default=0, ge=0, le=2**31 - 1)
     size: str = "small"
+    variant: int = Field(default=0, ge=0, le=2**31 - 1, description="which of the family's instances on this company")
+    toolset: str | None = Field(default=None, description="MCP toolset: null for the default ('reference'), or 'official'")
 
 
 def gym_of(request: Request) -> Gym:
@@ -41,21 +48,25 @@ def gym_of(request: Request) -> Gym:
 
 def env_urls(base: str, env_id: str) -> dict[str, Any]:
     root = f"{base.rstrip('/')}/envs/{env_id}"
+    names = apps.names()
     return {
-        "mcp": {**{app: f"{root}/mcp/{app}" for app in APPS}, "all": f"{root}/mcp/all"},
-        "ui": {app: f"{root}/{app}/" for app in APPS},
-        "api": {app: f"{root}/api/{app}/" for app in APPS},
+        "mcp": {**{app: f"{root}/mcp/{app}" for app in names}, "all": f"{root}/mcp/all"},
+        "ui": {app: f"{root}/{app}/" for app in names},
+        "api": {app: f"{root}/api/{app}/" for app in names},
     }
 
 
 def env_json(request: Request, env: Env) -> dict[str, Any]:
+    task = gym_of(request).instance(env)
     return {
         "env_id": env.id,
-        "prompt": env.task.prompt if env.task is not None else None,
+        "prompt": task.prompt if task is not None else None,
         "task": env.task_id,
         "seed": env.seed,
         "size": env.size,
-        "urls": env_urls(str(request.base_url), env.id),
+        "variant": getattr(env, "variant", 0),
+        "toolset": getattr(env, "toolset", None) or apps.DEFAULT_TOOLSET,
+        "urls": env_urls(request.app.state.agent_base_url, env.id),
     }
 
 
@@ -63,13 +74,16 @@ def _env(request: Request, env_id: str) -> Env:
     try:
         return gym_of(request).get(env_id)
     except EnvNotFound:
-        raise HTTPException(status_code=404, detail=f"no env {env_id!r}") from None
+        raise HTTPException(status_code=404, detail=f"no env {env_id[:64]!r}") from None
 
 
 @router.post("/envs", status_code=201)
-def create_env(body: CreateEnv, request: Request) -> dict[str, Any]:
+def create_env(request: Request, body: CreateEnv | None = Body(default=None)) -> dict[str, Any]:
+    spec = body or CreateEnv()
     try:
-        env = gym_of(request).create(body.task, seed=body.seed, size=body.size)
+        env = gym_of(request).create(spec.task, seed=spec.seed, size=spec.size, variant=spec.variant, toolset=spec.toolset)
+    except TaskUnavailableError as error:
+        raise HTTPException(status_code=422, detail=str(error)) from None
     except (KeyError, ValueError) as error:
         raise HTTPException(status_code=422, detail=str(error).strip('"')) from None
     return env_json(request, env)
@@ -88,23 +102,35 @@ def get_env(env_id: str, request: Request) -> dict[str, Any]:
 @router.delete("/envs/{env_id}", status_code=204)
 def delete_env(env_id: str, request: Request) -> None:
     _env(request, env_id)
-    gym_of(request).delete(env_id)
+    try:
+        gym_of(request).delete(env_id)
+    except EnvNotFound:  # deleted by a racing call: the outcome the caller asked for
+        pass
 
 
 @router.post("/envs/{env_id}/grade")
 def grade_env(env_id: str, request: Request) -> dict[str, Any]:
     env = _env(request, env_id)
-    if env.task is None:
+    if env.task_id is None:
         raise HTTPException(status_code=409, detail="this env was created without a task; there is nothing to grade")
-    return gym_of(request).grade(env_id)
+    try:
+        return gym_of(request).grade(env_id)
+    except EnvNotFound:
+        raise HTTPException(status_code=404, detail=f"no env {env_id[:64]!r}") from None
 
 
 @router.get("/envs/{env_id}/events")
 def env_events(env_id: str, request: Request, after: int = 0, limit: int = 1000) -> dict[str, Any]:
     _env(request, env_id)
+    after = min(max(after, 0), 2**62)
     return {"events": gym_of(request).events(env_id, after=after, limit=min(max(limit, 1), 10_000))}
 
 
 @router.get("/tasks")
 def list_tasks() -> dict[str, Any]:
     return {"tasks": [describe(f) for f in registry.all_families()]}
+
+
+@router.get("/apps")
+def list_apps() -> dict[str, Any]:
+    return {"apps": apps.describe()}

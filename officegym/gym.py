@@ -4,7 +4,7 @@
 directly in-process:
 
     gym = Gym()
-    env = gym.create("chat/reply-in-thread-v1", seed=0)
+    env = gym.create("chat/reply-in-thread-v1", seed=0, variant=3)
     async with gym.mcp_client(env.id) as client:
         await client.call_tool("slack_get_channel_history", {"channel_id": "#support"})
     print(gym.grade(env.id)["reward"])
@@ -18,20 +18,19 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from apps.chat.models import BOOKKEEPING_TABLES as CHAT_BOOKKEEPING
 from graders.diff import diff_databases
 from graders.rubric import grade as grade_state
-from officegym import settings
+from officegym import apps, settings
 from officegym.core import events
-from officegym.core.db import CORE_TABLES
 from officegym.core.env_store import Env, EnvStore
 from officegym.templates import Template, ensure_template
 from seed_data.actor import acting_person
 from tasks import registry
 from tasks.base import SampleContext, TaskFamily, TaskInstance
 
-APPS = ("chat",)
-NOT_COMPANY_STATE = CORE_TABLES | CHAT_BOOKKEEPING
+
+class TaskUnavailableError(LookupError):
+    """A task family has no instance for this (seed, size, variant); the message says why."""
 
 
 class Gym:
@@ -39,6 +38,9 @@ class Gym:
         self.cache_dir = cache_dir or settings.cache_dir()
         self.store = EnvStore(envs_dir or settings.envs_dir(), max_open_engines=max_open_engines)
         self._templates: dict[tuple[int, str], Template] = {}
+        self._sample_caches: dict[tuple[int, str], dict[str, Any]] = {}
+        self._mcp_servers: dict[tuple[str, str], Any] = {}
+        self._not_company_state = apps.not_company_state()
 
     # -- templates ---------------------------------------------------------------------
     def template(self, seed: int = 0, size: str = "small") -> Template:
@@ -48,32 +50,50 @@ class Gym:
         return self._templates[key]
 
     # -- envs --------------------------------------------------------------------------
-    def create(self, task: str | None = None, seed: int = 0, size: str = "small") -> Env:
+    def create(
+        self, task: str | None = None, seed: int = 0, size: str = "small", variant: int = 0, toolset: str | None = None
+    ) -> Env:
         """A new env: a copy of the company template, plus the task's setup if a task is given."""
         family = registry.get(task) if task else None  # unknown task fails before any copy
+        if toolset is not None and toolset not in apps.toolset_names():
+            raise ValueError(f"unknown toolset {toolset!r}; toolsets: {', '.join(apps.toolset_names())}")
+        if variant < 0:
+            raise ValueError(f"variant must be 0 or more; got {variant}")
         template = self.template(seed, size)
         env = self.store.create(template.path, seed, size)
+        env.variant, env.toolset = variant, toolset
         if family is None:
             return env
         try:
-            instance = self._sample(env, template, family)
+            instance = self._sample(env, template, family, variant, run_setup=True)
         except BaseException:
             self.store.delete(env.id)
             raise
         env.task, env.task_id = instance, family.id
         return env
 
-    def _sample(self, env: Env, template: Template, family: TaskFamily) -> TaskInstance:
+    def _sample(self, env: Env, template: Template, family: TaskFamily, variant: int, *, run_setup: bool) -> TaskInstance:
         company = template.company
-        # The instance depends on (task, seed, size) only: the same triple is the same task.
-        rng = random.Random(f"{family.id}|{template.seed}|{template.size}")
+        # The instance depends on (task, seed, size, variant) only: the same four are the same task.
+        rng = random.Random(f"{family.id}|{template.seed}|{template.size}|{variant}")
+        cache = self._sample_caches.setdefault((template.seed, template.size), {})
         with self.store.session(env) as db:
-            instance = family.sample(SampleContext(company=company, actor=acting_person(company), db=db), rng)
-            if instance.setup is not None:
+            ctx = SampleContext(company=company, actor=acting_person(company), db=db, variant=variant, cache=cache)
+            try:
+                instance = family.sample(ctx, rng)
+            except (LookupError, IndexError, StopIteration) as error:
+                raise TaskUnavailableError(
+                    f"task {family.id} has no instance for seed {template.seed}, size {template.size}, variant {variant}: {error}"
+                ) from None
+            if run_setup and instance.setup is not None:
                 instance.setup(db)
-        if instance.setup is not None:
+        if run_setup and instance.setup is not None:
             self.store.snapshot_start(env)
         return instance
+
+    def instance(self, env: Env) -> TaskInstance | None:
+        """The env's task instance (None for a bare env)."""
+        return env.task
 
     def get(self, env_id: str) -> Env:
         return self.store.get(env_id)
@@ -87,10 +107,10 @@ class Gym:
     # -- grading and trajectories ------------------------------------------------------
     def grade(self, env_id: str) -> dict[str, Any]:
         env = self.store.get(env_id)
-        instance: TaskInstance | None = env.task
+        instance = self.instance(env)
         if instance is None:
             raise ValueError(f"env {env_id} was created without a task; there is nothing to grade")
-        changes = diff_databases(env.path, env.start_path, exclude=NOT_COMPANY_STATE)
+        changes = diff_databases(env.path, env.start_path, exclude=self._not_company_state)
         with self.store.session(env) as db:
             return grade_state(db, instance.checks, changes, instance.expected)
 
@@ -102,16 +122,29 @@ class Gym:
     # -- in-process MCP ----------------------------------------------------------------
     @asynccontextmanager
     async def mcp_client(self, env_id: str, app: str = "all") -> AsyncIterator[Any]:
-        """An official MCP SDK client connected in-process to one env's tool server."""
+        """An official MCP SDK client connected in-process to one env's tool server (the
+        same server, toolset included, that agents reach over HTTP)."""
         from mcp import Client
 
-        from mcp_servers import build_server
-        from mcp_servers._base import IN_PROCESS_ENV
+        from officegym.faces.mcp import IN_PROCESS_ENV
 
         env = self.store.get(env_id)
+        server = self._mcp_server(app, env.toolset)
         token = IN_PROCESS_ENV.set((self.store, env))
         try:
-            async with Client(build_server(app)) as client:
+            async with Client(server) as client:
                 yield client
         finally:
             IN_PROCESS_ENV.reset(token)
+
+    def _mcp_server(self, app: str, toolset: str | None) -> Any:
+        from officegym.server import ALL, build_mcp_servers
+
+        if not self._mcp_servers:
+            self._mcp_servers = build_mcp_servers()
+        if app != ALL:
+            toolset = apps.get(app).toolset(toolset).name
+        key = (app, toolset or apps.DEFAULT_TOOLSET)
+        if key not in self._mcp_servers:
+            raise KeyError(f"no MCP server {app!r} (toolset {key[1]!r}); servers: {', '.join(sorted({a for a, _ in self._mcp_servers}))}")
+        return self._mcp_servers[key]

@@ -1,9 +1,15 @@
-"""The one ASGI app: control plane, and per env the MCP, REST and UI faces of every app.
+"""The two ASGI apps: the agent-facing server and the control plane, on separate listeners.
 
-MCP servers are mounted once per app and serve every env: the dispatcher resolves the env
-named in the path, puts it in the ASGI scope and hands the request to that app's session
-manager. They run stateless with JSON responses: each tool call is one self-contained POST,
-so a thousand envs cost no MCP sessions, and a call is as cheap as the SDK makes it.
+The agent-facing app serves, per env, every registered app's UI, REST API and MCP servers —
+and nothing else: no control plane, no API docs, no listing of envs. The env id in the path
+is the capability. The control plane (`officegym.control`) is a second app on its own port
+that demands a bearer token; an agent holding only its env's URLs cannot reach it.
+
+MCP servers are built once per (app, toolset), plus `all` per toolset, and serve every env:
+the dispatcher resolves the env named in the path, picks the server of the env's toolset,
+puts the env in the ASGI scope and hands the request to that server's session manager. They
+run stateless with JSON responses: each tool call is one self-contained POST, so a thousand
+envs cost no MCP sessions.
 """
 
 from __future__ import annotations
@@ -12,24 +18,22 @@ from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 
 from fastapi import FastAPI
-from fastapi.responses import JSONResponse, RedirectResponse
-from mcp.server import MCPServer
+from fastapi.responses import JSONResponse
+from mcp.server.lowlevel import Server
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from apps.chat import api as chat_api
-from apps.chat import ui as chat_ui
-from mcp_servers import SERVER_NAMES, build_server
-from mcp_servers._base import SCOPE_ENV_KEY, SCOPE_STORE_KEY
-from officegym import control
+from officegym import apps
 from officegym.core.errors import EnvNotFound
+from officegym.faces.mcp import SCOPE_ENV_KEY, SCOPE_STORE_KEY, build_server
 from officegym.gym import Gym
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+ALL = "all"
 
 
-def _transport_security(host: str) -> TransportSecuritySettings:
+def transport_security(host: str) -> TransportSecuritySettings:
     # On loopback, refuse foreign Host headers (DNS rebinding). Served wider (compose, a
     # cluster), the unguessable env id in the path is the capability; hosts vary by setup.
     if host in LOOPBACK:
@@ -41,19 +45,37 @@ def _transport_security(host: str) -> TransportSecuritySettings:
     return TransportSecuritySettings(enable_dns_rebinding_protection=False)
 
 
-class McpDispatcher:
-    """ASGI endpoint for `/envs/{env_id}/mcp/{app}`."""
+def build_mcp_servers() -> dict[tuple[str, str], Server]:
+    """(app or "all", toolset name) → server. `all` is the union of every app's tools in
+    that toolset (or the app's default), with a name-collision check."""
+    servers: dict[tuple[str, str], Server] = {}
+    for toolset_name in apps.toolset_names():
+        chosen = [(app.toolset(toolset_name), app.operations) for app in apps.APPS]
+        for app, (toolset, ops) in zip(apps.APPS, chosen, strict=True):
+            if toolset.name == toolset_name:
+                servers[(app.name, toolset_name)] = build_server(f"officegym-{app.name}", [(toolset, ops)], toolset.instructions)
+        everything = " ".join(f"{t.app}: {t.instructions}" for t, _ in chosen)
+        servers[(ALL, toolset_name)] = build_server("officegym-all", chosen, f"Every app of your company. {everything}")
+    return servers
 
-    def __init__(self, gym: Gym, servers: dict[str, MCPServer]) -> None:
+
+class McpDispatcher:
+    """ASGI endpoint for `/envs/{env_id}/mcp/{app}` (and the same path ending in `/mcp`)."""
+
+    def __init__(self, gym: Gym, servers: dict[tuple[str, str], Server]) -> None:
         self.gym, self.servers = gym, servers
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         params = scope.get("path_params", {})
-        server = self.servers.get(params.get("app", ""))
+        app_name = params.get("app", "")
+        server = None
         try:
             env = self.gym.get(params.get("env_id", ""))
         except EnvNotFound:
-            server = None
+            env = None
+        if env is not None and (app_name == ALL or app_name in apps.names()):
+            toolset = (getattr(env, "toolset", None) or apps.DEFAULT_TOOLSET) if app_name == ALL else apps.get(app_name).toolset(getattr(env, "toolset", None)).name
+            server = self.servers.get((app_name, toolset)) or self.servers.get((app_name, apps.DEFAULT_TOOLSET))
         if server is None:
             await JSONResponse({"error": "not_found", "detail": "no such env or app"}, status_code=404)(scope, receive, send)
             return
@@ -61,10 +83,11 @@ class McpDispatcher:
         await server.session_manager.handle_request(scope, receive, send)
 
 
-def create_app(gym: Gym, host: str = "127.0.0.1") -> FastAPI:
-    servers = {name: build_server(name) for name in SERVER_NAMES}
+def create_agent_app(gym: Gym, host: str = "127.0.0.1") -> FastAPI:
+    """What agents reach: per env, every app's UI, REST API and MCP servers."""
+    servers = build_mcp_servers()
     for server in servers.values():
-        server.streamable_http_app(stateless_http=True, json_response=True, transport_security=_transport_security(host))
+        server.streamable_http_app(stateless_http=True, json_response=True, transport_security=transport_security(host))
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -73,18 +96,27 @@ def create_app(gym: Gym, host: str = "127.0.0.1") -> FastAPI:
                 await stack.enter_async_context(server.session_manager.run())
             yield
 
-    app = FastAPI(title="officegym", lifespan=lifespan)
+    # No docs, no schema: the agent origin describes nothing beyond an env's own faces.
+    app = FastAPI(title="officegym", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.gym = gym
     app.state.store = gym.store
-    app.include_router(control.router)
-    app.include_router(chat_api.router, prefix="/envs/{env_id}/api/chat")
-    app.include_router(chat_ui.router, prefix="/envs/{env_id}/chat")
+    for registered in apps.APPS:
+        app.include_router(registered.rest, prefix=f"/envs/{{env_id}}/api/{registered.name}")
+        app.include_router(registered.ui, prefix=f"/envs/{{env_id}}/{registered.name}")
     dispatcher = McpDispatcher(gym, servers)
-    app.router.routes.append(Route("/envs/{env_id}/mcp/{app}", dispatcher, methods=["GET", "POST", "DELETE"]))
-    app.router.routes.append(Route("/envs/{env_id}/mcp/{app}/", dispatcher, methods=["GET", "POST", "DELETE"]))
+    for path in ("/envs/{env_id}/mcp/{app}", "/envs/{env_id}/mcp/{app}/", "/envs/{env_id}/mcp/{app}/mcp"):
+        app.router.routes.append(Route(path, dispatcher, methods=["GET", "POST", "DELETE"]))
+    return app
 
-    @app.get("/", include_in_schema=False)
-    def index() -> RedirectResponse:
-        return RedirectResponse("/docs")
 
+def create_control_app(gym: Gym, token: str, agent_base_url: str) -> FastAPI:
+    """The control plane: create, grade, read and delete envs; bearer token required."""
+    from officegym import control
+
+    app = FastAPI(title="officegym control plane", docs_url="/v1/docs", openapi_url="/v1/openapi.json", redoc_url=None)
+    app.state.gym = gym
+    app.state.store = gym.store
+    app.state.control_token = token
+    app.state.agent_base_url = agent_base_url.rstrip("/")
+    app.include_router(control.router)
     return app

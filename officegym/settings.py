@@ -20,3 +20,11 @@ def envs_dir() -> Path:
     if os.environ.get("OFFICEGYM_ENVS_DIR"):
         return Path(os.environ["OFFICEGYM_ENVS_DIR"])
     return Path(tempfile.mkdtemp(prefix="officegym-envs-"))
+
+
+def state_file() -> Path:
+    """Where a running `serve` leaves its control URL and token for the CLI and Python API
+    (OFFICEGYM_STATE_FILE); private to the user (mode 0600)."""
+    if os.environ.get("OFFICEGYM_STATE_FILE"):
+        return Path(os.environ["OFFICEGYM_STATE_FILE"])
+    return cache_dir() / "serve.json"

@@ -19,10 +19,10 @@ from pathlib import Path
 from sqlalchemy.orm import Session
 from sqlalchemy.schema import CreateIndex, CreateTable
 
-import apps.chat.models  # noqa: F401  (registers the chat tables on Base.metadata)
+from officegym import apps  # importing the registry registers every app's tables on Base.metadata
 from officegym.core import clock
 from officegym.core.db import Base, open_engine, set_meta
-from seed_data import GENERATOR_VERSION, SEEDERS_VERSION, seed_apps
+from seed_data import GENERATOR_VERSION, SEEDERS_VERSION
 from seed_data.actor import acting_person
 from seed_data.company import SIZES, Company, generate_company
 
@@ -59,9 +59,12 @@ def build_fingerprint() -> str:
     """
     import seed_data
 
+    # Seeders use their app's ids, models and service code too: all of it counts.
+    roots = [Path(seed_data.__file__).parent, *(app.source_dir for app in apps.APPS)]
     parts = list(schema_ddl())
-    for source in sorted(Path(seed_data.__file__).parent.glob("*.py")):
-        parts.append(source.read_text())
+    for root in roots:
+        for source in sorted(root.rglob("*.py")):
+            parts.append(f"{source.relative_to(root.parent)}\n{source.read_text()}")
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:10]
 
 
@@ -106,7 +109,7 @@ def _seed_file(tmp: Path, company: Company) -> None:
             set_meta(db, "company", company.name)
             set_meta(db, "actor_person_id", acting_person(company).id)
             clock.start_clock(db, company.now)
-            seed_apps(db, company)
+            apps.seed_all(db, company)
             db.flush()
             broken = db.connection().exec_driver_sql("PRAGMA foreign_key_check").fetchall()
             if broken:

@@ -1,8 +1,7 @@
-"""Seeding a company into a database: the generator, then each app's seeder."""
+"""Seeding a company: the generator (`company.py`, the facts every app shares), the acting
+person (`actor.py`) and one seeder package per app; `officegym.apps` runs them in order."""
 
 from __future__ import annotations
-
-from sqlalchemy.orm import Session
 
 from seed_data.company import GENERATOR_VERSION, Company
 
@@ -10,10 +9,4 @@ from seed_data.company import GENERATOR_VERSION, Company
 SEEDERS_VERSION = 1
 
 
-def seed_apps(db: Session, company: Company) -> None:
-    from seed_data.chat import seed_chat
-
-    seed_chat(db, company)
-
-
-__all__ = ["GENERATOR_VERSION", "SEEDERS_VERSION", "seed_apps"]
+__all__ = ["GENERATOR_VERSION", "SEEDERS_VERSION"]

@@ -3,8 +3,13 @@
 A family has a versioned id (`chat/reply-in-thread-v1`) and a `sample(ctx, rng)` that returns
 a `TaskInstance`: the prompt the agent sees, an optional setup (run once, before the start
 snapshot), the checks and expected changes the grader uses (computed here, kept in server
-memory, never written where the agent can read them), and an oracle solution that uses
-only the agent-facing MCP tools.
+memory, never written where the agent can read them), an oracle solution and at least one
+other correct solution that use only the agent-facing MCP tools, and the moves the adversary
+suite needs to attack the instance.
+
+`ctx.variant` picks one of the family's instances on a template (`count_instances` says how
+many there are); what depends only on the template (the candidate pool) is built once and kept
+in `ctx.cache`, so sampling an instance never rescans the company's history.
 """
 
 from __future__ import annotations
@@ -19,6 +24,10 @@ from sqlalchemy.orm import Session
 from graders.checks import Check
 from graders.rubric import Expect
 from seed_data.company import Company, Person
+
+
+class TaskUnavailable(LookupError):
+    """This family has no instance for this company (or variant); the message says why."""
 
 
 class ToolError(RuntimeError):
@@ -38,6 +47,8 @@ class SampleContext:
     company: Company
     actor: Person  # the employee the agent acts as
     db: Session  # the env's database at sampling time (read it; write only in setup)
+    variant: int = 0  # which of the family's instances on this company
+    cache: dict[str, Any] = field(default_factory=dict)  # per template: what sampling may reuse across creates
 
 
 @dataclass(slots=True)
@@ -56,7 +67,13 @@ class TaskFamily(Protocol):
     difficulty: str  # "easy" | "medium" | "hard"
     summary: str
 
-    def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance: ...
+    def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
+        """The instance `ctx.variant` picks; raises TaskUnavailable when there is none."""
+        ...
+
+    def count_instances(self, ctx: SampleContext) -> int:
+        """How many distinct instances this template offers (variants wrap around after that)."""
+        ...
 
 
 def describe(family: TaskFamily) -> dict[str, Any]:

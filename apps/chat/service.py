@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from itertools import islice
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session
@@ -20,9 +20,11 @@ from apps.chat import shapes
 from apps.chat.errors import ChatError
 from apps.chat.ids import decode_cursor, encode_cursor, is_ts, slack_id, ts_from_micros
 from apps.chat.models import Channel, Member, Message, Pin, Reaction, ReadCursor, User, Workspace
+from apps.chat.params import ChannelRef, Cursor, Email, Emoji, Limit, Name, Query, Text, Topic, Ts, Types, UserRef, UserRefs
 from apps.chat.search import run_search
 from officegym.core import clock
 from officegym.core.db import get_meta
+from officegym.core.operations import operation
 
 MAX_TEXT_CHARS = 40_000  # Slack rejects longer messages with msg_too_long
 MAX_NAME_CHARS = 80  # Slack's channel-name limit
@@ -33,16 +35,9 @@ ACTOR_META_KEY = "chat.actor_user_id"
 CHANNEL_TYPES = ("public_channel", "private_channel", "im", "mpim")
 
 
-def _bounded_limit(limit: Any, default: int, maximum: int) -> int:
-    if limit is None or limit == "":
-        return default
-    try:
-        value = int(limit)
-    except (TypeError, ValueError):
-        raise ChatError("invalid_limit", f"limit must be an integer from 1 to {maximum}; got {limit!r}") from None
-    if value < 1:
-        raise ChatError("invalid_limit", f"limit must be an integer from 1 to {maximum}; got {value}")
-    return min(value, maximum)
+def _page_size(limit: int | None, default: int, maximum: int) -> int:
+    """Slack pages at most `maximum` items and answers a bigger limit with a full page."""
+    return default if limit is None else min(limit, maximum)
 
 
 class ChatService:
@@ -134,16 +129,16 @@ class ChatService:
         return shapes.messages(self.db, channel.id, messages)
 
     # -- auth --------------------------------------------------------------------------
+    @operation("auth.test")
     def auth_test(self) -> dict[str, Any]:
         ws, me = self.workspace, self.actor()
         return {"url": f"https://{ws.domain}.slack.com/", "team": ws.name, "user": me.name, "team_id": ws.id, "user_id": me.id}
 
     # -- conversations -----------------------------------------------------------------
-    def conversations_list(
-        self, types: str | None = None, exclude_archived: bool = False, limit: Any = None, cursor: str | None = None
-    ) -> dict[str, Any]:
+    @operation("conversations.list")
+    def conversations_list(self, types: Types | None = None, exclude_archived: bool = False, limit: Limit | None = None, cursor: Cursor | None = None) -> dict[str, Any]:
         wanted = self._channel_types(types)
-        size = _bounded_limit(limit, 100, 1000)
+        size = _page_size(limit, 100, 1000)
         query = select(Channel).order_by(Channel.id)
         query = query.where(or_(*self._type_filters(wanted)))
         if exclude_archived:
@@ -184,21 +179,15 @@ class ChatService:
             filters.append(Channel.is_mpim.is_(True))
         return filters
 
-    def conversations_info(self, channel: str) -> dict[str, Any]:
+    @operation("conversations.info")
+    def conversations_info(self, channel: ChannelRef) -> dict[str, Any]:
         return {"channel": self._shape_channel(self.channel(channel))}
 
-    def conversations_history(
-        self,
-        channel: str,
-        limit: Any = None,
-        cursor: str | None = None,
-        oldest: str | None = None,
-        latest: str | None = None,
-        inclusive: bool = False,
-    ) -> dict[str, Any]:
+    @operation("conversations.history")
+    def conversations_history(self, channel: ChannelRef, limit: Limit | None = None, cursor: Cursor | None = None, oldest: Ts | None = None, latest: Ts | None = None, inclusive: bool = False) -> dict[str, Any]:
         """Top-level messages (and thread parents), newest first, as Slack returns them."""
         conv = self.channel(channel)
-        size = _bounded_limit(limit, 100, 999)
+        size = _page_size(limit, 100, 999)
         # Replies stay in their thread, except those also sent to the channel (thread_broadcast).
         # Plain rows, not ORM objects: this is the hottest read, and nothing here is modified.
         query = select(*Message.__table__.c).where(
@@ -225,14 +214,15 @@ class ChatService:
             "response_metadata": {"next_cursor": encode_cursor("next_ts", rows[-1].ts) if more else ""},
         }
 
-    def conversations_replies(self, channel: str, ts: str, limit: Any = None, cursor: str | None = None) -> dict[str, Any]:
+    @operation("conversations.replies")
+    def conversations_replies(self, channel: ChannelRef, ts: Ts, limit: Limit | None = None, cursor: Cursor | None = None) -> dict[str, Any]:
         """The parent message first, then its replies oldest first."""
         conv = self.channel(channel)
         parent = self._message(conv, ts, code="thread_not_found")
         root = parent.thread_ts or parent.ts
         if root != parent.ts:  # asked with a reply's ts: Slack answers with the whole thread
             parent = self._message(conv, root, code="thread_not_found")
-        size = _bounded_limit(limit, 1000, 1000)
+        size = _page_size(limit, 1000, 1000)
         query = select(Message).where(Message.channel_id == conv.id, Message.thread_ts == root, Message.ts != root)
         if cursor:
             after = decode_cursor(cursor, "next_ts")
@@ -248,7 +238,8 @@ class ChatService:
             "response_metadata": {"next_cursor": encode_cursor("next_ts", replies[-1].ts) if more else ""},
         }
 
-    def conversations_create(self, name: str, is_private: bool = False) -> dict[str, Any]:
+    @operation("conversations.create", writes=True)
+    def conversations_create(self, name: Name, is_private: bool = False) -> dict[str, Any]:
         clean = (name or "").strip().removeprefix("#")
         if not clean:
             raise ChatError("invalid_name_required", "name is required: lowercase letters, digits, hyphens and underscores")
@@ -274,7 +265,8 @@ class ChatService:
         self.db.flush()
         return {"channel": self._shape_channel(conv)}
 
-    def conversations_join(self, channel: str) -> dict[str, Any]:
+    @operation("conversations.join", writes=True)
+    def conversations_join(self, channel: ChannelRef) -> dict[str, Any]:
         conv = self.channel(channel)
         if conv.is_private or conv.is_im or conv.is_mpim:
             raise ChatError("method_not_supported_for_channel_type", "only public channels can be joined; ask a member to invite you")
@@ -285,7 +277,8 @@ class ChatService:
             self.db.flush()
         return {"channel": self._shape_channel(conv)}
 
-    def conversations_leave(self, channel: str) -> dict[str, Any]:
+    @operation("conversations.leave", writes=True)
+    def conversations_leave(self, channel: ChannelRef) -> dict[str, Any]:
         conv = self.channel(channel)
         if conv.is_im:
             raise ChatError("method_not_supported_for_channel_type", "you cannot leave a direct message")
@@ -295,7 +288,8 @@ class ChatService:
         clock.tick(self.db)
         return {}
 
-    def conversations_invite(self, channel: str, users: str | Iterable[str]) -> dict[str, Any]:
+    @operation("conversations.invite", writes=True)
+    def conversations_invite(self, channel: ChannelRef, users: UserRefs) -> dict[str, Any]:
         conv = self.channel(channel)
         self._writable(conv)
         if conv.is_im:
@@ -317,7 +311,8 @@ class ChatService:
         self.db.flush()
         return {"channel": self._shape_channel(conv)}
 
-    def conversations_kick(self, channel: str, user: str) -> dict[str, Any]:
+    @operation("conversations.kick", writes=True)
+    def conversations_kick(self, channel: ChannelRef, user: UserRef) -> dict[str, Any]:
         conv = self.channel(channel)
         self._writable(conv)
         target = self.user(user)
@@ -329,9 +324,10 @@ class ChatService:
         clock.tick(self.db)
         return {}
 
-    def conversations_members(self, channel: str, limit: Any = None, cursor: str | None = None) -> dict[str, Any]:
+    @operation("conversations.members")
+    def conversations_members(self, channel: ChannelRef, limit: Limit | None = None, cursor: Cursor | None = None) -> dict[str, Any]:
         conv = self.channel(channel)
-        size = _bounded_limit(limit, 100, 1000)
+        size = _page_size(limit, 100, 1000)
         members = self.members_of(conv.id)
         if cursor:
             after = decode_cursor(cursor, "user")
@@ -342,7 +338,8 @@ class ChatService:
         more = len(members) > size
         return {"members": page, "response_metadata": {"next_cursor": encode_cursor("user", page[-1]) if more else ""}}
 
-    def conversations_open(self, users: str | Iterable[str]) -> dict[str, Any]:
+    @operation("conversations.open", writes=True)
+    def conversations_open(self, users: UserRefs) -> dict[str, Any]:
         refs = [u.strip() for u in (users.split(",") if isinstance(users, str) else users) if u and u.strip()]
         if not refs:
             raise ChatError("users_list_not_supplied", "users is required: one user id for a DM, or up to 8 comma-separated for a group DM")
@@ -387,7 +384,8 @@ class ChatService:
             self.db.flush()
         return conv
 
-    def conversations_mark(self, channel: str, ts: str) -> dict[str, Any]:
+    @operation("conversations.mark", writes=True)
+    def conversations_mark(self, channel: ChannelRef, ts: Ts) -> dict[str, Any]:
         conv = self.channel(channel)
         message = self._message(conv, ts)
         cursor = self.db.get(ReadCursor, (conv.id, self.actor_id))
@@ -397,7 +395,8 @@ class ChatService:
             cursor.last_read = max(cursor.last_read, message.ts)
         return {}
 
-    def conversations_archive(self, channel: str) -> dict[str, Any]:
+    @operation("conversations.archive", writes=True)
+    def conversations_archive(self, channel: ChannelRef) -> dict[str, Any]:
         conv = self.channel(channel)
         if conv.is_general:
             raise ChatError("cant_archive_general", "the #general channel cannot be archived")
@@ -409,7 +408,8 @@ class ChatService:
         clock.tick(self.db)
         return {}
 
-    def conversations_unarchive(self, channel: str) -> dict[str, Any]:
+    @operation("conversations.unarchive", writes=True)
+    def conversations_unarchive(self, channel: ChannelRef) -> dict[str, Any]:
         conv = self.channel(channel)
         if not conv.is_archived:
             raise ChatError("not_archived", f"channel {conv.id} is not archived")
@@ -417,12 +417,14 @@ class ChatService:
         clock.tick(self.db)
         return {}
 
-    def conversations_set_topic(self, channel: str, topic: str) -> dict[str, Any]:
+    @operation("conversations.setTopic", writes=True)
+    def conversations_set_topic(self, channel: ChannelRef, topic: Topic) -> dict[str, Any]:
         conv = self._settable(channel, topic, "topic")
         conv.topic, conv.topic_creator, conv.topic_last_set = topic, self.actor_id, clock.tick(self.db) // 1_000_000
         return {"channel": self._shape_channel(conv)}
 
-    def conversations_set_purpose(self, channel: str, purpose: str) -> dict[str, Any]:
+    @operation("conversations.setPurpose", writes=True)
+    def conversations_set_purpose(self, channel: ChannelRef, purpose: Topic) -> dict[str, Any]:
         conv = self._settable(channel, purpose, "purpose")
         conv.purpose, conv.purpose_creator, conv.purpose_last_set = purpose, self.actor_id, clock.tick(self.db) // 1_000_000
         return {"channel": self._shape_channel(conv)}
@@ -435,9 +437,8 @@ class ChatService:
         return conv
 
     # -- messages ----------------------------------------------------------------------
-    def chat_post_message(
-        self, channel: str, text: str, thread_ts: str | None = None, reply_broadcast: bool = False
-    ) -> dict[str, Any]:
+    @operation("chat.postMessage", writes=True)
+    def chat_post_message(self, channel: ChannelRef, text: Text = "", thread_ts: Ts | None = None, reply_broadcast: bool = False) -> dict[str, Any]:
         conv = self.channel(channel)
         self._writable(conv)
         body = self._checked_text(text)
@@ -464,7 +465,8 @@ class ChatService:
             raise ChatError("msg_too_long", f"text is {len(body)} characters; Slack accepts at most {MAX_TEXT_CHARS}")
         return body
 
-    def chat_update(self, channel: str, ts: str, text: str) -> dict[str, Any]:
+    @operation("chat.update", writes=True)
+    def chat_update(self, channel: ChannelRef, ts: Ts, text: Text) -> dict[str, Any]:
         conv = self.channel(channel)
         self._writable(conv)
         message = self._message(conv, ts)
@@ -476,7 +478,8 @@ class ChatService:
         shaped = self._shape_messages(conv, [message])[0]
         return {"channel": conv.id, "ts": message.ts, "text": message.text, "message": shaped}
 
-    def chat_delete(self, channel: str, ts: str) -> dict[str, Any]:
+    @operation("chat.delete", writes=True)
+    def chat_delete(self, channel: ChannelRef, ts: Ts) -> dict[str, Any]:
         conv = self.channel(channel)
         self._writable(conv)
         message = self._message(conv, ts)
@@ -496,7 +499,8 @@ class ChatService:
         clock.tick(self.db)
         return {"channel": conv.id, "ts": ts}
 
-    def chat_get_permalink(self, channel: str, message_ts: str) -> dict[str, Any]:
+    @operation("chat.getPermalink")
+    def chat_get_permalink(self, channel: ChannelRef, message_ts: Ts) -> dict[str, Any]:
         conv = self.channel(channel)
         message = self._message(conv, message_ts)
         return {"channel": conv.id, "permalink": shapes.message_permalink(self.workspace.domain, message)}
@@ -508,7 +512,8 @@ class ChatService:
             raise ChatError("invalid_name", f"reaction must be an emoji name without colons, like 'thumbsup' or 'white_check_mark'; got {name!r}")
         return clean
 
-    def reactions_add(self, channel: str, timestamp: str, name: str) -> dict[str, Any]:
+    @operation("reactions.add", writes=True)
+    def reactions_add(self, channel: ChannelRef, timestamp: Ts, name: Emoji) -> dict[str, Any]:
         conv = self.channel(channel)
         self._writable(conv)
         message = self._message(conv, timestamp)
@@ -520,7 +525,8 @@ class ChatService:
         self.db.flush()
         return {}
 
-    def reactions_remove(self, channel: str, timestamp: str, name: str) -> dict[str, Any]:
+    @operation("reactions.remove", writes=True)
+    def reactions_remove(self, channel: ChannelRef, timestamp: Ts, name: Emoji) -> dict[str, Any]:
         conv = self.channel(channel)
         message = self._message(conv, timestamp)
         emoji = self._emoji(name)
@@ -531,13 +537,15 @@ class ChatService:
         clock.tick(self.db)
         return {}
 
-    def reactions_get(self, channel: str, timestamp: str) -> dict[str, Any]:
+    @operation("reactions.get")
+    def reactions_get(self, channel: ChannelRef, timestamp: Ts) -> dict[str, Any]:
         conv = self.channel(channel)
         message = self._message(conv, timestamp)
         return {"type": "message", "channel": conv.id, "message": self._shape_messages(conv, [message])[0]}
 
     # -- pins --------------------------------------------------------------------------
-    def pins_add(self, channel: str, timestamp: str) -> dict[str, Any]:
+    @operation("pins.add", writes=True)
+    def pins_add(self, channel: ChannelRef, timestamp: Ts) -> dict[str, Any]:
         conv = self.channel(channel)
         self._writable(conv)
         message = self._message(conv, timestamp)
@@ -547,7 +555,8 @@ class ChatService:
         self.db.flush()
         return {}
 
-    def pins_remove(self, channel: str, timestamp: str) -> dict[str, Any]:
+    @operation("pins.remove", writes=True)
+    def pins_remove(self, channel: ChannelRef, timestamp: Ts) -> dict[str, Any]:
         conv = self.channel(channel)
         message = self._message(conv, timestamp)
         pin = self.db.get(Pin, (conv.id, message.ts))
@@ -557,7 +566,8 @@ class ChatService:
         clock.tick(self.db)
         return {}
 
-    def pins_list(self, channel: str) -> dict[str, Any]:
+    @operation("pins.list")
+    def pins_list(self, channel: ChannelRef) -> dict[str, Any]:
         conv = self.channel(channel)
         pins = list(self.db.scalars(select(Pin).where(Pin.channel_id == conv.id).order_by(Pin.pinned_at.desc())))
         messages = {m.ts: m for m in self.db.scalars(select(Message).where(Message.channel_id == conv.id, Message.ts.in_([p.ts for p in pins])))}
@@ -568,8 +578,9 @@ class ChatService:
         return {"items": items}
 
     # -- users -------------------------------------------------------------------------
-    def users_list(self, limit: Any = None, cursor: str | None = None) -> dict[str, Any]:
-        size = _bounded_limit(limit, 100, 1000)
+    @operation("users.list")
+    def users_list(self, limit: Limit | None = None, cursor: Cursor | None = None) -> dict[str, Any]:
+        size = _page_size(limit, 100, 1000)
         query = select(User).order_by(User.id)
         if cursor:
             after = decode_cursor(cursor, "user")
@@ -585,25 +596,27 @@ class ChatService:
             "response_metadata": {"next_cursor": encode_cursor("user", rows[-1].id) if more else ""},
         }
 
-    def users_info(self, user: str) -> dict[str, Any]:
+    @operation("users.info")
+    def users_info(self, user: UserRef) -> dict[str, Any]:
         return {"user": shapes.user(self.user(user), self.workspace.id)}
 
-    def users_profile_get(self, user: str | None = None) -> dict[str, Any]:
+    @operation("users.profile.get")
+    def users_profile_get(self, user: UserRef | None = None) -> dict[str, Any]:
         return {"profile": shapes.profile(self.user(user) if user else self.actor())}
 
-    def users_lookup_by_email(self, email: str) -> dict[str, Any]:
+    @operation("users.lookupByEmail")
+    def users_lookup_by_email(self, email: Email) -> dict[str, Any]:
         found = self.db.scalars(select(User).where(func.lower(User.email) == (email or "").strip().lower())).first()
         if found is None:
             raise ChatError("users_not_found", f"no user with email {email!r}")
         return {"user": shapes.user(found, self.workspace.id)}
 
-    def users_conversations(
-        self, user: str | None = None, types: str | None = None, exclude_archived: bool = False, limit: Any = None, cursor: str | None = None
-    ) -> dict[str, Any]:
+    @operation("users.conversations")
+    def users_conversations(self, user: UserRef | None = None, types: Types | None = None, exclude_archived: bool = False, limit: Limit | None = None, cursor: Cursor | None = None) -> dict[str, Any]:
         """The conversations a user belongs to (that the actor can also see)."""
         who = self.user(user).id if user else self.actor_id
         wanted = self._channel_types(types)
-        size = _bounded_limit(limit, 100, 1000)
+        size = _page_size(limit, 100, 1000)
         query = (
             select(Channel).join(Member, Member.channel_id == Channel.id)
             .where(Member.user_id == who, or_(*self._type_filters(wanted))).order_by(Channel.id)
@@ -623,14 +636,11 @@ class ChatService:
         }
 
     # -- search ------------------------------------------------------------------------
-    def search_messages(
-        self, query: str, count: Any = None, page: Any = None, sort: str = "score", sort_dir: str = "desc"
-    ) -> dict[str, Any]:
+    @operation("search.messages")
+    def search_messages(self, query: Query, count: Limit | None = None, page: Limit | None = None, sort: Literal["score", "timestamp"] = "score", sort_dir: Literal["asc", "desc"] = "desc") -> dict[str, Any]:
         if not (query or "").strip():
             raise ChatError("no_query", "query is required, e.g. 'renewal in:#sales from:@priya.sharma after:2026-01-31'")
-        if sort not in ("score", "timestamp") or sort_dir not in ("asc", "desc"):
-            raise ChatError("invalid_sort", "sort must be 'score' or 'timestamp' and sort_dir 'asc' or 'desc'")
-        per_page = _bounded_limit(count, 20, 100)
-        page_no = _bounded_limit(page, 1, 100)
+        per_page = _page_size(count, 20, 100)
+        page_no = _page_size(page, 1, 100)
         visible = [c.id for c in self.db.scalars(select(Channel)) if self._can_see(c)]
         return run_search(self, query.strip(), visible, per_page, page_no, sort, sort_dir)

@@ -2,7 +2,7 @@
 
 Pages are Jinja2 templates over `ChatService`; writes are HTML form posts answered with a
 303 redirect (Post/Redirect/Get), so the UI works with JavaScript off and a small inline
-script only adds Enter-to-send and the reaction picker. Every write goes through `perform`
+script only adds Enter-to-send and the reaction picker. Every write goes through `invoke`
 with `source="ui"` and the Slack method name as the action, so UI writes land in the env's
 trajectory exactly as REST and MCP calls do. A service error re-renders the page with an
 accessible alert (status 400) and writes nothing.
@@ -26,11 +26,12 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from apps.chat.errors import ChatError
+from apps.chat.operations import OPERATIONS
 from apps.chat.service import ChatService
 from apps.chat.ui_format import EMOJI, PICKER, Resolver, clock_time, day_label, emoji_glyph, render_mrkdwn, zone
 from officegym.core import clock
 from officegym.core.env_store import Env
-from officegym.core.ops import perform
+from officegym.core.ops import invoke
 from officegym.core.web import current_env, env_store
 
 T = TypeVar("T")
@@ -248,18 +249,17 @@ def _base(request: Request, env: Env) -> str:
 
 
 def _read(request: Request, env: Env, build: Callable[[Page], T]) -> T:
+    """Build a page in one read transaction (page views are not actions: never logged)."""
     base = _base(request, env)
-    return perform(
-        env_store(request), env, lambda db: build(Page(ChatService(db), base)),
-        source="ui", app="chat", action="ui.view", args={}, log=False,
-    )
+    with env_store(request).session(env) as db:
+        return build(Page(ChatService(db), base))
 
 
-def _write(request: Request, env: Env, action: str, args: dict[str, Any], call: Callable[[ChatService], T]) -> T:
-    return perform(
-        env_store(request), env, lambda db: call(ChatService(db)),
-        source="ui", app="chat", action=action, args=args, log=True,
-    )
+def _write(request: Request, env: Env, operation: str, raw: dict[str, Any]) -> dict[str, Any]:
+    """Run one chat operation with the form's raw values: the operation parses them, as it
+    parses REST and MCP arguments, and the trajectory names the UI route it came through."""
+    route = getattr(request.scope.get("route"), "path", request.url.path)
+    return invoke(env_store(request), env, OPERATIONS, OPERATIONS[operation], raw, face="ui", tool=f"POST {route}")
 
 
 def _render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> HTMLResponse:
@@ -406,8 +406,7 @@ def thread_view(
 def post_message(request: Request, channel_id: str, text: str = Form(""), env: Env = Depends(current_env)) -> Response:
     text = _form_text(text)
     try:
-        posted = _write(request, env, "chat.postMessage", {"channel": channel_id, "text": text},
-                        lambda svc: svc.chat_post_message(channel_id, text))
+        posted = _write(request, env, "chat.postMessage", {"channel": channel_id, "text": text})
     except ChatError as failure:
         return _channel_page(request, env, channel_id, error=f"Your message was not sent: {_error_text(failure)}", draft=text, status=400)
     return _see_other(f"{_base(request, env)}/c/{posted['channel']}#{ts_anchor(posted['ts'])}")
@@ -418,18 +417,13 @@ def post_reply(
     request: Request, channel_id: str, ts: str, text: str = Form(""), reply_broadcast: str = Form(""),
     env: Env = Depends(current_env),
 ) -> Response:
-    broadcast = reply_broadcast.lower() in ("1", "true", "on", "yes")
     text = _form_text(text)
-    args: dict[str, Any] = {"channel": channel_id, "text": text, "thread_ts": ts}
-    if broadcast:
-        args["reply_broadcast"] = True
     try:
-        posted = _write(request, env, "chat.postMessage", args,
-                        lambda svc: svc.chat_post_message(channel_id, text, thread_ts=ts, reply_broadcast=broadcast))
+        posted = _write(request, env, "chat.postMessage", {"channel": channel_id, "text": text, "thread_ts": ts, "reply_broadcast": reply_broadcast})
     except ChatError as failure:
         return _channel_page(
             request, env, channel_id, thread_ts=ts, error=f"Your reply was not sent: {_error_text(failure)}",
-            error_in="thread", reply_draft=text, broadcast=broadcast, status=400,
+            error_in="thread", reply_draft=text, broadcast=bool(reply_broadcast), status=400,
         )
     root = posted["message"].get("thread_ts") or ts
     return _see_other(f"{_base(request, env)}/c/{posted['channel']}/t/{root}#{ts_anchor(posted['ts'], in_thread=True)}")
@@ -450,8 +444,7 @@ def edit_message(
 ) -> Response:
     text = _form_text(text)
     try:
-        _write(request, env, "chat.update", {"channel": channel_id, "ts": ts, "text": text},
-               lambda svc: svc.chat_update(channel_id, ts, text))
+        _write(request, env, "chat.update", {"channel": channel_id, "ts": ts, "text": text})
     except ChatError as failure:
         return _channel_page(
             request, env, channel_id, thread_ts=thread or None, at=at or None, edit=ts, edit_draft=text,
@@ -465,7 +458,7 @@ def delete_message(
     request: Request, channel_id: str, ts: str, thread: str = Form(""), at: str = Form(""), env: Env = Depends(current_env)
 ) -> Response:
     try:
-        _write(request, env, "chat.delete", {"channel": channel_id, "ts": ts}, lambda svc: svc.chat_delete(channel_id, ts))
+        _write(request, env, "chat.delete", {"channel": channel_id, "ts": ts})
     except ChatError as failure:
         return _channel_page(
             request, env, channel_id, thread_ts=thread or None, at=at or None,
@@ -485,10 +478,8 @@ def react(
 ) -> Response:
     removing = op == "remove"
     action = "reactions.remove" if removing else "reactions.add"
-    args = {"channel": channel_id, "timestamp": ts, "name": name}
-    call = (lambda svc: svc.reactions_remove(channel_id, ts, name)) if removing else (lambda svc: svc.reactions_add(channel_id, ts, name))
     try:
-        _write(request, env, action, args, call)
+        _write(request, env, action, {"channel": channel_id, "timestamp": ts, "name": name})
     except ChatError as failure:
         verb = "removed" if removing else "added"
         return _channel_page(
@@ -504,7 +495,7 @@ def react(
 @router.post("/c/{channel_id}/join")
 def join(request: Request, channel_id: str, env: Env = Depends(current_env)) -> Response:
     try:
-        _write(request, env, "conversations.join", {"channel": channel_id}, lambda svc: svc.conversations_join(channel_id))
+        _write(request, env, "conversations.join", {"channel": channel_id})
     except ChatError as failure:
         return _channel_page(request, env, channel_id, error=f"Could not join: {_error_text(failure)}", status=400)
     return _see_other(f"{_base(request, env)}/c/{channel_id}")
@@ -513,7 +504,7 @@ def join(request: Request, channel_id: str, env: Env = Depends(current_env)) -> 
 @router.post("/c/{channel_id}/leave")
 def leave(request: Request, channel_id: str, env: Env = Depends(current_env)) -> Response:
     try:
-        _write(request, env, "conversations.leave", {"channel": channel_id}, lambda svc: svc.conversations_leave(channel_id))
+        _write(request, env, "conversations.leave", {"channel": channel_id})
     except ChatError as failure:
         return _members_page(request, env, channel_id, error=f"Could not leave: {_error_text(failure)}", status=400)
     return _see_other(f"{_base(request, env)}/browse")
@@ -566,8 +557,7 @@ def members(request: Request, channel_id: str, env: Env = Depends(current_env)) 
 def invite(request: Request, channel_id: str, users: list[str] = Form(default=[]), env: Env = Depends(current_env)) -> Response:
     joined = ",".join(u.strip() for u in users if u.strip())
     try:
-        _write(request, env, "conversations.invite", {"channel": channel_id, "users": joined},
-               lambda svc: svc.conversations_invite(channel_id, joined))
+        _write(request, env, "conversations.invite", {"channel": channel_id, "users": joined})
     except ChatError as failure:
         return _members_page(request, env, channel_id, error=f"Nobody was added: {_error_text(failure)}", status=400)
     return _see_other(f"{_base(request, env)}/c/{channel_id}/members")
@@ -576,8 +566,7 @@ def invite(request: Request, channel_id: str, users: list[str] = Form(default=[]
 @router.post("/c/{channel_id}/members/remove")
 def kick(request: Request, channel_id: str, user: str = Form(""), env: Env = Depends(current_env)) -> Response:
     try:
-        _write(request, env, "conversations.kick", {"channel": channel_id, "user": user},
-               lambda svc: svc.conversations_kick(channel_id, user))
+        _write(request, env, "conversations.kick", {"channel": channel_id, "user": user})
     except ChatError as failure:
         return _members_page(request, env, channel_id, error=f"Could not remove: {_error_text(failure)}", status=400)
     return _see_other(f"{_base(request, env)}/c/{channel_id}/members")
@@ -612,12 +601,10 @@ def browse(request: Request, env: Env = Depends(current_env)) -> HTMLResponse:
 
 @router.post("/channels")
 def create_channel(request: Request, name: str = Form(""), is_private: str = Form(""), env: Env = Depends(current_env)) -> Response:
-    private = is_private.lower() in ("1", "true", "on", "yes")
     try:
-        made = _write(request, env, "conversations.create", {"name": name, "is_private": private},
-                      lambda svc: svc.conversations_create(name, is_private=private))
+        made = _write(request, env, "conversations.create", {"name": name, "is_private": is_private})
     except ChatError as failure:
-        return _browse_page(request, env, error=f"The channel was not created: {_error_text(failure)}", name=name, private=private, status=400)
+        return _browse_page(request, env, error=f"The channel was not created: {_error_text(failure)}", name=name, private=bool(is_private), status=400)
     return _see_other(f"{_base(request, env)}/c/{made['channel']['id']}/members")
 
 
@@ -637,7 +624,7 @@ def people(request: Request, env: Env = Depends(current_env)) -> HTMLResponse:
 @router.post("/dm")
 def open_dm(request: Request, user: str = Form(""), env: Env = Depends(current_env)) -> Response:
     try:
-        opened = _write(request, env, "conversations.open", {"users": user}, lambda svc: svc.conversations_open(user))
+        opened = _write(request, env, "conversations.open", {"users": user})
     except ChatError as failure:
         return _people_page(request, env, error=f"Could not open a conversation: {_error_text(failure)}", status=400)
     return _see_other(f"{_base(request, env)}/c/{opened['channel']['id']}")

@@ -36,9 +36,10 @@ class Event(Base):
     __tablename__ = "og_events"
     seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     at: Mapped[str] = mapped_column(String(32))  # env-clock time, ISO 8601 UTC
-    source: Mapped[str] = mapped_column(String(8))  # "mcp" | "rest" | "ui"
+    source: Mapped[str] = mapped_column(String(8))  # the face: "mcp" | "rest" | "ui"
     app: Mapped[str] = mapped_column(String(16))
-    action: Mapped[str] = mapped_column(String(64))  # tool name or API method
+    operation: Mapped[str] = mapped_column(String(64))  # the domain operation, "chat.postMessage"
+    action: Mapped[str] = mapped_column(String(64))  # what the face called: tool, API method or UI handler
     args: Mapped[str] = mapped_column(Text)  # JSON
     result: Mapped[str] = mapped_column(Text)  # JSON (possibly truncated)
     is_error: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -47,9 +48,10 @@ class Event(Base):
         return {
             "seq": self.seq,
             "at": self.at,
-            "source": self.source,
+            "face": self.source,
             "app": self.app,
-            "action": self.action,
+            "operation": self.operation,
+            "tool": self.action,
             "args": json.loads(self.args),
             "result": json.loads(self.result),
             "is_error": self.is_error,

@@ -36,6 +36,8 @@ class Env:
     path: Path  # this env's live database
     start_path: Path  # its state at the start of the rollout (the template, or a post-setup copy)
     task_id: str | None = None  # the task family, if the env was created for one
+    variant: int = 0  # which of the family's instances on this company
+    toolset: str | None = None  # the MCP toolset agents get (None: each app's default)
     task: Any = None  # the sampled task instance; lives only in server memory, never in the db
 
 

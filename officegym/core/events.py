@@ -1,7 +1,9 @@
 """The event log of an env: the rollout's trajectory, stored in the env's own database.
 
-Every MCP tool call and every write through REST or the UI is one row, stamped with the
-env clock, so the trajectory is as deterministic and as isolated as the state it describes.
+Every MCP tool call and every write through REST or the UI is one row naming the face it
+came through, the domain operation it ran and the tool, method or handler the face called,
+stamped with the env clock, so the trajectory is as deterministic and as isolated as the
+state it describes.
 """
 
 from __future__ import annotations
@@ -9,38 +11,42 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from officegym.core import clock
 from officegym.core.db import Event
 
-# A result bigger than this is cut in the log (the agent still got all of it): a history
-# page can be large, and the log is for reading trajectories, not for replaying them.
+# Bigger results and arguments are cut in the log (the agent still got all of it): a history
+# page can be large, a hostile call can send megabytes, and the log is for reading
+# trajectories, not for replaying them.
 MAX_LOGGED_RESULT_CHARS = 20_000
+MAX_LOGGED_ARGS_CHARS = 4_000
 
 
-def _dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+def _dump(value: Any, limit: int) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    if len(text) > limit:
+        text = json.dumps({"truncated": True, "chars": len(text), "head": text[:limit]}, ensure_ascii=False)
+    return text
 
 
 def record(
     session: Session,
     *,
-    source: str,
+    face: str,
     app: str,
-    action: str,
+    operation: str,
+    tool: str,
     args: dict[str, Any],
     result: Any,
     is_error: bool = False,
 ) -> None:
-    result_text = _dump(result)
-    if len(result_text) > MAX_LOGGED_RESULT_CHARS:
-        result_text = _dump({"truncated": True, "head": result_text[:MAX_LOGGED_RESULT_CHARS]})
-    # Plain SQL: an ORM add + flush would cost more than the operation being logged.
-    session.connection().exec_driver_sql(
-        "INSERT INTO og_events (at, source, app, action, args, result, is_error) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (clock.now(session).isoformat(), source, app, action, _dump(args), result_text, is_error),
+    session.execute(
+        insert(Event).values(
+            at=clock.now(session).isoformat(), source=face, app=app, operation=operation, action=tool,
+            args=_dump(args, MAX_LOGGED_ARGS_CHARS), result=_dump(result, MAX_LOGGED_RESULT_CHARS), is_error=is_error,
+        )
     )
 
 

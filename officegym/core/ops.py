@@ -1,47 +1,65 @@
-"""Running one operation in one env: a transaction, and an entry in the env's event log.
+"""Running one operation in one env: parse, one transaction, one entry in the event log.
 
-Every face calls through `perform`, so REST, MCP and UI share one definition of "one
-operation = one transaction" and one trajectory format. A failed operation rolls back fully
-and is then logged on its own, so the trajectory shows the agent's mistakes too.
+Every face calls `invoke`, so MCP, REST and UI share one parser (the operation's declared
+arguments), one definition of "one operation = one transaction" and one trajectory format.
+A failed operation rolls back fully and is then logged on its own, so the trajectory shows
+the agent's mistakes too, bad arguments included.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
-
-from sqlalchemy.orm import Session
+from collections.abc import Mapping
+from typing import Any
 
 from officegym.core import events
 from officegym.core.env_store import Env, EnvStore
 from officegym.core.errors import AppError
+from officegym.core.operations import Operation, OperationSet
 
-T = TypeVar("T")
+FACES = ("mcp", "rest", "ui")
 
 
-def perform(
+def invoke(
     store: EnvStore,
     env: Env,
-    operation: Callable[[Session], T],
+    ops: OperationSet,
+    op: Operation,
+    raw: Mapping[str, Any],
     *,
-    source: str,
-    app: str,
-    action: str,
-    args: dict[str, Any],
-    log: bool = True,
-) -> T:
-    """Run `operation` in one transaction; log it (with its result or its error) if `log`."""
+    face: str,
+    tool: str,
+    log_reads: bool = False,
+    sent: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Run `op` with raw arguments; returns its body or raises the app's `AppError`.
+
+    Writes are always logged; reads only when `log_reads` (every MCP call is part of the
+    trajectory, while a UI page view is not an action). The log shows `sent`, the arguments
+    as the caller spelled them (a tool's own names), when the face passes them.
+    """
+    log = op.writes or log_reads
+    shown = dict(sent) if sent is not None else None
     try:
+        args = op.parse(raw)
         with store.session(env) as db:
-            result = operation(db)
+            body = getattr(ops.service(db), op.method)(**args)
             if log:
-                events.record(db, source=source, app=app, action=action, args=args, result=result)
-            return result
+                events.record(db, face=face, app=ops.app, operation=op.name, tool=tool, args=shown if shown is not None else _given(args, raw), result=body)
+            return body
     except AppError as error:
         if log:
-            with store.session(env) as db:
-                events.record(
-                    db, source=source, app=app, action=action, args=args,
-                    result={"error": error.code, "message": error.message}, is_error=True,
-                )
+            log_failure(store, env, face=face, app=ops.app, operation=op.name, tool=tool, args=shown if shown is not None else dict(raw), error=error)
         raise
+
+
+def log_failure(store: EnvStore, env: Env, *, face: str, app: str, operation: str, tool: str, args: dict[str, Any], error: AppError) -> None:
+    with store.session(env) as db:
+        events.record(
+            db, face=face, app=app, operation=operation, tool=tool, args=args,
+            result={"error": error.code, "message": error.message}, is_error=True,
+        )
+
+
+def _given(args: dict[str, Any], raw: Mapping[str, Any]) -> dict[str, Any]:
+    """The parsed arguments the caller actually gave (defaults left out keep the log short)."""
+    return {name: value for name, value in args.items() if name in raw and raw[name] not in (None, "")}

@@ -424,7 +424,12 @@ def test_history_cursor_walks_every_message_once(run: Run) -> None:
     assert seen == list(reversed(posted)), "newest first, every message exactly once"
 
     assert error_code(run, lambda chat: chat.conversations_history(channel, cursor="garbage")) == "invalid_cursor"
-    assert error_code(run, lambda chat: chat.conversations_history(channel, limit=0)) == "invalid_limit"
+    from apps.chat.errors import ChatError
+    from apps.chat.operations import OPERATIONS
+
+    with pytest.raises(ChatError) as refused:  # limits are the operation's: every face parses through it
+        OPERATIONS["conversations.history"].parse({"channel": channel, "limit": 0})
+    assert refused.value.code == "invalid_arguments" and "'limit'" in refused.value.message
 
 
 def test_history_oldest_latest_window(run: Run) -> None:

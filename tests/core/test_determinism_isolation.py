@@ -19,7 +19,8 @@ import pytest
 from apps.chat.service import ChatService
 from officegym.core.env_store import Env
 from officegym.core.errors import EnvNotFound
-from officegym.core.ops import perform
+from apps.chat.operations import OPERATIONS
+from officegym.core.ops import invoke
 from officegym.gym import Gym
 
 
@@ -64,28 +65,28 @@ def test_two_envs_from_the_same_seed_are_identical(gym: Gym, two_envs: tuple[Env
     assert dumped == dump(gym.template(0).path)
 
 
-def _scenario(gym: Gym, env: Env, source: str) -> None:
-    """A little rollout through `perform` (what every face calls): writes, reads, an error."""
+def _scenario(gym: Gym, env: Env, face: str) -> None:
+    """A little rollout through `invoke` (what every face calls): writes, reads, an error."""
 
-    def call(action: str, operation: Any, **args: Any) -> None:
+    def call(operation: str, **args: Any) -> None:
         try:
-            perform(gym.store, env, lambda db: operation(ChatService(db)), source=source, app="chat", action=action, args=args)
+            invoke(gym.store, env, OPERATIONS, OPERATIONS[operation], args, face=face, tool=operation, log_reads=True)
         except Exception as error:  # noqa: BLE001  (errors are part of the trajectory)
             assert getattr(error, "code", None), f"unexpected crash: {error!r}"
 
     channel = first_public_channel(gym, env)
-    call("create", lambda chat: chat.conversations_create("det-room"), name="det-room")
-    call("post", lambda chat: chat.chat_post_message("#det-room", "hello"), text="hello")
-    call("post", lambda chat: chat.chat_post_message(channel, "top level"), text="top level")
-    call("history", lambda chat: chat.conversations_history(channel, limit=3))
+    call("conversations.create", name="det-room")
+    call("chat.postMessage", channel="#det-room", text="hello")
+    call("chat.postMessage", channel=channel, text="top level")
+    call("conversations.history", channel=channel, limit=3)
     with gym.store.session(env) as db:
         parent = ChatService(db).conversations_history("#det-room")["messages"][0]["ts"]
-    call("reply", lambda chat: chat.chat_post_message("#det-room", "in thread", thread_ts=parent), ts=parent)
-    call("react", lambda chat: chat.reactions_add("#det-room", parent, "tada"), ts=parent)
-    call("react", lambda chat: chat.reactions_add("#det-room", parent, "tada"), ts=parent)  # already_reacted
-    call("pin", lambda chat: chat.pins_add("#det-room", parent), ts=parent)
-    call("edit", lambda chat: chat.chat_update("#det-room", parent, "hello, edited"), ts=parent)
-    call("search", lambda chat: chat.search_messages("hello"))
+    call("chat.postMessage", channel="#det-room", text="in thread", thread_ts=parent)
+    call("reactions.add", channel="#det-room", timestamp=parent, name="tada")
+    call("reactions.add", channel="#det-room", timestamp=parent, name="tada")  # already_reacted
+    call("pins.add", channel="#det-room", timestamp=parent)
+    call("chat.update", channel="#det-room", ts=parent, text="hello, edited")
+    call("search.messages", query="hello")
 
 
 def test_same_calls_in_two_envs_give_identical_databases(gym: Gym, two_envs: tuple[Env, Env]) -> None:
@@ -97,8 +98,9 @@ def test_same_calls_in_two_envs_give_identical_databases(gym: Gym, two_envs: tup
     assert dumped != dump(gym.template(0).path)
     events_a, events_b = gym.events(a.id), gym.events(b.id)
     assert events_a == events_b
-    assert [e["action"] for e in events_a] == [
-        "create", "post", "post", "history", "reply", "react", "react", "pin", "edit", "search"
+    assert [e["operation"] for e in events_a] == [
+        "conversations.create", "chat.postMessage", "chat.postMessage", "conversations.history", "chat.postMessage",
+        "reactions.add", "reactions.add", "pins.add", "chat.update", "search.messages",
     ]
     assert [e["is_error"] for e in events_a].count(True) == 1
     times = [e["at"] for e in events_a]

@@ -1,7 +1,8 @@
 """Shared fixtures of the end-to-end tests: the real server on a loopback port, and a browser.
 
-`live_server` runs `officegym.server.create_app` under uvicorn in a background thread for the
-whole session, over the session's `gym` (envs in a temp dir, templates from the default cache,
+`live_server` runs the two listeners of `officegym serve` — the agent-facing app and the
+control plane (bearer token) — under uvicorn in background threads for the whole session,
+over the session's `gym` (envs in a temp dir, templates from the default cache,
 so the company is built at most once per machine). Tests talk to it over real HTTP: MCP
 clients, `slack_sdk`, httpx, and Chromium through Playwright.
 
@@ -23,7 +24,7 @@ import uvicorn
 
 from officegym.core.env_store import Env
 from officegym.gym import Gym
-from officegym.server import create_app
+from officegym.server import create_agent_app, create_control_app
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -38,34 +39,54 @@ CHROMIUM_ARGS = [
 STARTUP_TIMEOUT_S = 60.0
 
 
+CONTROL_TOKEN = "test-control-token"
+
+
 @dataclass
 class LiveServer:
     gym: Gym
-    base_url: str  # "http://127.0.0.1:<port>", no trailing slash
-    server: uvicorn.Server = field(repr=False)
+    base_url: str  # the agent-facing server, "http://127.0.0.1:<port>", no trailing slash
+    control_url: str  # the control plane, on its own port
+    token: str  # the control plane's bearer token
+    servers: list[uvicorn.Server] = field(repr=False)
 
     def env_url(self, env_id: str, face: str = "") -> str:
         return f"{self.base_url}/envs/{env_id}/{face}" if face else f"{self.base_url}/envs/{env_id}"
 
 
-@pytest.fixture(scope="session")
-def live_server(gym: Gym) -> Iterator[LiveServer]:
-    gym.template()  # build (or load) the default company before the first request needs it
-    server = uvicorn.Server(uvicorn.Config(create_app(gym), host="127.0.0.1", port=0, log_level="warning"))
-    thread = threading.Thread(target=server.run, name="officegym-live-server", daemon=True)
+def start_uvicorn(app: Any, name: str) -> tuple[uvicorn.Server, str]:
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+    thread = threading.Thread(target=server.run, name=name, daemon=True)
     thread.start()
     deadline = time.monotonic() + STARTUP_TIMEOUT_S
     while not server.started:
         if not thread.is_alive():
-            raise RuntimeError("the live server exited during start-up (see the log above)")
+            raise RuntimeError(f"{name} exited during start-up (see the log above)")
         if time.monotonic() > deadline:
             server.should_exit = True
-            raise RuntimeError(f"the live server did not start within {STARTUP_TIMEOUT_S:.0f} s")
+            raise RuntimeError(f"{name} did not start within {STARTUP_TIMEOUT_S:.0f} s")
         time.sleep(0.01)
     port = server.servers[0].sockets[0].getsockname()[1]
-    yield LiveServer(gym=gym, base_url=f"http://127.0.0.1:{port}", server=server)
-    server.should_exit = True
-    thread.join(timeout=10)
+    return server, f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture(scope="session")
+def live_server(gym: Gym) -> Iterator[LiveServer]:
+    gym.template()  # build (or load) the default company before the first request needs it
+    agent, base_url = start_uvicorn(create_agent_app(gym), "officegym-agent-server")
+    control, control_url = start_uvicorn(create_control_app(gym, CONTROL_TOKEN, base_url), "officegym-control-plane")
+    yield LiveServer(gym=gym, base_url=base_url, control_url=control_url, token=CONTROL_TOKEN, servers=[agent, control])
+    for server in (agent, control):
+        server.should_exit = True
+
+
+@pytest.fixture
+def control(live_server: LiveServer) -> Iterator[Any]:
+    """An httpx client of the control plane, with its token (as a trainer's harness holds it)."""
+    import httpx
+
+    with httpx.Client(base_url=live_server.control_url, headers={"Authorization": f"Bearer {live_server.token}"}, timeout=30) as client:
+        yield client
 
 
 @pytest.fixture(scope="session")

@@ -241,14 +241,14 @@ async def test_every_call_is_in_the_event_log(live_server: Any, env_id: str) -> 
         await client.call_tool("slack_add_reaction", {"channel_id": channel, "timestamp": posted["ts"], "reaction": "eyes"})
         await client.call_tool("slack_get_channel_history", {"channel_id": "C0000NOPE00"})
 
-    async with httpx.AsyncClient(base_url=live_server.base_url, timeout=10) as http:
+    async with httpx.AsyncClient(base_url=live_server.control_url, headers={"Authorization": f"Bearer {live_server.token}"}, timeout=10) as http:
         response = await http.get(f"/v1/envs/{env_id}/events")
     assert response.status_code == 200
     events = response.json()["events"]
-    assert [e["action"] for e in events] == [
+    assert [e["tool"] for e in events] == [
         "slack_list_channels", "slack_post_message", "slack_add_reaction", "slack_get_channel_history"
     ]
-    assert all(e["source"] == "mcp" and e["app"] == "chat" for e in events)
+    assert all(e["face"] == "mcp" and e["app"] == "chat" for e in events)
     assert [e["seq"] for e in events] == sorted(e["seq"] for e in events)
 
     post = events[1]
@@ -268,6 +268,6 @@ async def test_calls_with_invalid_arguments_are_in_the_event_log_too(live_server
     async with Client(mcp_url(live_server, env_id)) as client:
         missing = await client.call_tool("slack_post_message", {"channel_id": "#general"})
         assert missing.is_error is True
-    async with httpx.AsyncClient(base_url=live_server.base_url, timeout=10) as http:
+    async with httpx.AsyncClient(base_url=live_server.control_url, headers={"Authorization": f"Bearer {live_server.token}"}, timeout=10) as http:
         logged = (await http.get(f"/v1/envs/{env_id}/events")).json()["events"]
-    assert [(e["action"], e["is_error"]) for e in logged] == [("slack_post_message", True)]
+    assert [(e["tool"], e["is_error"]) for e in logged] == [("slack_post_message", True)]

@@ -18,7 +18,7 @@ def slack(live_server: Any, env_id: str) -> WebClient:
 
 
 def events(live_server: Any, env_id: str) -> list[dict[str, Any]]:
-    response = httpx.get(f"{live_server.base_url}/v1/envs/{env_id}/events", timeout=10)
+    response = httpx.get(f"{live_server.control_url}/v1/envs/{env_id}/events", headers={"Authorization": f"Bearer {live_server.token}"}, timeout=10)
     assert response.status_code == 200
     return response.json()["events"]
 
@@ -106,8 +106,13 @@ def test_errors_raise_slack_api_error_with_slack_codes(slack: WebClient) -> None
     channel = a_channel(slack)["id"]
     with pytest.raises(SlackApiError) as caught:
         slack.api_call("chat.postMessage", json={"channel": channel})
-    assert caught.value.response["error"] == "invalid_arguments"
+    assert caught.value.response["error"] == "no_text", "Slack's own code for a post without text"
     assert "text" in " ".join(caught.value.response["response_metadata"]["messages"])
+
+    with pytest.raises(SlackApiError) as caught:
+        slack.api_call("conversations.history", json={"channel": channel, "limit": "many"})
+    assert caught.value.response["error"] == "invalid_arguments"
+    assert "'limit'" in " ".join(caught.value.response["response_metadata"]["messages"])
 
     with pytest.raises(SlackApiError) as caught:
         slack.api_call("chat.noSuchMethod", json={})
@@ -147,7 +152,7 @@ def test_writes_are_logged_as_rest_reads_are_not(live_server: Any, env_id: str, 
         slack.reactions_add(channel=channel, timestamp=ts, name="eyes")  # already_reacted: a failed write
 
     logged = events(live_server, env_id)
-    assert [(e["source"], e["action"], e["is_error"]) for e in logged] == [
+    assert [(e["face"], e["operation"], e["is_error"]) for e in logged] == [
         ("rest", "chat.postMessage", False),
         ("rest", "reactions.add", False),
         ("rest", "reactions.add", True),

@@ -33,7 +33,7 @@ def general(live_server: Any, env_id: str) -> dict[str, Any]:
 
 
 def ui_writes(live_server: Any, env_id: str) -> list[dict[str, Any]]:
-    return [e for e in live_server.gym.events(env_id) if e["source"] == "ui"]
+    return [e for e in live_server.gym.events(env_id) if e["face"] == "ui"]
 
 
 def messages_list(page: Page, channel_name: str) -> Any:
@@ -128,25 +128,29 @@ def test_read_post_reply_and_react_in_the_browser(live_server: Any, env_id: str,
     replies = slack(live_server, env_id, "conversations.replies", channel=channel["id"], ts=posted_ts)["messages"]
     assert [m["text"] for m in replies] == ["Hello from the browser UI\nsecond line", "A reply typed in the thread pane"]
     writes = ui_writes(live_server, env_id)
-    assert [e["action"] for e in writes] == ["chat.postMessage", "chat.postMessage", "reactions.add", "reactions.remove"]
+    assert [e["operation"] for e in writes] == ["chat.postMessage", "chat.postMessage", "reactions.add", "reactions.remove"]
     assert all(e["app"] == "chat" and not e["is_error"] for e in writes)
     assert writes[1]["args"] == {"channel": channel["id"], "text": "A reply typed in the thread pane", "thread_ts": posted_ts}
     assert writes[2]["args"] == {"channel": channel["id"], "timestamp": posted_ts, "name": "white_check_mark"}
-    assert all(e["source"] == "ui" for e in live_server.gym.events(env_id)), "page views must not be logged as writes"
+    assert all(e["face"] == "ui" for e in live_server.gym.events(env_id)), "page views must not be logged as writes"
 
 
 # -- tasks done in the browser score 1.0 ----------------------------------------------------
+def auth(live_server: Any) -> dict[str, str]:
+    return {"Authorization": f"Bearer {live_server.token}"}
+
+
 @pytest.fixture
 def task_env(live_server: Any, request: pytest.FixtureRequest) -> Iterator[dict[str, Any]]:
-    response = httpx.post(f"{live_server.base_url}/v1/envs", json={"task": request.param, "seed": 0, "size": "small"}, timeout=30)
+    response = httpx.post(f"{live_server.control_url}/v1/envs", json={"task": request.param, "seed": 0, "size": "small"}, headers=auth(live_server), timeout=30)
     assert response.status_code == 201, response.text
     created = response.json()
     yield created
-    httpx.delete(f"{live_server.base_url}/v1/envs/{created['env_id']}", timeout=10)
+    httpx.delete(f"{live_server.control_url}/v1/envs/{created['env_id']}", headers=auth(live_server), timeout=10)
 
 
 def grade(live_server: Any, env_id: str) -> dict[str, Any]:
-    response = httpx.post(f"{live_server.base_url}/v1/envs/{env_id}/grade", timeout=30)
+    response = httpx.post(f"{live_server.control_url}/v1/envs/{env_id}/grade", headers=auth(live_server), timeout=30)
     assert response.status_code == 200, response.text
     return response.json()
 
@@ -280,7 +284,7 @@ def test_empty_message_shows_an_alert_and_writes_nothing(live_server: Any, env_i
     after = slack(live_server, env_id, "conversations.history", channel=channel["id"], limit=1)["messages"][0]["ts"]
     assert after == before
     writes = ui_writes(live_server, env_id)
-    assert [(e["action"], e["is_error"]) for e in writes] == [("chat.postMessage", True)]
+    assert [(e["operation"], e["is_error"]) for e in writes] == [("chat.postMessage", True)]
     # A bad reaction name re-renders with an alert too, and the page still works afterwards.
     item = messages_list(page, channel["name"]).get_by_role("article").last
     item.hover()
@@ -349,7 +353,7 @@ def test_plain_form_posts_work_without_javascript(live_server: Any, env_id: str,
         expect(page.get_by_role("button", name="Remove your reaction :eyes: (1)")).to_be_visible()
     finally:
         context.close()
-    assert [e["action"] for e in ui_writes(live_server, env_id)] == ["chat.postMessage", "reactions.add"]
+    assert [e["operation"] for e in ui_writes(live_server, env_id)] == ["chat.postMessage", "reactions.add"]
 
 
 # -- editing and deleting your own messages ------------------------------------------------------
@@ -377,4 +381,4 @@ def test_edit_and_delete_own_message(live_server: Any, env_id: str, page: Page) 
     mine = history.get_by_role("article", name=re.compile(rf"^{re.escape(me)}, ")).count()
     assert history.get_by_role("button", name="Edit message").count() == mine
     assert history.get_by_role("button", name="Delete message").count() == mine < history.get_by_role("article").count()
-    assert [e["action"] for e in ui_writes(live_server, env_id)] == ["chat.postMessage", "chat.update", "chat.delete"]
+    assert [e["operation"] for e in ui_writes(live_server, env_id)] == ["chat.postMessage", "chat.update", "chat.delete"]

@@ -13,9 +13,8 @@ from mcp import Client
 
 
 @pytest.fixture
-def http(live_server: Any) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=live_server.base_url, timeout=30) as client:
-        yield client
+def http(control: httpx.Client) -> httpx.Client:
+    return control
 
 
 @pytest.fixture
@@ -59,8 +58,9 @@ def test_get_and_list_envs(http: httpx.Client, created: dict[str, Any]) -> None:
     assert env_id in [e["env_id"] for e in listed]
 
 
-def test_two_creates_give_two_isolated_envs(http: httpx.Client) -> None:
+def test_two_creates_give_two_isolated_envs(http: httpx.Client, live_server: Any) -> None:
     ids = []
+    agent = httpx.Client(base_url=live_server.base_url, timeout=30)
     try:
         for _ in range(2):
             response = http.post("/v1/envs", json={})
@@ -68,13 +68,14 @@ def test_two_creates_give_two_isolated_envs(http: httpx.Client) -> None:
             ids.append(response.json()["env_id"])
         assert ids[0] != ids[1]
         first = f"/envs/{ids[0]}/api/chat"
-        channel = http.get(f"{first}/conversations.list").json()["channels"][0]["id"]
-        assert http.post(f"{first}/chat.postMessage", json={"channel": channel, "text": "only in the first"}).json()["ok"]
-        second = http.get(f"/envs/{ids[1]}/api/chat/conversations.history", params={"channel": channel, "limit": 1}).json()
+        channel = agent.get(f"{first}/conversations.list").json()["channels"][0]["id"]
+        assert agent.post(f"{first}/chat.postMessage", json={"channel": channel, "text": "only in the first"}).json()["ok"]
+        second = agent.get(f"/envs/{ids[1]}/api/chat/conversations.history", params={"channel": channel, "limit": 1}).json()
         assert second["messages"][0]["text"] != "only in the first"
-        assert [e["action"] for e in http.get(f"/v1/envs/{ids[0]}/events").json()["events"]] == ["chat.postMessage"]
+        assert [e["operation"] for e in http.get(f"/v1/envs/{ids[0]}/events").json()["events"]] == ["chat.postMessage"]
         assert http.get(f"/v1/envs/{ids[1]}/events").json()["events"] == []
     finally:
+        agent.close()
         for env_id in ids:
             http.delete(f"/v1/envs/{env_id}")
 

@@ -207,22 +207,24 @@ def test_no_checks_is_never_a_pass(db: Session) -> None:
 
 # -- the diff on a real env ----------------------------------------------------------------
 def test_a_post_is_exactly_one_inserted_row_and_reads_change_nothing(gym, env) -> None:
-    from apps.chat.service import ChatService
-    from officegym.core.ops import perform
-    from officegym.gym import NOT_COMPANY_STATE
+    from apps.chat.operations import OPERATIONS
+    from officegym.apps import not_company_state
+    from officegym.core.ops import invoke
 
-    def call(operation, action: str):
-        return perform(gym.store, env, lambda db: operation(ChatService(db)), source="mcp", app="chat", action=action, args={})
+    NOT_COMPANY_STATE = not_company_state()
 
-    general = call(lambda chat: chat.conversations_list(limit=1000), "list")["channels"][0]["id"]
-    call(lambda chat: chat.conversations_history(general), "history")
-    call(lambda chat: chat.search_messages("the"), "search")
+    def call(operation: str, **args):
+        return invoke(gym.store, env, OPERATIONS, OPERATIONS[operation], args, face="mcp", tool=operation, log_reads=True)
+
+    general = call("conversations.list", limit=1000)["channels"][0]["id"]
+    call("conversations.history", channel=general)
+    call("search.messages", query="the")
     assert diff_databases(env.path, env.start_path, exclude=NOT_COMPANY_STATE) == []
     assert {c.table for c in diff_databases(env.path, env.start_path)} == {"og_events"}, (
         "reads are logged, and move neither the clock nor any company row"
     )
 
-    ts = call(lambda chat: chat.chat_post_message(general, "graded words"), "post")["ts"]
+    ts = call("chat.postMessage", channel=general, text="graded words")["ts"]
     changes = diff_databases(env.path, env.start_path, exclude=NOT_COMPANY_STATE)
     assert [(c.table, c.key, c.change) for c in changes] == [("chat_messages", f"{general}/{ts}", "insert")]
     assert changes[0].row["text"] == "graded words"

@@ -3,7 +3,7 @@
 Everyone in the company is a user; channels follow the org chart (one per team), the work
 (#deals, #escalations, #cs-renewals, ...) and the biggest customers (`cust-<name>`); about
 six months of history sit before `company.now`. Messages are written from the template
-banks in `seed_data.chat_lines`, filled with the company's real customers, deals, tickets,
+banks in `seed_data.chat.lines`, filled with the company's real customers, deals, tickets,
 products and people, and timed by the facts they state: a "Closed Won" post lands on the
 deal's close date, a ticket triage right after the ticket was created, a welcome on the new
 hire's first day. So what an agent reads in chat agrees with the CRM and the ticket tracker.
@@ -33,7 +33,7 @@ from apps.chat.models import Channel, Member, Message, Pin, Reaction, User, Work
 from apps.chat.service import ACTOR_META_KEY
 from officegym.core.db import set_meta
 from seed_data.actor import acting_person
-from seed_data.chat_lines import (
+from seed_data.chat.lines import (
     ACKS, ACTIVITIES, BANKS, HEALTH, PINNED, PLACES, REACTIONS, SERVICES, SOCIAL_HOBBIES, STATUSES, TIMES, TOPICS, Script,
 )
 from seed_data.company import Company, Customer, Deal, Person, Ticket

@@ -1,0 +1,104 @@
+"""The explicit registry of apps: an app exists when it is listed here.
+
+Each app declares its tables (the models module registers them), its seeder and the seeders
+it needs first, its operations, its REST and UI routers, and its MCP toolsets (the first is
+the default). Server assembly, the `all` MCP server, templates, the Python API, bench and
+validate iterate this registry; no other platform module names an app.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from fastapi import APIRouter
+from sqlalchemy.orm import Session
+
+import apps.chat.models
+from apps.chat import api as chat_api
+from apps.chat import ui as chat_ui
+from apps.chat.operations import OPERATIONS as CHAT_OPERATIONS
+from mcp_servers import chat as chat_tools
+from officegym.core.operations import OperationSet
+from officegym.faces.mcp import Toolset
+from seed_data.chat import seed_chat
+from seed_data.company import Company
+
+DEFAULT_TOOLSET = "reference"
+
+
+@dataclass(frozen=True)
+class App:
+    name: str  # the path segment: /envs/{id}/{name}/, /mcp/{name}, /api/{name}/
+    product: str  # what it clones, for people reading listings
+    models: ModuleType  # importing it registers the app's tables on the shared metadata
+    seed: Callable[[Session, Company], None]
+    needs: tuple[str, ...]  # apps whose seeders must run first
+    operations: OperationSet
+    rest: APIRouter
+    ui: APIRouter
+    toolsets: tuple[Toolset, ...]  # the first is the default
+    bookkeeping: frozenset[str] = frozenset()  # tables that are not company state (never collateral)
+
+    @property
+    def source_dir(self) -> Path:
+        return Path(self.models.__file__).parent
+
+    def toolset(self, name: str | None) -> Toolset:
+        """The named toolset, or the default when this app has none of that name."""
+        return next((t for t in self.toolsets if t.name == (name or DEFAULT_TOOLSET)), self.toolsets[0])
+
+
+APPS: tuple[App, ...] = (
+    App(
+        name="chat", product="Slack", models=apps.chat.models, seed=seed_chat, needs=(),
+        operations=CHAT_OPERATIONS, rest=chat_api.router, ui=chat_ui.router,
+        toolsets=chat_tools.TOOLSETS, bookkeeping=apps.chat.models.BOOKKEEPING_TABLES,
+    ),
+)
+
+
+def names() -> tuple[str, ...]:
+    return tuple(app.name for app in APPS)
+
+
+def get(name: str) -> App:
+    for app in APPS:
+        if app.name == name:
+            return app
+    raise KeyError(f"unknown app {name!r}; apps: {', '.join(names())}")
+
+
+def seeding_order() -> list[App]:
+    """Apps in an order where each one's `needs` come first (a stable topological sort)."""
+    done: list[App] = []
+    pending = list(APPS)
+    while pending:
+        ready = [a for a in pending if all(n in {d.name for d in done} for n in a.needs)]
+        if not ready:
+            raise ValueError(f"apps with unmet or circular needs: {', '.join(a.name for a in pending)}")
+        done.extend(ready)
+        pending = [a for a in pending if a not in ready]
+    return done
+
+
+def seed_all(db: Session, company: Company) -> None:
+    for app in seeding_order():
+        app.seed(db, company)
+
+
+def toolset_names() -> tuple[str, ...]:
+    return tuple(dict.fromkeys(t.name for app in APPS for t in app.toolsets))
+
+
+def not_company_state() -> frozenset[str]:
+    from officegym.core.db import CORE_TABLES
+
+    return CORE_TABLES.union(*(app.bookkeeping for app in APPS))
+
+
+def describe() -> list[dict[str, Any]]:
+    return [{"name": a.name, "product": a.product, "toolsets": [t.name for t in a.toolsets]} for a in APPS]

@@ -1,0 +1,1 @@
+"""The generic faces: MCP tools, REST methods and UI handlers bound to declared operations."""

@@ -1,0 +1,190 @@
+"""The MCP face: toolsets are tables of tool → operation bindings, served by the SDK's
+low-level server.
+
+A `Tool` names the operation it runs and how the product's MCP server spells its arguments
+(renames, arguments the tool fixes, its own defaults and caps). The input schema an agent
+sees is cut from the operation's declared argument model, so the schema, the parser and the
+errors are the operation's own: there is no second validation layer to disagree with REST
+or the UI. Results are one text item holding the product's response JSON, as the reference
+servers return them; domain errors come back as `is_error` results in the product's shape.
+
+One server per (app, toolset) serves every env: the env comes from the ASGI scope that the
+dispatcher fills (`/envs/{env_id}/mcp/{app}`), or from `IN_PROCESS_ENV` for in-process
+clients (the Python API, `tasks validate`).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+import mcp_types as types
+from mcp.server.lowlevel import Server
+
+from officegym.core.env_store import Env, EnvStore
+from officegym.core.errors import AppError
+from officegym.core.operations import Operation, OperationSet
+from officegym.core.ops import invoke, log_failure
+
+SCOPE_ENV_KEY = "officegym.env"
+SCOPE_STORE_KEY = "officegym.store"
+IN_PROCESS_ENV: ContextVar[tuple[EnvStore, Env] | None] = ContextVar("officegym_in_process_env", default=None)
+
+HINTS = ("additive", "idempotent", "destructive")
+
+
+@dataclass(frozen=True)
+class Tool:
+    """One tool of a toolset, bound to one operation."""
+
+    name: str
+    operation: str
+    description: str
+    args: Mapping[str, str] | None = None  # tool argument → operation parameter; None: the operation's own names
+    docs: Mapping[str, str] = field(default_factory=dict)  # argument descriptions as the product's server words them
+    fixed: Mapping[str, Any] = field(default_factory=dict)  # operation parameters the tool always sets
+    defaults: Mapping[str, Any] = field(default_factory=dict)  # tool argument → its default, where it differs
+    caps: Mapping[str, int] = field(default_factory=dict)  # tool argument → the server's silent maximum
+    required: tuple[str, ...] | None = None  # tool arguments the product requires (default: the operation's)
+    hint: str = "additive"  # for a write: additive, idempotent or destructive
+
+    def arg_names(self, op: Operation) -> dict[str, str]:
+        if self.args is not None:
+            return dict(self.args)
+        return {name: name for name in op.params if name not in self.fixed}
+
+    def to_operation(self, op: Operation, given: Mapping[str, Any]) -> dict[str, Any]:
+        raw: dict[str, Any] = {}
+        for tool_arg, param in self.arg_names(op).items():
+            value = given.get(tool_arg, self.defaults.get(tool_arg))
+            cap = self.caps.get(tool_arg)
+            if cap is not None and isinstance(value, int) and not isinstance(value, bool) and value > cap:
+                value = cap
+            if value is not None:
+                raw[param] = value
+        raw.update(self.fixed)
+        return raw
+
+    def annotations(self, op: Operation) -> types.ToolAnnotations:
+        if not op.writes:
+            return types.ToolAnnotations(read_only_hint=True, open_world_hint=False)
+        if self.hint not in HINTS:
+            raise ValueError(f"tool {self.name}: hint must be one of {HINTS}")
+        return types.ToolAnnotations(
+            read_only_hint=False, destructive_hint=self.hint == "destructive",
+            idempotent_hint=self.hint == "idempotent", open_world_hint=False,
+        )
+
+    def input_schema(self, op: Operation) -> dict[str, Any]:
+        source = op.json_schema()
+        properties: dict[str, Any] = {}
+        required = []
+        for tool_arg, param in self.arg_names(op).items():
+            prop = _plain(copy.deepcopy(source["properties"][param]))
+            if tool_arg in self.docs:
+                prop["description"] = self.docs[tool_arg]
+            if tool_arg in self.defaults:
+                prop["default"] = self.defaults[tool_arg]
+            properties[tool_arg] = prop
+            if (self.required is None and op.params[param].required) or (self.required and tool_arg in self.required):
+                required.append(tool_arg)
+        schema: dict[str, Any] = {"type": "object", "properties": properties, "required": required}
+        if "$defs" in source:
+            schema["$defs"] = source["$defs"]
+        return schema
+
+
+def _plain(prop: dict[str, Any]) -> dict[str, Any]:
+    """A property as the products' servers publish it: `{"type": "integer", …}` rather than
+    pydantic's `anyOf [integer, null]` for an optional argument (leaving it out is the null)."""
+    prop.pop("title", None)
+    options = prop.get("anyOf")
+    if options:
+        kept = [o for o in options if o.get("type") != "null"]
+        if len(kept) == 1:
+            del prop["anyOf"]
+            prop = {**kept[0], **prop}
+        else:
+            prop["anyOf"] = kept
+    if prop.get("default", 0) is None:
+        del prop["default"]
+    return prop
+
+
+@dataclass(frozen=True)
+class Toolset:
+    """The MCP tools of one app in one product's style ("reference", "official", …)."""
+
+    name: str
+    app: str
+    tools: tuple[Tool, ...]
+    instructions: str = ""
+
+
+def tool(name: str, operation: str, description: str, **binding: Any) -> Tool:
+    return Tool(name=name, operation=operation, description=description, **binding)
+
+
+def text_result(payload: Any, is_error: bool = False) -> types.CallToolResult:
+    """One text item holding the JSON of the product's response, as the reference servers do."""
+    return types.CallToolResult(content=[types.TextContent(type="text", text=json.dumps(payload, ensure_ascii=False))], is_error=is_error)
+
+
+@dataclass(frozen=True)
+class _Bound:
+    tool: Tool
+    op: Operation
+    ops: OperationSet
+    listing: types.Tool
+
+
+def locate(request: Any) -> tuple[EnvStore, Env]:
+    scope = getattr(request, "scope", None)
+    if scope and SCOPE_ENV_KEY in scope:
+        return scope[SCOPE_STORE_KEY], scope[SCOPE_ENV_KEY]
+    bound = IN_PROCESS_ENV.get()
+    if bound is None:
+        raise RuntimeError("tool called outside an env: mount the server under /envs/{env_id}/mcp/ or set IN_PROCESS_ENV")
+    return bound
+
+
+def build_server(name: str, toolsets: Sequence[tuple[Toolset, OperationSet]], instructions: str = "") -> Server:
+    """One MCP server over the given toolsets; tool names must not collide across them."""
+    bound: dict[str, _Bound] = {}
+    for toolset, ops in toolsets:
+        for entry in toolset.tools:
+            if entry.name in bound:
+                raise ValueError(f"tool name {entry.name!r} is offered by two toolsets ({bound[entry.name].ops.app}, {toolset.app})")
+            op = ops[entry.operation]
+            listing = types.Tool(
+                name=entry.name, description=entry.description, input_schema=entry.input_schema(op),
+                annotations=entry.annotations(op),
+            )
+            bound[entry.name] = _Bound(entry, op, ops, listing)
+    listings = [b.listing for b in bound.values()]
+
+    async def list_tools(_ctx: Any, _params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=listings)
+
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        store, env = locate(ctx.request)
+        given = params.arguments or {}
+        found = bound.get(params.name)
+        if found is None:
+            message = f"unknown tool {params.name!r}; this server offers: {', '.join(sorted(bound))}"
+            error = AppError("unknown_tool", message)
+            log_failure(store, env, face="mcp", app=name, operation="", tool=params.name, args=dict(given), error=error)
+            return text_result({"ok": False, "error": "unknown_tool", "message": message}, is_error=True)
+        raw = found.tool.to_operation(found.op, given)
+        try:
+            body = invoke(store, env, found.ops, found.op, raw, face="mcp", tool=params.name, log_reads=True, sent=given)
+        except AppError as error:
+            return text_result(found.ops.error_body(error), is_error=True)
+        return text_result(found.ops.ok_body(body))
+
+    server = Server(name, on_list_tools=list_tools, on_call_tool=call_tool, instructions=instructions or None)
+    return server

@@ -1,0 +1,93 @@
+"""What every REST face shares: reading a request's arguments, and running an operation.
+
+Each app's `api.py` maps its product's routes onto operations and shapes answers the way the
+product does; the parsing and the transaction are the operation's (`officegym.core.ops`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import Request
+
+from officegym.core.env_store import Env
+from officegym.core.errors import AppError
+from officegym.core.operations import Operation, OperationSet
+from officegym.core.ops import invoke
+from officegym.core.web import env_store
+
+MAX_JSON_DEPTH = 32  # deeper bodies are refused before parsing (Python's parser recurses)
+
+
+class BadBody(ValueError):
+    """The request body cannot be read as arguments; the message says why."""
+
+
+async def merged_arguments(request: Request) -> dict[str, Any]:
+    """Arguments from the query string, then a form or JSON-object body over them (as Slack
+    and most form-friendly APIs accept them)."""
+    args: dict[str, Any] = dict(request.query_params)
+    if request.method not in ("POST", "PUT", "PATCH"):
+        return args
+    kind = request.headers.get("content-type", "")
+    if kind.startswith("application/json"):
+        body = await json_body(request)
+        if body is not None and not isinstance(body, dict):
+            raise BadBody("the JSON body must be an object of arguments")
+        args.update(body or {})
+    elif kind.startswith(("application/x-www-form-urlencoded", "multipart/form-data")):
+        args.update({k: v for k, v in (await request.form()).items() if isinstance(v, str)})
+    return args
+
+
+async def json_body(request: Request) -> Any:
+    """The JSON body, or None when empty; BadBody for invalid UTF-8, invalid JSON, non-finite
+    numbers (NaN/Infinity are not JSON) or absurd nesting."""
+    raw = await request.body()
+    if not raw.strip():
+        return None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise BadBody(f"the body is not valid UTF-8 (byte {error.start})") from None
+    if _depth(text) > MAX_JSON_DEPTH:
+        raise BadBody(f"the JSON body is nested deeper than {MAX_JSON_DEPTH} levels")
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except (json.JSONDecodeError, ValueError) as error:
+        raise BadBody(f"the body is not valid JSON: {error}") from None
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _depth(text: str) -> int:
+    """Nesting depth of brackets outside strings (cheap pre-check, no recursion)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def call(request: Request, env: Env, ops: OperationSet, op: Operation, raw: dict[str, Any], *, route: str) -> dict[str, Any]:
+    """Run `op` through the REST face; returns its body or raises the app's AppError."""
+    return invoke(env_store(request), env, ops, op, raw, face="rest", tool=route)
+
+
+__all__ = ["AppError", "BadBody", "call", "json_body", "merged_arguments"]

@@ -1,0 +1,81 @@
+"""The control plane from Python, for a trainer talking to a running `officegym serve`.
+
+    from officegym.remote import ControlPlane
+    cp = ControlPlane()                      # finds the server and its token in the state file
+    env = cp.create("chat/reply-in-thread-v1", seed=0, variant=2)
+    ...                                      # the agent uses env["urls"]
+    print(cp.grade(env["env_id"])["reward"])
+
+`serve` writes its control URL and token to a private state file (mode 0600) so the CLI and
+this client need no copy-paste; pass `url` and `token` to reach a server elsewhere.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from officegym import settings
+
+
+def write_state(control_url: str, token: str, agent_url: str, default_env: str | None) -> Path:
+    path = settings.state_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as out:
+        json.dump({"control_url": control_url, "token": token, "agent_url": agent_url, "default_env": default_env, "pid": os.getpid()}, out)
+    os.replace(tmp, path)
+    return path
+
+
+def read_state() -> dict[str, Any]:
+    path = settings.state_file()
+    try:
+        return json.loads(path.read_text())
+    except FileNotFoundError:
+        raise RuntimeError(f"no running officegym found ({path} is missing): start `officegym serve`, or pass url and token") from None
+
+
+class ControlPlane:
+    def __init__(self, url: str | None = None, token: str | None = None, timeout: float = 60.0) -> None:
+        if url is None or token is None:
+            state = read_state()
+            url, token = url or state["control_url"], token or state["token"]
+        self.url = url.rstrip("/")
+        self.http = httpx.Client(base_url=self.url, headers={"Authorization": f"Bearer {token}"}, timeout=timeout)
+
+    def _call(self, method: str, path: str, **kwargs: Any) -> Any:
+        response = self.http.request(method, path, **kwargs)
+        if response.status_code >= 400:
+            raise RuntimeError(f"{method} {path}: HTTP {response.status_code}: {response.text[:500]}")
+        return response.json() if response.content else None
+
+    def create(self, task: str | None = None, seed: int = 0, size: str = "small", variant: int = 0, toolset: str | None = None) -> dict[str, Any]:
+        body = {"task": task, "seed": seed, "size": size, "variant": variant, "toolset": toolset}
+        return self._call("POST", "/v1/envs", json=body)
+
+    def get(self, env_id: str) -> dict[str, Any]:
+        return self._call("GET", f"/v1/envs/{env_id}")
+
+    def list(self) -> list[dict[str, Any]]:
+        return self._call("GET", "/v1/envs")["envs"]
+
+    def delete(self, env_id: str) -> None:
+        self._call("DELETE", f"/v1/envs/{env_id}")
+
+    def grade(self, env_id: str) -> dict[str, Any]:
+        return self._call("POST", f"/v1/envs/{env_id}/grade")
+
+    def events(self, env_id: str, after: int = 0, limit: int = 1000) -> list[dict[str, Any]]:
+        return self._call("GET", f"/v1/envs/{env_id}/events", params={"after": after, "limit": limit})["events"]
+
+    def tasks(self) -> list[dict[str, Any]]:
+        return self._call("GET", "/v1/tasks")["tasks"]
+
+    def close(self) -> None:
+        self.http.close()

@@ -1,0 +1,88 @@
+"""`officegym serve`: the agent-facing server and the control plane, in one process.
+
+Both listeners share one `Gym`. Ports are checked before anything is printed, so the URLs a
+user copies are URLs that answer. The control token comes from OFFICEGYM_CONTROL_TOKEN or is
+generated, and reaches the CLI and Python API through the private state file, never stdout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import secrets
+import signal
+import socket
+from collections.abc import Callable
+
+from officegym import apps
+
+
+def check_port(host: str, port: int) -> None:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            raise OSError(f"cannot listen on {host}:{port} ({error.strerror}); pick another port with --port/--control-port") from None
+
+
+def _listener_class() -> type:
+    import uvicorn
+
+    class Listener(uvicorn.Server):
+        """A uvicorn server that leaves signals to `run_serve`: each server would otherwise
+        install its own handlers and the last one installed would stop only itself."""
+
+        @contextlib.contextmanager
+        def capture_signals(self):  # type: ignore[override]
+            yield
+
+    return Listener
+
+
+def run_serve(*, host: str, port: int, control_host: str, control_port: int, seed: int, size: str, task: str | None,
+              echo: Callable[[str], None]) -> None:
+    import uvicorn
+
+    from officegym.control import env_urls
+    from officegym.gym import Gym
+    from officegym.remote import write_state
+    from officegym.server import create_agent_app, create_control_app
+
+    Listener = _listener_class()
+    check_port(host, port)
+    check_port(control_host, control_port)
+    gym = Gym()
+    env = gym.create(task, seed=seed, size=size)
+    token = os.environ.get("OFFICEGYM_CONTROL_TOKEN") or secrets.token_urlsafe(32)
+    shown = "localhost" if host in ("0.0.0.0", "::") else host
+    base = f"http://{shown}:{port}"
+    control_shown = "localhost" if control_host in ("0.0.0.0", "::") else control_host
+    control_url = f"http://{control_shown}:{control_port}"
+    state = write_state(control_url, token, base, env.id)
+
+    company = gym.template(seed, size).company
+    echo(f"officegym — {company.name} (seed {seed}, {size}); apps: {', '.join(apps.names())}; default env {env.id}")
+    if env.task is not None:
+        echo(f"task {task}: {env.task.prompt}")
+    urls = env_urls(base, env.id)
+    for kind in ("ui", "mcp", "api"):
+        for name, url in urls[kind].items():
+            echo(f"  {kind:<4} {name:<8} {url}")
+    echo(f"  control plane  {control_url}/v1/envs  (bearer token in {state}; docs at {control_url}/v1/docs)")
+
+    agent = Listener(uvicorn.Config(create_agent_app(gym, host=host), host=host, port=port, log_level="warning"))
+    control = Listener(uvicorn.Config(create_control_app(gym, token, base), host=control_host, port=control_port, log_level="warning"))
+
+    async def both() -> None:
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, lambda: setattr(agent, "should_exit", True) or setattr(control, "should_exit", True))
+        await asyncio.gather(agent.serve(), control.serve())
+
+    try:
+        asyncio.run(both())
+    finally:
+        gym.close()
