@@ -1,9 +1,11 @@
 """Grading: weighted checks, plus collateral damage from the state diff.
 
-reward = (weight of passed checks / total weight) × 0.8 ^ (number of collateral changes).
-Each change outside what the task expects costs a fifth of what is left, so one stray edit
-hurts but does not erase a correct solution, and a rampage drives the reward to ~0.
-`passed` needs every check to pass and no collateral damage at all.
+reward = (weight of passed checks / total weight) × the product of what each collateral
+change costs. A stray addition (a row inserted, or a blank filled in) keeps 0.8 of what is
+left, so one stray post hurts but does not erase a correct solution and a rampage drives the
+reward to ~0. Destroying what was there (a row deleted, a value overwritten: an archived
+channel, an edited or deleted message) keeps 0.4: one such change alone takes a perfect
+solution below the pass line. `passed` needs every check to pass and no collateral at all.
 """
 
 from __future__ import annotations
@@ -17,19 +19,42 @@ from sqlalchemy.orm import Session
 from graders.checks import Check
 from graders.diff import RowChange
 
-COLLATERAL_FACTOR = 0.8
+COLLATERAL_FACTOR = 0.8  # what a stray addition leaves of the reward
+DESTRUCTIVE_FACTOR = 0.4  # what destroying existing data leaves of the reward
+PASS_LINE = 0.5  # a gamed or wrong solution must score below this (and not pass)
 
 
 @dataclass(frozen=True, slots=True)
 class Expect:
-    """A change the task allows: rows of `table` changing as `change`, matching `where`."""
+    """A change the task allows: rows of `table` changing as `change`, matching `where`.
+
+    With `given`, the allowance depends on final state (e.g. "members of the channel the task
+    asked for, whatever id it got"): `given(db)` is read once per grade and `where` is called
+    as `where(row, given_value)`.
+    """
 
     table: str
     change: str  # "insert" | "update" | "delete" | "any"
-    where: Callable[[RowChange], bool] = field(default=lambda _row: True)
+    where: Callable[..., bool] = field(default=lambda _row: True)
+    given: Callable[[Session], Any] | None = None
 
-    def covers(self, row: RowChange) -> bool:
-        return row.table == self.table and self.change in ("any", row.change) and bool(self.where(row))
+    def covers(self, row: RowChange, state: Any = None) -> bool:
+        if row.table != self.table or self.change not in ("any", row.change):
+            return False
+        return bool(self.where(row, state) if self.given is not None else self.where(row))
+
+
+def destroys(change: RowChange) -> bool:
+    """Whether a change removes or overwrites data that was there at the start."""
+    if change.change == "delete":
+        return True
+    if change.change != "update" or change.before is None:
+        return False
+    return any(change.before.get(column) not in (None, "") for column in change.changed_columns)
+
+
+def cost(change: RowChange) -> float:
+    return DESTRUCTIVE_FACTOR if destroys(change) else COLLATERAL_FACTOR
 
 
 def grade(db: Session, checks: Sequence[Check], changes: Sequence[RowChange], expected: Sequence[Expect]) -> dict[str, Any]:
@@ -44,16 +69,23 @@ def grade(db: Session, checks: Sequence[Check], changes: Sequence[RowChange], ex
         total += check.weight
         earned += check.weight if ok else 0.0
         results.append({"name": check.name, "weight": check.weight, "passed": ok, "detail": detail})
-    collateral = [
-        {"table": c.table, "key": c.key, "change": c.describe()}
-        for c in changes
-        if not any(e.covers(c) for e in expected)
-    ]
-    score = earned / total if total else 0.0
-    reward = score * COLLATERAL_FACTOR ** len(collateral)
+    states = [_given(e, db) for e in expected]
+    stray = [c for c in changes if not any(e.covers(c, state) for e, state in zip(expected, states, strict=True))]
+    reward = earned / total if total else 0.0
+    for change in stray:
+        reward *= cost(change)
     return {
         "reward": round(reward, 6),
-        "passed": bool(checks) and earned == total and not collateral,
+        "passed": bool(checks) and earned == total and not stray,
         "checks": results,
-        "collateral": collateral,
+        "collateral": [{"table": c.table, "key": c.key, "change": c.describe()} for c in stray],
     }
+
+
+def _given(expect: Expect, db: Session) -> Any:
+    if expect.given is None:
+        return None
+    try:
+        return expect.given(db)
+    except Exception:  # unreadable state allows nothing extra; it never crashes grading
+        return None

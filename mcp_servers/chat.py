@@ -9,6 +9,7 @@ Slack API response JSON, as that server returns them.
 from __future__ import annotations
 
 from officegym.faces.mcp import Toolset, tool
+from officegym.faces.probe import Call, Probe
 
 CHANNEL_ID = {"channel_id": "channel"}
 THREAD_TS_DOC = (
@@ -77,7 +78,7 @@ REFERENCE = Toolset("reference", "chat", (
          "Open (or find) a direct message with one user, or a group DM with several; returns the channel ID to post to",
          hint="idempotent", docs={"users": "One user ID for a DM, or up to 8 comma-separated for a group DM"}),
     tool("slack_update_message", "chat.update", "Edit the text of one of your messages",
-         args={"channel_id": "channel", "ts": "ts", "text": "text"}, hint="destructive",
+         args={"channel_id": "channel", "ts": "ts", "text": "text"}, required=("channel_id", "ts", "text"), hint="destructive",
          docs={"channel_id": CHANNEL_DOC, "ts": TS_DOC, "text": "The new message text"}),
     tool("slack_delete_message", "chat.delete", "Delete one of your messages",
          args={"channel_id": "channel", "ts": "ts"}, hint="destructive", docs={"channel_id": CHANNEL_DOC, "ts": TS_DOC}),
@@ -95,4 +96,90 @@ REFERENCE = Toolset("reference", "chat", (
          docs={"channel_id": CHANNEL_DOC}),
 ), instructions="Slack: channels, messages, threads, reactions, people (slack_* tools).")
 
-TOOLSETS = (REFERENCE,)
+# -- Slack's official hosted MCP server ---------------------------------------------------
+# Its 13 tool names as MCP catalogs list them. Its arguments are not published, so they take
+# the Web API's own names (channel_id, thread_ts, text, query, user_id, post_at, cursor, limit);
+# `channel_id` also takes a user ID, meaning your DM with them, as Slack's server does.
+SEARCH_ARGS = {"query": "query", "limit": "count", "page": "page", "sort": "sort", "sort_dir": "sort_dir"}
+SEARCH_DOCS = {
+    "query": "Search query: words, \"phrases\", -excluded, in:#channel, from:@user, from:me, before:/after:/on:YYYY-MM-DD, "
+             "during:YYYY-MM, has:reaction, has:pin, is:thread",
+    "limit": "Results per page (default 20, max 100)", "page": "Page number, starting at 1",
+    "sort": "'score' (default) or 'timestamp'", "sort_dir": "'desc' (default) or 'asc'",
+}
+MESSAGE_DOCS = {
+    "channel_id": "Where to send: a channel ID ('C…'), or a user ID ('U…') for your DM with them",
+    "text": "The message, in Slack mrkdwn (*bold*, _italic_, `code`, <@U…> mentions); at most 40,000 characters",
+    "thread_ts": "To reply in a thread: the parent message's ts ('1234567890.123456'); leave out for a new message",
+    "reply_broadcast": "With thread_ts: also show the reply in the channel (default false)",
+    "blocks": "Optional Block Kit blocks (a JSON array, at most 50); text is then their fallback, rendered from them when left out",
+}
+OFFICIAL = Toolset("official", "chat", (
+    tool("slack_search_public", "search.messages", "Search messages in public channels (no private channels or DMs). Supports Slack search syntax.",
+         args=SEARCH_ARGS, fixed={"channel_types": "public_channel"}, defaults={"limit": 20}, caps={"limit": 100}, docs=SEARCH_DOCS),
+    tool("slack_search_public_and_private", "search.messages",
+         "Search messages in every conversation you can see: public and private channels, DMs and group DMs. Supports Slack search syntax.",
+         args=SEARCH_ARGS, fixed={"channel_types": "public_channel,private_channel,mpim,im"}, defaults={"limit": 20}, caps={"limit": 100},
+         docs=SEARCH_DOCS),
+    tool("slack_search_channels", "conversations.list", "Find channels by words in their name, topic or purpose; returns their IDs and details",
+         args={"query": "query", "channel_types": "types", "limit": "limit", "cursor": "cursor"}, required=("query",),
+         defaults={"channel_types": "public_channel,private_channel", "limit": 20}, caps={"limit": 200},
+         docs={"query": "Words to find in channel names, topics and purposes, e.g. 'renewals'",
+               "channel_types": "Comma-separated: public_channel, private_channel (default both; private ones only if you are in them)",
+               "limit": "Maximum number of channels (default 20, max 200)", "cursor": CURSOR_DOC}),
+    tool("slack_search_users", "users.list", "Find people by name, handle, email or title; returns their user IDs and profiles",
+         args={"query": "query", "limit": "limit", "cursor": "cursor"}, required=("query",), defaults={"limit": 20}, caps={"limit": 200},
+         docs={"query": "Words to find, e.g. 'priya' or 'account executive'", "limit": "Maximum number of people (default 20, max 200)",
+               "cursor": CURSOR_DOC}),
+    tool("slack_read_channel", "conversations.history", "Read a channel's or DM's messages, newest first, with thread summaries and reactions",
+         args={"channel_id": "channel", "limit": "limit", "cursor": "cursor", "oldest": "oldest", "latest": "latest"},
+         defaults={"limit": 20}, caps={"limit": 200},
+         docs={"channel_id": "The channel ID ('C…'), a DM ID ('D…'), or '#name'", "limit": "Maximum number of messages (default 20, max 200)",
+               "cursor": CURSOR_DOC, "oldest": "Only messages after this ts", "latest": "Only messages before this ts"}),
+    tool("slack_read_thread", "conversations.replies", "Read a whole thread: the parent message, then its replies oldest first",
+         args={"channel_id": "channel", "thread_ts": "ts", "limit": "limit", "cursor": "cursor"}, caps={"limit": 1000},
+         docs={"channel_id": "The ID of the channel holding the thread", "thread_ts": THREAD_TS_DOC,
+               "limit": "Maximum number of replies (default all, up to 1000)", "cursor": CURSOR_DOC}),
+    tool("slack_read_user_profile", "users.info", "Read a person's profile: name, title, email, time zone, status",
+         args={"user_id": "user"}, docs={"user_id": "The user's ID ('U…'); leave out to read your own profile"}),
+    tool("slack_read_canvas", "files.info", "Read a canvas: its title, where it is attached, and its markdown content",
+         args={"canvas_id": "file"}, docs={"canvas_id": "The canvas ID ('F…')"}),
+    tool("slack_create_canvas", "canvases.create",
+         "Create a canvas (a markdown document); give channel_id to attach it to a channel, where its members can read it",
+         args={"title": "title", "content": "document_content", "channel_id": "channel_id"}, required=("title", "content"),
+         docs={"title": "The canvas title", "content": "The canvas content, in markdown",
+               "channel_id": "Optional: the channel to attach the canvas to"}),
+    tool("slack_update_canvas", "canvases.edit", "Change a canvas: replace its content, add to its start or end, and/or rename it",
+         args={"canvas_id": "canvas_id", "content": "document_content", "operation": "operation", "title": "title_content"},
+         required=("canvas_id",), hint="destructive",
+         docs={"canvas_id": "The canvas ID ('F…')", "content": "Markdown; leave out when only renaming",
+               "operation": "What content does: 'replace' (default, the whole document), 'insert_at_end' or 'insert_at_start'",
+               "title": "A new title (optional)"}),
+    tool("slack_send_message", "chat.postMessage", "Send a message to a channel, a person (their user ID) or a thread; others see it at once",
+         args={"channel_id": "channel", "text": "text", "thread_ts": "thread_ts", "reply_broadcast": "reply_broadcast", "blocks": "blocks"},
+         required=("channel_id",), docs=MESSAGE_DOCS),
+    tool("slack_send_message_draft", "drafts.create",
+         "Save a message as a draft for you to review and send later; nobody else sees it. One draft per channel or thread",
+         args={"channel_id": "channel", "text": "text", "thread_ts": "thread_ts"}, required=("channel_id", "text"),
+         docs={k: MESSAGE_DOCS[k] for k in ("channel_id", "text", "thread_ts")}),
+    tool("slack_schedule_message", "chat.scheduleMessage",
+         "Schedule a message to be sent later, at post_at (Unix seconds, in the future, at most 120 days ahead); it is not sent now",
+         args={"channel_id": "channel", "post_at": "post_at", "text": "text", "thread_ts": "thread_ts",
+               "reply_broadcast": "reply_broadcast", "blocks": "blocks"},
+         required=("channel_id", "post_at"),
+         docs={**MESSAGE_DOCS, "post_at": "When to send it: Unix seconds (UTC), later than now"}),
+), instructions=(
+    "Slack, as Slack's own MCP server offers it: search messages, channels and people; read channels, threads, profiles "
+    "and canvases; send, draft and schedule messages; create and update canvases. Find IDs with slack_search_channels and "
+    "slack_search_users; a user ID as channel_id means your DM with that person."
+))
+
+TOOLSETS = (REFERENCE, OFFICIAL)
+
+# What `officegym bench` times for chat: reading #general's seeded history, and posting there.
+BENCH_PROBE = Probe(
+    mcp_read=Call("slack_get_channel_history", {"channel_id": "#general", "limit": 10}),
+    mcp_write=Call("slack_post_message", {"channel_id": "#general", "text": "bench message {i}"}),
+    rest_read=Call("conversations.history", {"channel": "#general", "limit": 10}, method="GET"),
+    rest_write=Call("chat.postMessage", {"channel": "#general", "text": "bench message {i}"}),
+)

@@ -24,6 +24,7 @@ from apps.chat.operations import OPERATIONS as CHAT_OPERATIONS
 from mcp_servers import chat as chat_tools
 from officegym.core.operations import OperationSet
 from officegym.faces.mcp import Toolset
+from officegym.faces.probe import Probe
 from seed_data.chat import seed_chat
 from seed_data.company import Company
 
@@ -41,6 +42,7 @@ class App:
     rest: APIRouter
     ui: APIRouter
     toolsets: tuple[Toolset, ...]  # the first is the default
+    probe: Probe  # the typical read and write `officegym bench` times
     bookkeeping: frozenset[str] = frozenset()  # tables that are not company state (never collateral)
 
     @property
@@ -56,7 +58,7 @@ APPS: tuple[App, ...] = (
     App(
         name="chat", product="Slack", models=apps.chat.models, seed=seed_chat, needs=(),
         operations=CHAT_OPERATIONS, rest=chat_api.router, ui=chat_ui.router,
-        toolsets=chat_tools.TOOLSETS, bookkeeping=apps.chat.models.BOOKKEEPING_TABLES,
+        toolsets=chat_tools.TOOLSETS, probe=chat_tools.BENCH_PROBE, bookkeeping=apps.chat.models.BOOKKEEPING_TABLES,
     ),
 )
 

@@ -18,6 +18,7 @@ def serve(
     seed: int = typer.Option(0, help="company seed of the default env"),
     size: str = typer.Option("small", help="company size: small or large"),
     task: str = typer.Option(None, help="task family of the default env (none: a bare company)"),
+    db: str = typer.Option(None, help="where envs live: a postgresql:// URL (default: SQLite files; or OFFICEGYM_DB)"),
 ) -> None:
     """Serve every app for a default env (the company simulation), plus the control plane on
     its own port behind a generated bearer token."""
@@ -25,30 +26,51 @@ def serve(
 
     try:
         run_serve(host=host, port=port, control_host=control_host, control_port=control_port if control_port is not None else port + 1,
-                  seed=seed, size=size, task=task, echo=typer.echo)
+                  seed=seed, size=size, task=task, db=db, echo=typer.echo)
     except (KeyError, ValueError, OSError) as error:
         raise typer.BadParameter(str(error).strip('"')) from None
 
 
 @tasks_app.command("list")
-def tasks_list() -> None:
-    """List the task families."""
+def tasks_list(
+    seed: int = typer.Option(0, help="company seed to count instances on"),
+    size: str = typer.Option("small", help="company size to count instances on"),
+) -> None:
+    """List the task families, with how many distinct instances (variants) each has on one
+    company template."""
+    import tempfile
+    from pathlib import Path
+
+    from officegym.gym import Gym
     from tasks import registry
 
+    with tempfile.TemporaryDirectory(prefix="officegym-tasks-") as tmp:
+        gym = Gym(envs_dir=Path(tmp))
+        try:
+            counts = {family.id: gym.count_instances(family.id, seed=seed, size=size) for family in registry.all_families()}
+        finally:
+            gym.close()
+    typer.echo(f"{'family':<40} {'level':<7} {'instances':>9}  summary   (seed {seed}, {size})")
     for family in registry.all_families():
-        typer.echo(f"{family.id:<40} {family.difficulty:<7} {family.summary}")
+        count = counts[family.id]
+        typer.echo(f"{family.id:<40} {family.difficulty:<7} {count if count is not None else '?':>9}  {family.summary}")
 
 
 @tasks_app.command("validate")
 def tasks_validate(
     seeds: int = typer.Option(3, help="number of seeds (0..N-1) to validate each family on"),
+    variants: int = typer.Option(1, help="number of variants (0..N-1) per family and seed"),
     size: str = typer.Option("small", help="company size"),
     task: list[str] = typer.Option(None, help="only these families (repeatable)"),
 ) -> None:
-    """Prove every family: the oracle scores 1.0 and doing nothing scores 0.0, on every seed."""
+    """Prove every family on every seed and variant: the oracle and every alternative correct
+    solution pass, doing nothing scores 0.0, and every adversary stays below the pass line."""
+    import inspect
+
     from officegym.validate import validate
 
-    failures = validate(seeds=seeds, size=size, only=task or None, echo=typer.echo)
+    kwargs = {"variants": variants} if "variants" in inspect.signature(validate).parameters else {}
+    failures = validate(seeds=seeds, size=size, only=task or None, echo=typer.echo, **kwargs)
     raise typer.Exit(code=1 if failures else 0)
 
 

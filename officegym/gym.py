@@ -18,7 +18,6 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from graders.diff import diff_databases
 from graders.rubric import grade as grade_state
 from officegym import apps, settings
 from officegym.core import events
@@ -34,9 +33,15 @@ class TaskUnavailableError(LookupError):
 
 
 class Gym:
-    def __init__(self, envs_dir: Path | None = None, cache_dir: Path | None = None, max_open_engines: int = 64) -> None:
+    def __init__(
+        self, envs_dir: Path | None = None, cache_dir: Path | None = None, max_open_engines: int = 64, db_url: str | None = None
+    ) -> None:
         self.cache_dir = cache_dir or settings.cache_dir()
-        self.store = EnvStore(envs_dir or settings.envs_dir(), max_open_engines=max_open_engines)
+        # db_url: None / sqlite → SQLite files under envs_dir; postgresql://… → PostgreSQL.
+        self.store = EnvStore(
+            envs_dir or settings.envs_dir(), max_open_engines=max_open_engines,
+            db_url=db_url or settings.db_url(), ttl=settings.env_ttl(),
+        )
         self._templates: dict[tuple[int, str], Template] = {}
         self._sample_caches: dict[tuple[int, str], dict[str, Any]] = {}
         self._mcp_servers: dict[tuple[str, str], Any] = {}
@@ -60,8 +65,7 @@ class Gym:
         if variant < 0:
             raise ValueError(f"variant must be 0 or more; got {variant}")
         template = self.template(seed, size)
-        env = self.store.create(template.path, seed, size)
-        env.variant, env.toolset = variant, toolset
+        env = self.store.create(template.path, seed, size, task_id=family.id if family else None, variant=variant, toolset=toolset)
         if family is None:
             return env
         try:
@@ -69,7 +73,7 @@ class Gym:
         except BaseException:
             self.store.delete(env.id)
             raise
-        env.task, env.task_id = instance, family.id
+        env.task = instance
         return env
 
     def _sample(self, env: Env, template: Template, family: TaskFamily, variant: int, *, run_setup: bool) -> TaskInstance:
@@ -77,7 +81,8 @@ class Gym:
         # The instance depends on (task, seed, size, variant) only: the same four are the same task.
         rng = random.Random(f"{family.id}|{template.seed}|{template.size}|{variant}")
         cache = self._sample_caches.setdefault((template.seed, template.size), {})
-        with self.store.session(env) as db:
+        # Re-sampling (after a restart) reads the template: the env has moved on since.
+        with self.store.session(env) if run_setup else self.store.template_session(env) as db:
             ctx = SampleContext(company=company, actor=acting_person(company), db=db, variant=variant, cache=cache)
             try:
                 instance = family.sample(ctx, rng)
@@ -87,16 +92,40 @@ class Gym:
                 ) from None
             if run_setup and instance.setup is not None:
                 instance.setup(db)
-        if run_setup and instance.setup is not None:
+        # A setup whose writes the grader already allows needs no start snapshot of its own:
+        # the template is the start, and creating the env stays one copy.
+        if run_setup and instance.setup is not None and not instance.setup_in_expected:
             self.store.snapshot_start(env)
         return instance
+
+    def count_instances(self, task: str, seed: int = 0, size: str = "small") -> int | None:
+        """How many distinct instances `task` has on the (seed, size) company (None when the
+        family does not say)."""
+        family = registry.get(task)
+        counter = getattr(family, "count_instances", None)
+        if counter is None:
+            return None
+        template = self.template(seed, size)
+        env = self.store.create(template.path, seed, size)
+        try:
+            cache = self._sample_caches.setdefault((seed, size), {})
+            with self.store.session(env) as db:
+                return counter(SampleContext(company=template.company, actor=acting_person(template.company), db=db, cache=cache))
+        finally:
+            self.store.delete(env.id)
 
     def instance(self, env: Env) -> TaskInstance | None:
         """The env's task instance (None for a bare env)."""
         return env.task
 
     def get(self, env_id: str) -> Env:
-        return self.store.get(env_id)
+        env = self.store.get(env_id)
+        if env.task is None and env.task_id is not None:
+            # Loaded from the registry after a restart: the instance is re-sampled from what
+            # fixes it, (task, seed, size, variant), never stored where an agent could read it.
+            family, template = registry.get(env.task_id), self.template(env.seed, env.size)
+            env.task = self._sample(env, template, family, env.variant, run_setup=False)
+        return env
 
     def delete(self, env_id: str) -> None:
         self.store.delete(env_id)
@@ -106,13 +135,19 @@ class Gym:
 
     # -- grading and trajectories ------------------------------------------------------
     def grade(self, env_id: str) -> dict[str, Any]:
-        env = self.store.get(env_id)
+        env = self.get(env_id)
         instance = self.instance(env)
         if instance is None:
             raise ValueError(f"env {env_id} was created without a task; there is nothing to grade")
-        changes = diff_databases(env.path, env.start_path, exclude=self._not_company_state)
-        with self.store.session(env) as db:
+        with self.store.session(env) as db:  # the diff and the checks read one consistent state
+            changes = self.store.diff(env, self._not_company_state, db=db)
             return grade_state(db, instance.checks, changes, instance.expected)
+
+    def changes(self, env_id: str) -> list[Any]:
+        """What the rollout changed in company state: row-level inserts, updates and deletes
+        against the env's start (bookkeeping tables and the event log left out)."""
+        env = self.store.get(env_id)
+        return self.store.diff(env, self._not_company_state)
 
     def events(self, env_id: str, after: int = 0, limit: int = 1000) -> list[dict[str, Any]]:
         env = self.store.get(env_id)

@@ -26,6 +26,7 @@ from starlette.types import Receive, Scope, Send
 
 from officegym import apps
 from officegym.core.errors import EnvNotFound
+from officegym.faces import guard
 from officegym.faces.mcp import SCOPE_ENV_KEY, SCOPE_STORE_KEY, build_server
 from officegym.gym import Gym
 
@@ -73,9 +74,11 @@ class McpDispatcher:
             env = self.gym.get(params.get("env_id", ""))
         except EnvNotFound:
             env = None
-        if env is not None and (app_name == ALL or app_name in apps.names()):
-            toolset = (getattr(env, "toolset", None) or apps.DEFAULT_TOOLSET) if app_name == ALL else apps.get(app_name).toolset(getattr(env, "toolset", None)).name
-            server = self.servers.get((app_name, toolset)) or self.servers.get((app_name, apps.DEFAULT_TOOLSET))
+        if env is not None:
+            wanted = env.toolset or apps.DEFAULT_TOOLSET
+            if app_name in apps.names():
+                wanted = apps.get(app_name).toolset(env.toolset).name
+            server = self.servers.get((app_name, wanted)) or self.servers.get((app_name, apps.DEFAULT_TOOLSET))
         if server is None:
             await JSONResponse({"error": "not_found", "detail": "no such env or app"}, status_code=404)(scope, receive, send)
             return
@@ -106,6 +109,7 @@ def create_agent_app(gym: Gym, host: str = "127.0.0.1") -> FastAPI:
     dispatcher = McpDispatcher(gym, servers)
     for path in ("/envs/{env_id}/mcp/{app}", "/envs/{env_id}/mcp/{app}/", "/envs/{env_id}/mcp/{app}/mcp"):
         app.router.routes.append(Route(path, dispatcher, methods=["GET", "POST", "DELETE"]))
+    guard.install(app, apps.APPS)  # bounded bodies, Origin checks, security headers, last resort
     return app
 
 
@@ -119,4 +123,5 @@ def create_control_app(gym: Gym, token: str, agent_base_url: str) -> FastAPI:
     app.state.control_token = token
     app.state.agent_base_url = agent_base_url.rstrip("/")
     app.include_router(control.router)
+    guard.install(app)
     return app

@@ -14,6 +14,7 @@ import secrets
 import signal
 import socket
 from collections.abc import Callable
+from typing import Any
 
 from officegym import apps
 
@@ -42,8 +43,25 @@ def _listener_class() -> type:
     return Listener
 
 
+def _default_env(gym: Any, seed: int, size: str, task: str | None) -> Any:
+    """The default env of the last `serve` with these settings if it is still alive (envs
+    persist across restarts: the company a user left running is the one they come back to),
+    else a new one."""
+    from officegym.core.errors import EnvNotFound
+    from officegym.remote import read_state
+
+    try:
+        previous = read_state().get("default_env")
+        env = gym.get(previous) if previous else None
+    except (RuntimeError, ValueError, EnvNotFound):
+        env = None
+    if env is not None and (env.seed, env.size, env.task_id, env.variant) == (seed, size, task, 0):
+        return env
+    return gym.create(task, seed=seed, size=size)
+
+
 def run_serve(*, host: str, port: int, control_host: str, control_port: int, seed: int, size: str, task: str | None,
-              echo: Callable[[str], None]) -> None:
+              echo: Callable[[str], None], db: str | None = None) -> None:
     import uvicorn
 
     from officegym.control import env_urls
@@ -54,8 +72,8 @@ def run_serve(*, host: str, port: int, control_host: str, control_port: int, see
     Listener = _listener_class()
     check_port(host, port)
     check_port(control_host, control_port)
-    gym = Gym()
-    env = gym.create(task, seed=seed, size=size)
+    gym = Gym(db_url=db)
+    env = _default_env(gym, seed, size, task)
     token = os.environ.get("OFFICEGYM_CONTROL_TOKEN") or secrets.token_urlsafe(32)
     shown = "localhost" if host in ("0.0.0.0", "::") else host
     base = f"http://{shown}:{port}"
@@ -65,8 +83,9 @@ def run_serve(*, host: str, port: int, control_host: str, control_port: int, see
 
     company = gym.template(seed, size).company
     echo(f"officegym — {company.name} (seed {seed}, {size}); apps: {', '.join(apps.names())}; default env {env.id}")
-    if env.task is not None:
-        echo(f"task {task}: {env.task.prompt}")
+    instance = gym.instance(env)
+    if instance is not None:
+        echo(f"task {task}: {instance.prompt}")
     urls = env_urls(base, env.id)
     for kind in ("ui", "mcp", "api"):
         for name, url in urls[kind].items():

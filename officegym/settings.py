@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 
@@ -15,11 +14,38 @@ def cache_dir() -> Path:
     return base / "officegym"
 
 
+def state_dir() -> Path:
+    """Live state that must outlive a process: env databases and their registry
+    (OFFICEGYM_STATE_DIR, else $XDG_STATE_HOME/officegym, else ~/.local/state/officegym)."""
+    if os.environ.get("OFFICEGYM_STATE_DIR"):
+        return Path(os.environ["OFFICEGYM_STATE_DIR"])
+    base = Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state")
+    return base / "officegym"
+
+
 def envs_dir() -> Path:
-    """Live env databases of this process (OFFICEGYM_ENVS_DIR); a fresh temp dir by default."""
+    """Env databases and the registry of live envs (OFFICEGYM_ENVS_DIR). A stable directory,
+    so a restarted `serve` finds its envs again; idle envs expire after `env_ttl()`."""
     if os.environ.get("OFFICEGYM_ENVS_DIR"):
         return Path(os.environ["OFFICEGYM_ENVS_DIR"])
-    return Path(tempfile.mkdtemp(prefix="officegym-envs-"))
+    return state_dir() / "envs"
+
+
+def db_url() -> str | None:
+    """Where envs live (OFFICEGYM_DB): unset or `sqlite:` for SQLite files under `envs_dir()`,
+    `postgresql://user@host/db` for PostgreSQL."""
+    return os.environ.get("OFFICEGYM_DB") or None
+
+
+def env_ttl() -> float | None:
+    """Seconds an env may sit unused before it is deleted (OFFICEGYM_ENV_TTL; 0 = never)."""
+    raw = os.environ.get("OFFICEGYM_ENV_TTL")
+    if raw is None or raw.strip() == "":
+        return 6 * 3600.0
+    value = float(raw)
+    if value < 0:
+        raise ValueError(f"OFFICEGYM_ENV_TTL must be 0 (never) or a number of seconds; got {raw!r}")
+    return value or None
 
 
 def state_file() -> Path:

@@ -3,7 +3,8 @@
 Built once, cached on disk under a name that also carries a fingerprint of the schema, so a
 change to any table rebuilds it instead of serving a stale file. Builds are atomic (write to
 a temp file, then rename) and serialised with a file lock, so parallel processes (pytest
-workers, compose services) never see half a template.
+workers, compose services) never see half a template. A template is always a SQLite file;
+the PostgreSQL backend loads its rows into a template database once (core/backend/).
 """
 
 from __future__ import annotations
@@ -11,17 +12,16 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
-import sqlite3
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from sqlalchemy.orm import Session
-from sqlalchemy.schema import CreateIndex, CreateTable
 
 from officegym import apps  # importing the registry registers every app's tables on Base.metadata
 from officegym.core import clock
-from officegym.core.db import Base, open_engine, set_meta
+from officegym.core.backend import sqlite_files
+from officegym.core.db import set_meta
 from seed_data import GENERATOR_VERSION, SEEDERS_VERSION
 from seed_data.actor import acting_person
 from seed_data.company import SIZES, Company, generate_company
@@ -37,17 +37,8 @@ class Template:
 
 @cache
 def schema_ddl() -> tuple[str, ...]:
-    """CREATE statements of every table and index, in a fixed order (SQLAlchemy keeps a
-    table's indexes in a set, so `create_all` would order them differently per process and
-    the template files would differ byte for byte)."""
-    from sqlalchemy.dialects import sqlite
-
-    dialect = sqlite.dialect()
-    ddl = []
-    for table in Base.metadata.sorted_tables:
-        ddl.append(str(CreateTable(table).compile(dialect=dialect)))
-        ddl.extend(str(CreateIndex(index).compile(dialect=dialect)) for index in sorted(table.indexes, key=lambda i: i.name or ""))
-    return tuple(ddl)
+    """The template file's schema, in a fixed order (see core/backend/sqlite_files.py)."""
+    return sqlite_files.schema_ddl()
 
 
 @cache
@@ -79,43 +70,25 @@ def check_size(size: str) -> None:
 
 
 def build_template(path: Path, company: Company) -> None:
+    """Seed a new template file, atomically (a temp file, then a rename)."""
     tmp = path.with_suffix(f".tmp{os.getpid()}")
     tmp.unlink(missing_ok=True)
     try:
-        _seed_file(tmp, company)
-        # A compact, single-file database (no journal alongside) is the cheapest thing to copy.
-        conn = sqlite3.connect(tmp)
-        conn.execute("PRAGMA journal_mode=DELETE")
-        conn.execute("VACUUM")
-        conn.close()
+        sqlite_files.build_file(tmp, lambda db: _seed(db, company))
         path.with_suffix(".json").write_text(company.to_json())
         os.replace(tmp, path)
     finally:
-        tmp.unlink(missing_ok=True)
+        for leftover in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
+            leftover.unlink(missing_ok=True)
 
 
-def _seed_file(tmp: Path, company: Company) -> None:
-    engine = open_engine(tmp)
-    try:
-        with engine.begin() as conn:
-            for statement in schema_ddl():
-                conn.exec_driver_sql(statement)
-        with Session(engine) as db, db.begin():
-            # Seeders add whole object graphs in no particular table order: check foreign keys
-            # once, over the finished company (below), instead of per insert.
-            db.connection().exec_driver_sql("PRAGMA foreign_keys=OFF")
-            set_meta(db, "seed", str(company.seed))
-            set_meta(db, "size", company.size)
-            set_meta(db, "company", company.name)
-            set_meta(db, "actor_person_id", acting_person(company).id)
-            clock.start_clock(db, company.now)
-            apps.seed_all(db, company)
-            db.flush()
-            broken = db.connection().exec_driver_sql("PRAGMA foreign_key_check").fetchall()
-            if broken:
-                raise RuntimeError(f"seeded company has dangling references: {broken[:5]}")
-    finally:
-        engine.dispose()
+def _seed(db: Session, company: Company) -> None:
+    set_meta(db, "seed", str(company.seed))
+    set_meta(db, "size", company.size)
+    set_meta(db, "company", company.name)
+    set_meta(db, "actor_person_id", acting_person(company).id)
+    clock.start_clock(db, company.now)
+    apps.seed_all(db, company)
 
 
 def ensure_template(cache_dir: Path, seed: int, size: str) -> Template:

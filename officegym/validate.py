@@ -1,7 +1,14 @@
-"""`officegym tasks validate`: every family's oracle scores 1.0, doing nothing scores 0.0.
+"""`officegym tasks validate`: prove every family's grader honest, on every seed and variant.
 
-Each (family, seed) gets two fresh envs: one where the oracle acts through the official MCP
-client (in-process, the same tool server agents reach over HTTP) and one left untouched.
+For each (family, seed, variant), each in a fresh env acting through the official MCP client
+(in-process, the same tool server agents reach over HTTP):
+- the oracle must score 1.0 and pass;
+- every alternative correct solution must pass;
+- doing nothing must score 0.0;
+- every adversary of the suite (tasks.common.adversaries) must score below the pass line and
+  not pass.
+It prints a table (family × solver: the oracle's and alternatives' lowest reward, each
+adversary's highest) and returns the failures.
 """
 
 from __future__ import annotations
@@ -13,11 +20,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
 from rich.progress import Progress
+from rich.table import Table
 
+from graders.rubric import PASS_LINE
 from officegym.gym import Gym
 from tasks import registry
-from tasks.base import ToolError
+from tasks.base import Solution, TaskInstance, ToolError, Tools
+from tasks.common.adversaries import ADVERSARIES, Adversary
 
 
 class McpTools:
@@ -43,53 +54,127 @@ async def run_oracle(gym: Gym, env_id: str) -> None:
         await env.task.oracle(McpTools(client))
 
 
-def validate(seeds: int, size: str, only: list[str] | None, echo: Callable[[str], None]) -> list[str]:
+def validate(
+    seeds: int, size: str, only: list[str] | None, echo: Callable[[str], None], variants: int = 1
+) -> list[str]:
     families = [registry.get(f) for f in only] if only else list(registry.all_families())
     failures: list[str] = []
+    scores: dict[str, dict[str, list[float]]] = {f.id: {} for f in families}
     with tempfile.TemporaryDirectory(prefix="officegym-validate-") as tmp:
         gym = Gym(envs_dir=Path(tmp))
-        with Progress(transient=False) as progress:
-            bar = progress.add_task("validating", total=len(families) * seeds)
-            for family in families:
-                for seed in range(seeds):
-                    progress.update(bar, description=f"{family.id} seed {seed}")
-                    failures.extend(_validate_one(gym, family.id, seed, size))
-                    progress.advance(bar)
-        gym.close()
+        try:
+            with Progress(transient=False) as progress:
+                bar = progress.add_task("validating", total=len(families) * seeds * variants)
+                for family in families:
+                    for seed in range(seeds):
+                        for variant in range(variants):
+                            progress.update(bar, description=f"{family.id} seed {seed} variant {variant}")
+                            where = f"{family.id} seed {seed}" + (f" variant {variant}" if variants > 1 else "")
+                            found = asyncio.run(_validate_one(gym, family.id, seed, size, variant, where, scores[family.id]))
+                            failures.extend(found)
+                            progress.advance(bar)
+        finally:
+            gym.close()
+    console = Console()
+    if console.width < 150:  # a pipe or a narrow terminal: keep the table readable in logs
+        console = Console(width=150)
+    console.print(_table(scores))
     for failure in failures:
         echo(f"FAIL {failure}")
-    total = len(families) * seeds
-    echo(f"{total - len({f.split(':')[0] for f in failures})}/{total} family×seed pairs valid" if failures else f"all {total} family×seed pairs valid: oracle 1.0, do-nothing 0.0")
+    label = "family×seed" if variants == 1 else "family×seed×variant"
+    total = len(families) * seeds * variants
+    if failures:
+        echo(f"{total - len({f.split(':')[0] for f in failures})}/{total} {label} pairs valid")
+    else:
+        echo(f"all {total} {label} pairs valid: oracle 1.0, alternatives pass, do-nothing 0.0, "
+             f"every adversary below {PASS_LINE} and failing")
     return failures
 
 
-def _validate_one(gym: Gym, family_id: str, seed: int, size: str) -> list[str]:
-    where = f"{family_id} seed {seed}"
-    problems = []
-    solved = gym.create(family_id, seed=seed, size=size)
-    try:
-        asyncio.run(run_oracle(gym, solved.id))
-        grade = gym.grade(solved.id)
-        if grade["reward"] != 1.0 or not grade["passed"]:
-            problems.append(f"{where}: oracle got reward {grade['reward']} — {_why(grade)}")
-    except Exception as error:  # report, keep validating the rest
-        while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
-            error = error.exceptions[0]  # the SDK's task groups wrap the oracle's own error
-        problems.append(f"{where}: oracle raised {type(error).__name__}: {error}")
-    finally:
-        gym.delete(solved.id)
-    idle = gym.create(family_id, seed=seed, size=size)
-    try:
-        grade = gym.grade(idle.id)
-        if grade["reward"] != 0.0 or grade["passed"]:
+async def _validate_one(gym: Gym, family_id: str, seed: int, size: str, variant: int, where: str,
+                        scores: dict[str, list[float]]) -> list[str]:
+    problems: list[str] = []
+    alternatives: list[Solution] = []
+
+    async def attempt(column: str, act: Callable[[TaskInstance, Tools], Any]) -> dict[str, Any] | None:
+        try:
+            env = gym.create(family_id, seed=seed, size=size, variant=variant)
+        except Exception as error:
+            problems.append(f"{where}: {column}: the task could not be created: {_short(error)}")
+            return None
+        alternatives[:] = env.task.alternatives
+        try:
+            async with gym.mcp_client(env.id) as client:
+                await act(env.task, McpTools(client))
+            grade = gym.grade(env.id)
+        except Exception as error:  # report, keep validating the rest
+            problems.append(f"{where}: {column} raised {type(_unwrap(error)).__name__}: {_short(_unwrap(error))}")
+            return None
+        finally:
+            gym.delete(env.id)
+        scores.setdefault(column, []).append(grade["reward"])
+        return grade
+
+    grade = await attempt("oracle", lambda instance, tools: instance.oracle(tools))
+    if grade is not None and (grade["reward"] != 1.0 or not grade["passed"]):
+        problems.append(f"{where}: oracle got reward {grade['reward']} — {_why(grade)}")
+    if grade is not None and not alternatives:
+        problems.append(f"{where}: the family ships no alternative correct solution")
+    for index, alternative in enumerate(list(alternatives)):
+        name = getattr(alternative, "__name__", f"#{index + 1}")
+        grade = await attempt("alt", lambda instance, tools, i=index: instance.alternatives[i](tools))
+        if grade is not None and (grade["reward"] != 1.0 or not grade["passed"]):
+            problems.append(f"{where}: alternative {name} got reward {grade['reward']} — {_why(grade)}")
+    for name, adversary in ADVERSARIES.items():
+        grade = await attempt(name, _as_act(adversary))
+        if grade is None:
+            continue
+        if name == "do-nothing" and (grade["reward"] != 0.0 or grade["passed"]):
             problems.append(f"{where}: doing nothing got reward {grade['reward']} — {_why(grade, want_fail=False)}")
-    finally:
-        gym.delete(idle.id)
+        elif grade["reward"] >= PASS_LINE or grade["passed"]:
+            problems.append(f"{where}: adversary {name} got reward {grade['reward']} — {_why(grade, want_fail=False)}")
     return problems
+
+
+def _as_act(adversary: Adversary) -> Callable[[TaskInstance, Tools], Any]:
+    return lambda instance, tools: adversary(instance, tools)
+
+
+def _unwrap(error: BaseException) -> BaseException:
+    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+        error = error.exceptions[0]  # the SDK's task groups wrap the solver's own error
+    return error
+
+
+def _short(error: BaseException, limit: int = 400) -> str:
+    text = str(error)
+    return text if len(text) <= limit else f"{text[: limit // 2]} … {text[-limit // 2 :]}"
 
 
 def _why(grade: dict[str, Any], want_fail: bool = True) -> str:
     checks = [c for c in grade["checks"] if c["passed"] != want_fail]
     parts = [f"{c['name']}: {c['detail']}" for c in checks]
-    parts += [f"collateral {c['table']} {c['key']} {c['change']}" for c in grade["collateral"]]
+    parts += [f"collateral {c['table']} {c['key']} {c['change']}" for c in grade["collateral"][:5]]
     return "; ".join(parts) or "no detail"
+
+
+def _table(scores: dict[str, dict[str, list[float]]]) -> Table:
+    table = Table(title=f"tasks validate — oracle/alt: lowest reward (must be 1.0); adversaries: highest (must be < {PASS_LINE})")
+    columns = ["oracle", "alt", *ADVERSARIES]
+    table.add_column("family", no_wrap=True, min_width=max((len(f) for f in scores), default=6))
+    for column in columns:
+        table.add_column(column, justify="right")
+    for family, by_column in scores.items():
+        cells = []
+        for column in columns:
+            values = by_column.get(column)
+            if not values:
+                cells.append("—")
+                continue
+            solver = column in ("oracle", "alt")
+            value = min(values) if solver else max(values)
+            good = value == 1.0 if solver else (value == 0.0 if column == "do-nothing" else value < PASS_LINE)
+            cells.append(f"[{'green' if good else 'red'}]{value:.2f}[/]")
+        table.add_row(family, *cells)
+    return table
+

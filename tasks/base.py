@@ -51,14 +51,35 @@ class SampleContext:
     cache: dict[str, Any] = field(default_factory=dict)  # per template: what sampling may reuse across creates
 
 
+Solution = Callable[[Tools], Awaitable[None]]
+
+
+@dataclass(slots=True)
+class Moves:
+    """How the adversary suite attacks one instance (tasks.common.adversaries). Kept in server
+    memory with the instance, like the checks: never shown to the agent."""
+
+    say: Callable[[Tools, str], Awaitable[None]]  # post free text where the answer goes
+    wrong: Solution  # the task's action with a plausible wrong value
+    everything: Solution  # the task's action naming every candidate of the asked kind
+    wrong_record: Solution  # the right kind of action on the wrong record
+    shotgun: Solution  # the right answer everywhere plausible
+    wreck: Solution  # destructive extras in this app: archive, delete, overwrite other things
+
+
 @dataclass(slots=True)
 class TaskInstance:
     prompt: str
     checks: Sequence[Check]
     expected: Sequence[Expect]
-    oracle: Callable[[Tools], Awaitable[None]]
+    oracle: Solution
     setup: Callable[[Session], None] | None = None
     facts: dict[str, Any] = field(default_factory=dict)  # what the instance is about, for debugging
+    alternatives: Sequence[Solution] = ()  # other correct solutions: each must pass too
+    moves: Moves | None = None  # for the adversary suite
+    # True when `expected` allows every row `setup` writes, so the setup may be left in the
+    # diff instead of taking a new start snapshot after it (one file copy less per create).
+    setup_in_expected: bool = False
 
 
 class TaskFamily(Protocol):

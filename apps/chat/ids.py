@@ -49,7 +49,9 @@ def decode_cursor(cursor: str, kind: str) -> str | None:
     except (ValueError, UnicodeDecodeError):
         return None
     prefix, _, value = text.partition(":")
-    return value if prefix == kind and value else None
+    # Printable only: a crafted cursor must not smuggle NUL or control characters into SQL
+    # (PostgreSQL refuses NUL in text, so that would be a 500 there).
+    return value if prefix == kind and value and value.isprintable() else None
 
 
 def permalink(domain: str, channel_id: str, ts: str, thread_ts: str | None = None) -> str:

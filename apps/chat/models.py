@@ -77,6 +77,9 @@ class Message(Base):
     subtype: Mapped[str | None] = mapped_column(String(32), nullable=True)
     edited_ts: Mapped[str | None] = mapped_column(String(17), nullable=True)
     edited_by: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    # Block Kit blocks as posted (JSON text), or None. `text` is then Slack's fallback: the
+    # caller's, or rendered from the blocks when none was given (apps/chat/blocks.py).
+    blocks: Mapped[str | None] = mapped_column(Text, nullable=True)
 
     __table_args__ = (
         Index("ix_chat_messages_thread", "channel_id", "thread_ts"),
@@ -111,5 +114,63 @@ class ReadCursor(Base):
     last_read: Mapped[str] = mapped_column(String(17))
 
 
-# Tables whose changes are never collateral damage (read state, not company state).
-BOOKKEEPING_TABLES = frozenset({"chat_read_cursors"})
+class Canvas(Base):
+    """A canvas: a markdown document, standalone (seen by its creator) or attached to a channel
+    (seen by whoever sees the channel). Company state: a canvas is a shared document, and
+    creating or rewriting one is as visible to colleagues as a message."""
+
+    __tablename__ = "chat_canvases"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)  # "F…", a canvas is a file
+    title: Mapped[str] = mapped_column(String(255), default="")
+    markdown: Mapped[str] = mapped_column(Text, default="")
+    channel_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    is_channel_canvas: Mapped[bool] = mapped_column(Boolean, default=False)  # the channel's one canvas tab
+    creator: Mapped[str] = mapped_column(String(16))
+    created: Mapped[int] = mapped_column(Integer)  # unix seconds
+    updated: Mapped[int] = mapped_column(Integer)
+    updated_by: Mapped[str] = mapped_column(String(16))
+
+    __table_args__ = (Index("ix_chat_canvases_channel", "channel_id"),)
+
+
+class ScheduledMessage(Base):
+    """A message waiting for the env clock to reach `post_at`, then posted as its author.
+    Company state: it will reach colleagues; scheduling the wrong message is real damage."""
+
+    __tablename__ = "chat_scheduled_messages"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)  # "Q…"
+    channel_id: Mapped[str] = mapped_column(String(16))
+    user_id: Mapped[str] = mapped_column(String(16))
+    post_at: Mapped[int] = mapped_column(Integer)  # unix seconds
+    date_created: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    blocks: Mapped[str | None] = mapped_column(Text, nullable=True)
+    thread_ts: Mapped[str | None] = mapped_column(String(17), nullable=True)
+    reply_broadcast: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    # Delivery asks "is anything due?" before every operation: the index answers it at once.
+    __table_args__ = (Index("ix_chat_scheduled_post_at", "post_at"),)
+
+
+class Draft(Base):
+    """An unsent message only its author sees, one per destination (channel or thread).
+    Bookkeeping: nobody else ever sees a draft, so writing one changes nothing in the company,
+    as composing in the message box changes nothing until it is sent."""
+
+    __tablename__ = "chat_drafts"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)  # "Dr…"
+    user_id: Mapped[str] = mapped_column(String(16))
+    channel_id: Mapped[str] = mapped_column(String(16))
+    thread_ts: Mapped[str | None] = mapped_column(String(17), nullable=True)
+    broadcast: Mapped[bool] = mapped_column(Boolean, default=False)
+    text: Mapped[str] = mapped_column(Text)
+    blocks: Mapped[str | None] = mapped_column(Text, nullable=True)
+    date_created: Mapped[int] = mapped_column(Integer)
+    last_updated_ts: Mapped[str] = mapped_column(String(17))
+
+    __table_args__ = (Index("ix_chat_drafts_user", "user_id", "channel_id"),)
+
+
+# Tables whose changes are never collateral damage: read state and unsent drafts, which no one
+# but their owner sees (not company state).
+BOOKKEEPING_TABLES = frozenset({"chat_read_cursors", "chat_drafts"})

@@ -5,7 +5,7 @@ The descriptions are the ones agents read in tool schemas; the limits are Slack'
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import Field
 
@@ -24,3 +24,15 @@ Name = Annotated[str, Field(max_length=MAX_REF_CHARS, description="Channel name:
 Topic = Annotated[str, Field(description="The new value; at most 250 characters")]
 Query = Annotated[str, Field(max_length=1000, description="Search query with Slack's modifiers: in:#channel, from:@user, before:/after:/on:YYYY-MM-DD, during:YYYY-MM, has:reaction, has:pin, is:thread")]
 Email = Annotated[str, Field(max_length=MAX_REF_CHARS, description="An email address")]
+Blocks = Annotated[list[Any] | str, Field(description="Block Kit blocks: a JSON array of block objects (or that array as a JSON string), at most 50; text then becomes the fallback, rendered from the blocks when not given")]
+ChannelQuery = Annotated[str, Field(max_length=MAX_REF_CHARS, description="Words to find in channel names, topics and purposes (case-insensitive)")]
+PeopleQuery = Annotated[str, Field(max_length=MAX_REF_CHARS, description="Words to find in people's names, handles, emails and titles (case-insensitive)")]
+PostAt = Annotated[int, Field(description="When to post, as Unix seconds (UTC); must be in the future, at most 120 days ahead")]
+TimeBound = Annotated[int, Field(ge=0, le=2**31 - 1, description="Unix seconds: only messages scheduled for this time or later (oldest) / earlier (latest)")]
+ScheduledId = Annotated[str, Field(max_length=64, description="A scheduled message ID ('Q…') from chat.scheduleMessage or chat.scheduledMessages.list")]
+CanvasId = Annotated[str, Field(max_length=64, description="A canvas ID ('F…') from canvases.create")]
+Title = Annotated[str, Field(max_length=MAX_REF_CHARS, description="The canvas title")]
+DocumentContent = Annotated[dict[str, Any] | str, Field(description="The canvas content: {\"type\": \"markdown\", \"markdown\": \"…\"} (or it as a JSON string), or the markdown itself")]
+Changes = Annotated[list[Any] | str, Field(description="Canvas changes: a JSON array of {operation: insert_at_start | insert_at_end | replace | rename, document_content?, title_content?}")]
+CanvasOperation = Annotated[str, Field(max_length=32, description="How content changes the canvas: 'replace' (the whole document), 'insert_at_end', 'insert_at_start', or 'rename' (title only)")]
+DraftId = Annotated[str, Field(max_length=64, description="A draft ID ('Dr…') from drafts.create or drafts.list")]

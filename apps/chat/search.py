@@ -8,10 +8,12 @@ YYYY-MM or YYYY-MM-DD, `has:reaction`, `has:pin`, `is:thread`.
 
 from __future__ import annotations
 
+import calendar
+import json
 import math
 import re
 import shlex
-from datetime import UTC, date, datetime, timedelta
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, select
@@ -19,7 +21,6 @@ from sqlalchemy import func, select
 from apps.chat.errors import ChatError
 from apps.chat.ids import permalink, ts_from_micros
 from apps.chat.models import Channel, Message, Pin, Reaction, User
-from officegym.core.clock import to_micros
 
 if TYPE_CHECKING:
     from apps.chat.service import ChatService
@@ -27,8 +28,20 @@ if TYPE_CHECKING:
 _MENTION = re.compile(r"^<[@#]([A-Z0-9]+)(\|[^>]*)?>$")
 
 
-def _day_ts(day: date) -> str:
-    return ts_from_micros(to_micros(datetime(day.year, day.month, day.day, tzinfo=UTC)))
+_EPOCH_DAY = date(1970, 1, 1).toordinal()
+_DAY_MICROS = 86_400 * 1_000_000
+_LAST_TS_MICROS = 10**16 - 1  # "9999999999.999999": a ts has 10 digits of seconds
+# Each word is one LIKE over every visible message, and the SQL expression nests once per
+# word (SQLite refuses depth 1000): no real search needs more.
+MAX_TERMS = 64
+
+
+def _day_ts(day: date, plus_days: int = 0) -> str:
+    """The ts at midnight UTC starting `day` (+ `plus_days`), clamped to the range a ts can
+    express. Day arithmetic on ordinals, not dates: `after:9999-12-31` asks for the day
+    after date.max, which is a fine question with an empty answer, not an overflow."""
+    micros = (day.toordinal() + plus_days - _EPOCH_DAY) * _DAY_MICROS
+    return ts_from_micros(min(max(micros, 0), _LAST_TS_MICROS))
 
 
 def _parse_day(value: str, modifier: str) -> date:
@@ -51,9 +64,13 @@ def run_search(
     db = service.db
     stmt = select(Message).where(Message.channel_id.in_(visible), Message.subtype.is_distinct_from("tombstone"))
     terms: list[str] = []
+    if "\x00" in query:  # the UI's search box reaches here without the operation's parser
+        raise ChatError("invalid_query", "query contains a NUL character")
     tokens = [t for t in _tokens(query) if t.strip()]
     if not tokens:
         raise ChatError("no_query", "query has no words or modifiers to search for")
+    if len(tokens) > MAX_TERMS:
+        raise ChatError("invalid_query", f"query has {len(tokens)} words and modifiers; at most {MAX_TERMS} are accepted")
     for token in tokens:
         key, sep, value = token.partition(":")
         key = key.lower()
@@ -70,17 +87,16 @@ def run_search(
             if key == "before":
                 stmt = stmt.where(Message.ts < _day_ts(day))
             elif key == "after":
-                stmt = stmt.where(Message.ts >= _day_ts(day + timedelta(days=1)))
+                stmt = stmt.where(Message.ts >= _day_ts(day, 1))
             else:
-                stmt = stmt.where(Message.ts >= _day_ts(day), Message.ts < _day_ts(day + timedelta(days=1)))
+                stmt = stmt.where(Message.ts >= _day_ts(day), Message.ts < _day_ts(day, 1))
         elif sep and key == "during":
             if re.fullmatch(r"\d{4}-\d{2}", value):
                 start = _parse_day(value + "-01", key)
-                end = (start.replace(day=28) + timedelta(days=4)).replace(day=1)
+                length = calendar.monthrange(start.year, start.month)[1]
             else:
-                start = _parse_day(value, key)
-                end = start + timedelta(days=1)
-            stmt = stmt.where(Message.ts >= _day_ts(start), Message.ts < _day_ts(end))
+                start, length = _parse_day(value, key), 1
+            stmt = stmt.where(Message.ts >= _day_ts(start), Message.ts < _day_ts(start, length))
         elif sep and key == "has" and value in ("reaction", "pin"):
             table = Reaction if value == "reaction" else Pin
             stmt = stmt.where(
@@ -119,6 +135,7 @@ def run_search(
             },
             "thread_ts": m.thread_ts,
             "permalink": permalink(domain, m.channel_id, m.ts, m.thread_ts),
+            **({"blocks": json.loads(m.blocks)} if m.blocks else {}),  # as Slack's matches carry them
         }
         for m in window
     ]

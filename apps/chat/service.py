@@ -4,23 +4,30 @@ Every face (REST, MCP, UI) is a thin wrapper over `ChatService`, so all three be
 Methods return the body of Slack's response without `ok` (the faces add it) and raise
 `ChatError(code, message)` with Slack's error codes; the message says what was wrong and what
 is accepted. The service never commits: the caller's transaction makes each operation atomic.
+
+Conversations and messages live here; reactions and pins (reactions.py), people (people.py),
+canvases (canvases.py), scheduled messages (scheduled.py) and drafts (drafts.py) are declared
+in their own modules and bound onto this class at its end, so they are its methods all the same.
 """
 
 from __future__ import annotations
 
 import re
-from itertools import islice
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session
 
-from apps.chat import shapes
+from apps.chat import blocks as block_kit
+from apps.chat import canvases, drafts, people, reactions, scheduled, shapes
 from apps.chat.errors import ChatError
 from apps.chat.ids import decode_cursor, encode_cursor, is_ts, slack_id, ts_from_micros
+from apps.chat.listing import matches_words, page_size
 from apps.chat.models import Channel, Member, Message, Pin, Reaction, ReadCursor, User, Workspace
-from apps.chat.params import ChannelRef, Cursor, Email, Emoji, Limit, Name, Query, Text, Topic, Ts, Types, UserRef, UserRefs
+from apps.chat.params import (
+    Blocks, ChannelQuery, ChannelRef, Cursor, Limit, Name, Query, Text, Topic, Ts, Types, UserRef, UserRefs,
+)
 from apps.chat.search import run_search
 from officegym.core import clock
 from officegym.core.db import get_meta
@@ -30,14 +37,9 @@ MAX_TEXT_CHARS = 40_000  # Slack rejects longer messages with msg_too_long
 MAX_NAME_CHARS = 80  # Slack's channel-name limit
 MAX_TOPIC_CHARS = 250  # Slack's topic/purpose limit
 _CHANNEL_NAME = re.compile(r"^[a-z0-9][a-z0-9_\-]*$")
-_EMOJI_NAME = re.compile(r"^[a-z0-9_+\-']+(::skin-tone-[2-6])?$")
+_USER_ID = re.compile(r"^[UW][A-Z0-9]{2,}$")
 ACTOR_META_KEY = "chat.actor_user_id"
 CHANNEL_TYPES = ("public_channel", "private_channel", "im", "mpim")
-
-
-def _page_size(limit: int | None, default: int, maximum: int) -> int:
-    """Slack pages at most `maximum` items and answers a bigger limit with a full page."""
-    return default if limit is None else min(limit, maximum)
 
 
 class ChatService:
@@ -45,6 +47,10 @@ class ChatService:
         self.db = db
         self.actor_id = actor_id or get_meta(db, ACTOR_META_KEY) or ""
         self._workspace: Workspace | None = None
+        # Scheduled messages whose time has come are posted before anything else reads or
+        # writes, so every operation sees the channel as it is at the env's "now" (one indexed
+        # lookup when nothing is due).
+        scheduled.deliver_due(self)
 
     # -- lookups -----------------------------------------------------------------------
     @property
@@ -92,10 +98,27 @@ class ChatService:
             )
         return found
 
+    def destination(self, channel_ref: str, open_dm: bool = True) -> Channel:
+        """Where a message goes: a conversation as `channel` finds it, or a person (a user id or
+        '@handle'): your DM with them, opened if need be, as Slack posts to a user id's DM."""
+        ref = (channel_ref or "").strip()
+        if ref.startswith("@") or _USER_ID.match(ref):
+            person = self.user(ref) if ref.startswith("@") else self.db.get(User, ref)
+            dm = self._dm_with(person.id, create=open_dm) if person is not None else None
+            if dm is not None:
+                return dm
+        return self.channel(ref)
+
     def _can_see(self, channel: Channel) -> bool:
         if not (channel.is_private or channel.is_im or channel.is_mpim):
             return True
         return self._is_member(channel.id, self.actor_id)
+
+    def _visible(self) -> Any:
+        """`_can_see` as one SQL condition, so listing and search filter in the database
+        instead of one membership lookup per channel (a thousand in a large workspace)."""
+        public = Channel.is_private.is_(False) & Channel.is_im.is_(False) & Channel.is_mpim.is_(False)
+        return or_(public, Channel.id.in_(select(Member.channel_id).where(Member.user_id == self.actor_id)))
 
     def _message(self, channel: Channel, ts: str, code: str = "message_not_found") -> Message:
         if not ts or not is_ts(str(ts)):
@@ -136,20 +159,23 @@ class ChatService:
 
     # -- conversations -----------------------------------------------------------------
     @operation("conversations.list")
-    def conversations_list(self, types: Types | None = None, exclude_archived: bool = False, limit: Limit | None = None, cursor: Cursor | None = None) -> dict[str, Any]:
+    def conversations_list(self, types: Types | None = None, exclude_archived: bool = False, limit: Limit | None = None, cursor: Cursor | None = None, query: ChannelQuery | None = None) -> dict[str, Any]:
+        """Conversations you can see; `query` (beyond Slack's method) keeps those whose name,
+        topic or purpose holds every word of it: channel search."""
         wanted = self._channel_types(types)
-        size = _page_size(limit, 100, 1000)
-        query = select(Channel).order_by(Channel.id)
-        query = query.where(or_(*self._type_filters(wanted)))
+        size = page_size(limit, 100, 1000)
+        stmt = select(Channel).order_by(Channel.id)
+        stmt = stmt.where(or_(*self._type_filters(wanted)))
         if exclude_archived:
-            query = query.where(Channel.is_archived.is_(False))
+            stmt = stmt.where(Channel.is_archived.is_(False))
+        if query and query.strip():
+            stmt = stmt.where(*matches_words(query, Channel.name, Channel.topic, Channel.purpose))
         if cursor:
             after = decode_cursor(cursor, "team")
             if after is None:
                 raise ChatError("invalid_cursor", "cursor is not one this API returned; pass response_metadata.next_cursor as is")
-            query = query.where(Channel.id > after)
-        visible = (c for c in self.db.scalars(query) if self._can_see(c))
-        page = list(islice(visible, size + 1))
+            stmt = stmt.where(Channel.id > after)
+        page = list(self.db.scalars(stmt.where(self._visible()).limit(size + 1)))
         more = len(page) > size
         page = page[:size]
         return {
@@ -187,7 +213,7 @@ class ChatService:
     def conversations_history(self, channel: ChannelRef, limit: Limit | None = None, cursor: Cursor | None = None, oldest: Ts | None = None, latest: Ts | None = None, inclusive: bool = False) -> dict[str, Any]:
         """Top-level messages (and thread parents), newest first, as Slack returns them."""
         conv = self.channel(channel)
-        size = _page_size(limit, 100, 999)
+        size = page_size(limit, 100, 999)
         # Replies stay in their thread, except those also sent to the channel (thread_broadcast).
         # Plain rows, not ORM objects: this is the hottest read, and nothing here is modified.
         query = select(*Message.__table__.c).where(
@@ -222,7 +248,7 @@ class ChatService:
         root = parent.thread_ts or parent.ts
         if root != parent.ts:  # asked with a reply's ts: Slack answers with the whole thread
             parent = self._message(conv, root, code="thread_not_found")
-        size = _page_size(limit, 1000, 1000)
+        size = page_size(limit, 1000, 1000)
         query = select(Message).where(Message.channel_id == conv.id, Message.thread_ts == root, Message.ts != root)
         if cursor:
             after = decode_cursor(cursor, "next_ts")
@@ -327,7 +353,7 @@ class ChatService:
     @operation("conversations.members")
     def conversations_members(self, channel: ChannelRef, limit: Limit | None = None, cursor: Cursor | None = None) -> dict[str, Any]:
         conv = self.channel(channel)
-        size = _page_size(limit, 100, 1000)
+        size = page_size(limit, 100, 1000)
         members = self.members_of(conv.id)
         if cursor:
             after = decode_cursor(cursor, "user")
@@ -438,24 +464,49 @@ class ChatService:
 
     # -- messages ----------------------------------------------------------------------
     @operation("chat.postMessage", writes=True)
-    def chat_post_message(self, channel: ChannelRef, text: Text = "", thread_ts: Ts | None = None, reply_broadcast: bool = False) -> dict[str, Any]:
-        conv = self.channel(channel)
+    def chat_post_message(self, channel: ChannelRef, text: Text = "", thread_ts: Ts | None = None, reply_broadcast: bool = False, blocks: Blocks | None = None) -> dict[str, Any]:
+        conv = self.destination(channel)
         self._writable(conv)
-        body = self._checked_text(text)
-        root, parent_user = None, None
-        if thread_ts:
-            parent = self._message(conv, thread_ts, code="thread_not_found")
-            root = parent.thread_ts or parent.ts  # replying to a reply lands in the same thread
-            if root != parent.ts:
-                parent = self._message(conv, root, code="thread_not_found")
-            parent.thread_ts, parent_user = parent.ts, parent.user_id
+        body, parsed = self.content(text, blocks)
+        parent = self.thread_parent(conv, thread_ts) if thread_ts else None
+        message = self.insert_message(conv, self._tick_ts(), self.actor_id, body, parsed, parent, reply_broadcast)
+        self.db.flush()
+        return {"channel": conv.id, "ts": message.ts, "message": shapes.fresh_message(message, parent.user_id if parent else None)}
+
+    def thread_parent(self, conv: Channel, thread_ts: str) -> Message:
+        """The root of the thread `thread_ts` belongs to (replying to a reply lands in the same thread)."""
+        parent = self._message(conv, thread_ts, code="thread_not_found")
+        root = parent.thread_ts or parent.ts
+        return parent if root == parent.ts else self._message(conv, root, code="thread_not_found")
+
+    def insert_message(
+        self, conv: Channel, ts: str, user_id: str, text: str, parsed: list[dict[str, Any]] | None,
+        parent: Message | None, broadcast: bool,
+    ) -> Message:
+        """Add a message (a reply when `parent` is given, which then becomes a thread parent)."""
+        if parent is not None:
+            parent.thread_ts = parent.ts
         message = Message(
-            channel_id=conv.id, ts=self._tick_ts(), user_id=self.actor_id, text=body, thread_ts=root,
-            subtype="thread_broadcast" if root and reply_broadcast else None,
+            channel_id=conv.id, ts=ts, user_id=user_id, text=text, thread_ts=parent.ts if parent else None,
+            subtype="thread_broadcast" if parent and broadcast else None,
+            blocks=block_kit.dump(block_kit.with_block_ids(parsed, conv.id, ts)) if parsed else None,
         )
         self.db.add(message)
-        self.db.flush()
-        return {"channel": conv.id, "ts": message.ts, "message": shapes.fresh_message(message, parent_user)}
+        return message
+
+    def content(self, text: Any, blocks: Any) -> tuple[str, list[dict[str, Any]] | None]:
+        """(text, checked blocks) of a message as Slack takes them: blocks are checked first; an
+        empty text is rendered from the blocks; `no_text` only when neither carries words. The
+        blocks are None when not given, [] when given empty."""
+        parsed = block_kit.parse(blocks)
+        if text is not None and str(text).strip():
+            return self._checked_text(text), parsed
+        rendered = block_kit.render_text(parsed)
+        if not rendered.strip():
+            if parsed:
+                raise ChatError("no_text", "these blocks have no words to show as the message text: send text, or a section, header, context, rich_text or markdown block")
+            raise ChatError("no_text", "text is required and must not be empty (or send blocks)")
+        return rendered[:MAX_TEXT_CHARS], parsed
 
     def _checked_text(self, text: Any) -> str:
         if text is None or not str(text).strip():
@@ -466,13 +517,17 @@ class ChatService:
         return body
 
     @operation("chat.update", writes=True)
-    def chat_update(self, channel: ChannelRef, ts: Ts, text: Text) -> dict[str, Any]:
+    def chat_update(self, channel: ChannelRef, ts: Ts, text: Text | None = None, blocks: Blocks | None = None) -> dict[str, Any]:
+        """Edit a message. As in Slack, blocks left out are kept, an empty array removes them,
+        and with new blocks and no text the text is rendered from them."""
         conv = self.channel(channel)
         self._writable(conv)
         message = self._message(conv, ts)
         if message.user_id != self.actor_id or message.subtype == "tombstone":
             raise ChatError("cant_update_message", "you can only edit your own messages")
-        message.text = self._checked_text(text)
+        message.text, parsed = self.content(text, blocks)
+        if parsed is not None:
+            message.blocks = block_kit.dump(block_kit.with_block_ids(parsed, conv.id, ts)) if parsed else None
         message.edited_ts, message.edited_by = self._tick_ts(), self.actor_id
         self.db.flush()
         shaped = self._shape_messages(conv, [message])[0]
@@ -505,142 +560,46 @@ class ChatService:
         message = self._message(conv, message_ts)
         return {"channel": conv.id, "permalink": shapes.message_permalink(self.workspace.domain, message)}
 
-    # -- reactions ---------------------------------------------------------------------
-    def _emoji(self, name: Any) -> str:
-        clean = str(name or "").strip().strip(":")
-        if not clean or not _EMOJI_NAME.match(clean):
-            raise ChatError("invalid_name", f"reaction must be an emoji name without colons, like 'thumbsup' or 'white_check_mark'; got {name!r}")
-        return clean
+    # -- reactions and pins (apps/chat/reactions.py) -------------------------------------
+    reactions_add = reactions.reactions_add
+    reactions_remove = reactions.reactions_remove
+    reactions_get = reactions.reactions_get
+    pins_add = reactions.pins_add
+    pins_remove = reactions.pins_remove
+    pins_list = reactions.pins_list
 
-    @operation("reactions.add", writes=True)
-    def reactions_add(self, channel: ChannelRef, timestamp: Ts, name: Emoji) -> dict[str, Any]:
-        conv = self.channel(channel)
-        self._writable(conv)
-        message = self._message(conv, timestamp)
-        emoji = self._emoji(name)
-        if self.db.get(Reaction, (conv.id, message.ts, emoji, self.actor_id)) is not None:
-            raise ChatError("already_reacted", f"you already reacted with :{emoji}: to that message")
-        seq = clock.tick(self.db)
-        self.db.add(Reaction(channel_id=conv.id, ts=message.ts, name=emoji, user_id=self.actor_id, seq=seq))
-        self.db.flush()
-        return {}
-
-    @operation("reactions.remove", writes=True)
-    def reactions_remove(self, channel: ChannelRef, timestamp: Ts, name: Emoji) -> dict[str, Any]:
-        conv = self.channel(channel)
-        message = self._message(conv, timestamp)
-        emoji = self._emoji(name)
-        found = self.db.get(Reaction, (conv.id, message.ts, emoji, self.actor_id))
-        if found is None:
-            raise ChatError("no_reaction", f"you have no :{emoji}: reaction on that message")
-        self.db.delete(found)
-        clock.tick(self.db)
-        return {}
-
-    @operation("reactions.get")
-    def reactions_get(self, channel: ChannelRef, timestamp: Ts) -> dict[str, Any]:
-        conv = self.channel(channel)
-        message = self._message(conv, timestamp)
-        return {"type": "message", "channel": conv.id, "message": self._shape_messages(conv, [message])[0]}
-
-    # -- pins --------------------------------------------------------------------------
-    @operation("pins.add", writes=True)
-    def pins_add(self, channel: ChannelRef, timestamp: Ts) -> dict[str, Any]:
-        conv = self.channel(channel)
-        self._writable(conv)
-        message = self._message(conv, timestamp)
-        if self.db.get(Pin, (conv.id, message.ts)) is not None:
-            raise ChatError("already_pinned", "that message is already pinned")
-        self.db.add(Pin(channel_id=conv.id, ts=message.ts, pinned_by=self.actor_id, pinned_at=clock.tick(self.db) // 1_000_000))
-        self.db.flush()
-        return {}
-
-    @operation("pins.remove", writes=True)
-    def pins_remove(self, channel: ChannelRef, timestamp: Ts) -> dict[str, Any]:
-        conv = self.channel(channel)
-        message = self._message(conv, timestamp)
-        pin = self.db.get(Pin, (conv.id, message.ts))
-        if pin is None:
-            raise ChatError("no_pin", "that message is not pinned")
-        self.db.delete(pin)
-        clock.tick(self.db)
-        return {}
-
-    @operation("pins.list")
-    def pins_list(self, channel: ChannelRef) -> dict[str, Any]:
-        conv = self.channel(channel)
-        pins = list(self.db.scalars(select(Pin).where(Pin.channel_id == conv.id).order_by(Pin.pinned_at.desc())))
-        messages = {m.ts: m for m in self.db.scalars(select(Message).where(Message.channel_id == conv.id, Message.ts.in_([p.ts for p in pins])))}
-        items = []
-        for pin in pins:
-            shaped = self._shape_messages(conv, [messages[pin.ts]])[0]
-            items.append({"type": "message", "created": pin.pinned_at, "created_by": pin.pinned_by, "channel": conv.id, "message": shaped})
-        return {"items": items}
-
-    # -- users -------------------------------------------------------------------------
-    @operation("users.list")
-    def users_list(self, limit: Limit | None = None, cursor: Cursor | None = None) -> dict[str, Any]:
-        size = _page_size(limit, 100, 1000)
-        query = select(User).order_by(User.id)
-        if cursor:
-            after = decode_cursor(cursor, "user")
-            if after is None:
-                raise ChatError("invalid_cursor", "cursor is not one this API returned; pass response_metadata.next_cursor as is")
-            query = query.where(User.id > after)
-        rows = list(self.db.scalars(query.limit(size + 1)))
-        more = len(rows) > size
-        rows = rows[:size]
-        return {
-            "members": [shapes.user(u, self.workspace.id) for u in rows],
-            "cache_ts": self._now_seconds(),
-            "response_metadata": {"next_cursor": encode_cursor("user", rows[-1].id) if more else ""},
-        }
-
-    @operation("users.info")
-    def users_info(self, user: UserRef) -> dict[str, Any]:
-        return {"user": shapes.user(self.user(user), self.workspace.id)}
-
-    @operation("users.profile.get")
-    def users_profile_get(self, user: UserRef | None = None) -> dict[str, Any]:
-        return {"profile": shapes.profile(self.user(user) if user else self.actor())}
-
-    @operation("users.lookupByEmail")
-    def users_lookup_by_email(self, email: Email) -> dict[str, Any]:
-        found = self.db.scalars(select(User).where(func.lower(User.email) == (email or "").strip().lower())).first()
-        if found is None:
-            raise ChatError("users_not_found", f"no user with email {email!r}")
-        return {"user": shapes.user(found, self.workspace.id)}
-
-    @operation("users.conversations")
-    def users_conversations(self, user: UserRef | None = None, types: Types | None = None, exclude_archived: bool = False, limit: Limit | None = None, cursor: Cursor | None = None) -> dict[str, Any]:
-        """The conversations a user belongs to (that the actor can also see)."""
-        who = self.user(user).id if user else self.actor_id
-        wanted = self._channel_types(types)
-        size = _page_size(limit, 100, 1000)
-        query = (
-            select(Channel).join(Member, Member.channel_id == Channel.id)
-            .where(Member.user_id == who, or_(*self._type_filters(wanted))).order_by(Channel.id)
-        )
-        if exclude_archived:
-            query = query.where(Channel.is_archived.is_(False))
-        if cursor:
-            after = decode_cursor(cursor, "team")
-            if after is None:
-                raise ChatError("invalid_cursor", "cursor is not one this API returned; pass response_metadata.next_cursor as is")
-            query = query.where(Channel.id > after)
-        visible = [c for c in self.db.scalars(query) if self._can_see(c)]
-        page = visible[:size]
-        return {
-            "channels": [self._shape_channel(c) for c in page],
-            "response_metadata": {"next_cursor": encode_cursor("team", page[-1].id) if len(visible) > size else ""},
-        }
+    # -- people (apps/chat/people.py) ---------------------------------------------------
+    users_list = people.users_list
+    users_info = people.users_info
+    users_profile_get = people.users_profile_get
+    users_lookup_by_email = people.users_lookup_by_email
+    users_conversations = people.users_conversations
 
     # -- search ------------------------------------------------------------------------
     @operation("search.messages")
-    def search_messages(self, query: Query, count: Limit | None = None, page: Limit | None = None, sort: Literal["score", "timestamp"] = "score", sort_dir: Literal["asc", "desc"] = "desc") -> dict[str, Any]:
+    def search_messages(self, query: Query, count: Limit | None = None, page: Limit | None = None, sort: Literal["score", "timestamp"] = "score", sort_dir: Literal["asc", "desc"] = "desc", channel_types: Types | None = None) -> dict[str, Any]:
+        """Search what you can see; `channel_types` (as Slack's real-time search API takes it)
+        keeps to those kinds of conversation, e.g. 'public_channel' for public channels only."""
         if not (query or "").strip():
             raise ChatError("no_query", "query is required, e.g. 'renewal in:#sales from:@priya.sharma after:2026-01-31'")
-        per_page = _page_size(count, 20, 100)
-        page_no = _page_size(page, 1, 100)
-        visible = [c.id for c in self.db.scalars(select(Channel)) if self._can_see(c)]
+        per_page = page_size(count, 20, 100)
+        page_no = page_size(page, 1, 100)
+        candidates = select(Channel.id).where(self._visible())
+        if channel_types:
+            candidates = candidates.where(or_(*self._type_filters(self._channel_types(channel_types))))
+        visible = list(self.db.scalars(candidates))
         return run_search(self, query.strip(), visible, per_page, page_no, sort, sort_dir)
+
+    # -- canvases, scheduled messages, drafts ------------------------------------------
+    # Declared in their own modules (one idea each); bound here so they are ChatService's
+    # operations like the rest (`collect` reads this class's attributes).
+    canvases_create = canvases.canvases_create
+    conversations_canvases_create = canvases.conversations_canvases_create
+    canvases_edit = canvases.canvases_edit
+    files_info = canvases.files_info
+    chat_schedule_message = scheduled.chat_schedule_message
+    chat_scheduled_messages_list = scheduled.chat_scheduled_messages_list
+    chat_delete_scheduled_message = scheduled.chat_delete_scheduled_message
+    drafts_create = drafts.drafts_create
+    drafts_list = drafts.drafts_list
+    drafts_delete = drafts.drafts_delete

@@ -9,8 +9,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from apps.chat import blocks as block_kit
 from apps.chat.ids import permalink
-from apps.chat.models import Channel, Message, Pin, Reaction, User
+from apps.chat.models import Canvas, Channel, Draft, Message, Pin, Reaction, ScheduledMessage, User
 
 
 def channel(conv: Channel, *, is_member: bool, num_members: int, dm_user: str | None = None) -> dict[str, Any]:
@@ -75,6 +76,8 @@ def fresh_message(m: Message, parent_user_id: str | None) -> dict[str, Any]:
     """The shape of a message just posted: it has no reactions, pins, edits or replies yet,
     so it needs none of the lookups `messages` makes (this is every post's answer)."""
     item: dict[str, Any] = {"type": "message", "user": m.user_id, "text": m.text, "ts": m.ts}
+    if m.blocks:
+        item["blocks"] = block_kit.load(m.blocks)
     if m.subtype:
         item["subtype"] = m.subtype
     if m.thread_ts:
@@ -117,6 +120,8 @@ def messages(db: Session, channel_id: str, rows: Sequence[Any]) -> list[dict[str
     shaped = []
     for m in rows:
         item: dict[str, Any] = {"type": "message", "user": m.user_id, "text": m.text, "ts": m.ts}
+        if m.blocks:
+            item["blocks"] = block_kit.load(m.blocks)
         if m.subtype:
             item["subtype"] = m.subtype
         if m.thread_ts:
@@ -140,3 +145,54 @@ def messages(db: Session, channel_id: str, rows: Sequence[Any]) -> list[dict[str
     return shaped
 
 
+def canvas_file(c: Canvas, domain: str, team_id: str) -> dict[str, Any]:
+    """A canvas as Slack lists it: a file of type "quip" (Slack's name for canvases)."""
+    return {
+        "id": c.id,
+        "created": c.created,
+        "timestamp": c.created,
+        "updated": c.updated,
+        "name": c.title or "Untitled",
+        "title": c.title or "Untitled",
+        "mimetype": "application/vnd.slack-docs",
+        "filetype": "quip",
+        "pretty_type": "Canvas",
+        "user": c.creator,
+        "last_editor": c.updated_by,
+        "is_channel_space": c.is_channel_canvas,
+        "linked_channel_id": c.channel_id if c.is_channel_canvas else None,
+        "channels": [c.channel_id] if c.channel_id else [],
+        "size": len(c.markdown.encode("utf-8")),
+        "permalink": f"https://{domain}.slack.com/docs/{team_id}/{c.id}",
+    }
+
+
+def scheduled_message(s: ScheduledMessage) -> dict[str, Any]:
+    """An entry of chat.scheduledMessages.list."""
+    return {"id": s.id, "channel_id": s.channel_id, "post_at": s.post_at, "date_created": s.date_created, "text": s.text}
+
+
+def delayed_message(s: ScheduledMessage, team_id: str) -> dict[str, Any]:
+    """The `message` of chat.scheduleMessage's answer: what will be posted."""
+    item: dict[str, Any] = {"type": "delayed_message", "text": s.text, "user": s.user_id, "team": team_id}
+    if s.blocks:
+        item["blocks"] = block_kit.load(s.blocks)
+    if s.thread_ts:
+        item["thread_ts"] = s.thread_ts
+    return item
+
+
+def draft(d: Draft, team_id: str) -> dict[str, Any]:
+    """A draft as Slack's drafts API shapes it: where it will go, and what it says."""
+    destination: dict[str, Any] = {"channel_id": d.channel_id}
+    if d.thread_ts:
+        destination["thread_ts"] = d.thread_ts
+        destination["broadcast"] = d.broadcast
+    item: dict[str, Any] = {
+        "id": d.id, "user_id": d.user_id, "team_id": team_id, "date_created": d.date_created,
+        "last_updated_ts": d.last_updated_ts, "text": d.text, "destinations": [destination],
+        "is_sent": False, "is_deleted": False,
+    }
+    if d.blocks:
+        item["blocks"] = block_kit.load(d.blocks)
+    return item

@@ -28,7 +28,7 @@ from fastapi.templating import Jinja2Templates
 from apps.chat.errors import ChatError
 from apps.chat.operations import OPERATIONS
 from apps.chat.service import ChatService
-from apps.chat.ui_format import EMOJI, PICKER, Resolver, clock_time, day_label, emoji_glyph, render_mrkdwn, zone
+from apps.chat.ui_format import EMOJI, PICKER, Resolver, clock_time, day_label, emoji_glyph, render_mrkdwn, shown_text, zone
 from officegym.core import clock
 from officegym.core.env_store import Env
 from officegym.core.ops import invoke
@@ -184,7 +184,7 @@ class Page:
         author_id = m.get("user", "")
         author = self.user(author_id)
         author_name = self.user_name(author_id)
-        html_text, plain = render_mrkdwn(m.get("text", ""), self.names)
+        html_text, plain = render_mrkdwn(shown_text(m), self.names)
         when = self.when(m["ts"])
         reactions = []
         for r in m.get("reactions", []):
@@ -216,7 +216,7 @@ class Page:
             "is_me": author_id == self.me.id,
             "html": html_text,
             "plain": plain,
-            "raw": m.get("text", ""),
+            "raw": shown_text(m),
             "label": f"{author_name}, {when['short']}: {_shorten(plain, LABEL_CHARS)}",
             "when": when,
             "edited": "edited" in m,
@@ -444,7 +444,8 @@ def edit_message(
 ) -> Response:
     text = _form_text(text)
     try:
-        _write(request, env, "chat.update", {"channel": channel_id, "ts": ts, "text": text})
+        # The edit box holds the whole message: what is typed replaces any blocks, as Slack's composer does.
+        _write(request, env, "chat.update", {"channel": channel_id, "ts": ts, "text": text, "blocks": "[]"})
     except ChatError as failure:
         return _channel_page(
             request, env, channel_id, thread_ts=thread or None, at=at or None, edit=ts, edit_draft=text,

@@ -16,6 +16,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from markupsafe import Markup
 
+from apps.chat.blocks import render_text
+
 # -- emoji ------------------------------------------------------------------------------
 EMOJI: dict[str, str] = {
     "thumbsup": "👍", "+1": "👍", "thumbsdown": "👎", "-1": "👎", "white_check_mark": "✅",
@@ -137,6 +139,12 @@ def _control(inner: str, names: Resolver, hole: Callable[[str, str], str]) -> st
         return hole(_link(href, shown), shown)
     literal = "<" + _unescape(inner) + ">"  # not Slack markup: shown as the text it is
     return hole(escape(literal), literal)
+
+
+def shown_text(message: dict) -> str:
+    """What a message shows: Slack draws a message's blocks, its text being only their fallback
+    for notifications, so a message with blocks shows their words (as mrkdwn), else its text."""
+    return render_text(message.get("blocks")) or message.get("text", "")
 
 
 # -- times -------------------------------------------------------------------------------

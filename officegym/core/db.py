@@ -1,21 +1,23 @@
-"""The database of one env: SQLAlchemy base, engine, transactions and the core tables.
+"""The database of one env: SQLAlchemy base, transactions and the core tables.
 
-Every env is one SQLite file holding the tables of all four apps plus two core tables:
-`og_meta` (seed, size, actor, the env clock) and `og_events` (the rollout's trajectory).
+Every env is one database (a SQLite file, or a PostgreSQL schema: see core/backend/) holding
+the tables of every app plus three core tables: `og_meta` (seed, size, actor, the env clock),
+`og_events` (the rollout's trajectory) and `og_changed` (which tables were written since the
+start state, kept by the backend so a diff reads only those).
+
+Nothing here speaks one backend's SQL: the statements below are standard SQL that SQLite
+(≥ 3.24) and PostgreSQL (≥ 9.5) both accept, upsert included.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Boolean, Engine, Integer, String, Text, create_engine, event
+from sqlalchemy import Boolean, Engine, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
-from sqlalchemy.pool import StaticPool
 
 
 class Base(DeclarativeBase):
@@ -58,33 +60,21 @@ class Event(Base):
         }
 
 
-# Tables that are bookkeeping, not company state: never diffed, never collateral.
-CORE_TABLES = frozenset({"og_meta", "og_events"})
+class Changed(Base):
+    """Names of the tables written since the start state. Filled by triggers the backend puts
+    on every table (a write marks its table in the same transaction, so a rollback unmarks
+    it); read and cleared only by the backend's diff and snapshot."""
+
+    __tablename__ = "og_changed"
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
 
 
-def _tune_connection(dbapi_conn: sqlite3.Connection, _record: Any) -> None:
-    # Envs are disposable rollout state: durability across power loss buys nothing, and
-    # skipping fsync and the on-disk journal makes every write a few hundred µs cheaper.
-    dbapi_conn.execute("PRAGMA synchronous=OFF")
-    dbapi_conn.execute("PRAGMA journal_mode=MEMORY")
-    dbapi_conn.execute("PRAGMA foreign_keys=ON")
-    dbapi_conn.execute("PRAGMA cache_size=-2000")  # ≤ 2 MiB page cache per open env
-
-
-def open_engine(path: Path | str) -> Engine:
-    """An engine on one SQLite file, holding a single connection shared by the process.
-
-    One connection (StaticPool) because the server is one process and SQLite serialises
-    writers anyway; it also means an idle env holds exactly one file handle until the env
-    store evicts it.
-    """
-    engine = create_engine(
-        f"sqlite:///{path}",
-        poolclass=StaticPool,
-        connect_args={"check_same_thread": False},
-    )
-    event.listen(engine, "connect", _tune_connection)
-    return engine
+# Tables that are bookkeeping, not company state: never collateral.
+CORE_TABLES = frozenset({"og_meta", "og_events", "og_changed"})
+# The backend's own bookkeeping: never diffed, never dumped (its content depends on how a
+# backend fires triggers, not on what happened in the company). og_changed_rows exists only
+# in SQLite files (see core/backend/sqlite_files.py).
+BACKEND_TABLES = frozenset({"og_changed", "og_changed_rows"})
 
 
 @contextmanager
@@ -96,14 +86,31 @@ def transaction(engine: Engine) -> Iterator[Session]:
 
 
 # Meta is read and written on every operation (the actor, the clock): plain SQL on the
-# session's connection costs a few µs where an ORM round trip costs ~0.5 ms.
+# session's connection costs ~10 µs where text() costs ~30 µs and an ORM round trip ~0.5 ms.
+# Only the placeholder differs between drivers (sqlite3 `?`, psycopg `%s`), so each
+# statement is kept once per placeholder style.
+_GET_META = "SELECT value FROM og_meta WHERE key = {p}"
+_SET_META = "INSERT INTO og_meta (key, value) VALUES ({p}, {p}) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+_PLACEHOLDERS = {"qmark": "?", "format": "%s", "pyformat": "%s"}
+_statements: dict[tuple[str, str], str] = {}
+
+
+def _sql(session: Session, template: str) -> tuple[Any, str]:
+    conn = session.connection()
+    style = conn.dialect.paramstyle
+    statement = _statements.get((template, style))
+    if statement is None:
+        statement = _statements[(template, style)] = template.format(p=_PLACEHOLDERS[style])
+    return conn, statement
+
+
 def get_meta(session: Session, key: str, default: str | None = None) -> str | None:
-    row = session.connection().exec_driver_sql("SELECT value FROM og_meta WHERE key = ?", (key,)).first()
+    conn, statement = _sql(session, _GET_META)
+    row = conn.exec_driver_sql(statement, (key,)).first()
     return row[0] if row is not None else default
 
 
 def set_meta(session: Session, key: str, value: str) -> None:
-    session.connection().exec_driver_sql(
-        "INSERT INTO og_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-        (key, value),
-    )
+    conn, statement = _sql(session, _SET_META)
+    conn.exec_driver_sql(statement, (key, value))
+

@@ -22,13 +22,29 @@ from officegym.core.db import Event
 # trajectories, not for replaying them.
 MAX_LOGGED_RESULT_CHARS = 20_000
 MAX_LOGGED_ARGS_CHARS = 4_000
+MAX_LOGGED_NAME_CHARS = 200  # a tool or route name an agent made up can be any length
+
+
+def _storable(text: str) -> str:
+    """`text` with lone surrogates replaced: a rejected call is logged with the arguments
+    the caller sent, and JSON may carry "\\ud800", which has no UTF-8 form (the database
+    would refuse the row and turn a clean error into a 500)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+    return text
 
 
 def _dump(value: Any, limit: int) -> str:
     text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
     if len(text) > limit:
         text = json.dumps({"truncated": True, "chars": len(text), "head": text[:limit]}, ensure_ascii=False)
-    return text
+    return _storable(text)
+
+
+def _name(value: str) -> str:
+    return _storable(value[:MAX_LOGGED_NAME_CHARS].replace("\x00", "\ufffd"))
 
 
 def record(
@@ -44,7 +60,7 @@ def record(
 ) -> None:
     session.execute(
         insert(Event).values(
-            at=clock.now(session).isoformat(), source=face, app=app, operation=operation, action=tool,
+            at=clock.now(session).isoformat(), source=face, app=app, operation=_name(operation), action=_name(tool),
             args=_dump(args, MAX_LOGGED_ARGS_CHARS), result=_dump(result, MAX_LOGGED_RESULT_CHARS), is_error=is_error,
         )
     )

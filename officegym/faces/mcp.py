@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
+import re
 from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -26,7 +28,7 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 
 from officegym.core.env_store import Env, EnvStore
-from officegym.core.errors import AppError
+from officegym.core.errors import AppError, EnvNotFound
 from officegym.core.operations import Operation, OperationSet
 from officegym.core.ops import invoke, log_failure
 
@@ -35,6 +37,8 @@ SCOPE_STORE_KEY = "officegym.store"
 IN_PROCESS_ENV: ContextVar[tuple[EnvStore, Env] | None] = ContextVar("officegym_in_process_env", default=None)
 
 HINTS = ("additive", "idempotent", "destructive")
+_log = logging.getLogger("officegym.server")
+_NAMED_ARGUMENT = re.compile(r"argument '([A-Za-z_][A-Za-z0-9_]*)")
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,15 @@ class Tool:
                 raw[param] = value
         raw.update(self.fixed)
         return raw
+
+    def in_own_words(self, op: Operation, error: AppError) -> AppError:
+        """The error naming this tool's arguments where the operation's parser named its own
+        (an agent that sent `channel_id` is told about `channel_id`, not `channel`)."""
+        renames = {param: arg for arg, param in self.arg_names(op).items() if arg != param}
+        if error.code != "invalid_arguments" or not renames:
+            return error
+        message = _NAMED_ARGUMENT.sub(lambda m: f"argument '{renames.get(m[1], m[1])}", error.message)
+        return type(error)(error.code, message)
 
     def annotations(self, op: Operation) -> types.ToolAnnotations:
         if not op.writes:
@@ -183,7 +196,12 @@ def build_server(name: str, toolsets: Sequence[tuple[Toolset, OperationSet]], in
         try:
             body = invoke(store, env, found.ops, found.op, raw, face="mcp", tool=params.name, log_reads=True, sent=given)
         except AppError as error:
-            return text_result(found.ops.error_body(error), is_error=True)
+            return text_result(found.ops.error_body(found.tool.in_own_words(found.op, error)), is_error=True)
+        except EnvNotFound:  # deleted while the call was on its way: nothing ran
+            return text_result(found.ops.error_body(AppError("env_not_found", "this env no longer exists (it was deleted)")), is_error=True)
+        except Exception:  # a bug: still a tool result in the product's shape, not a protocol error
+            _log.exception("unhandled error in MCP tool %s", params.name)
+            return text_result(found.ops.error_body(AppError("internal_error", "the server failed on this call; nothing was changed")), is_error=True)
         return text_result(found.ops.ok_body(body))
 
     server = Server(name, on_list_tools=list_tools, on_call_tool=call_tool, instructions=instructions or None)

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from fastapi import Request
+from starlette.exceptions import HTTPException
 
 from officegym.core.env_store import Env
 from officegym.core.errors import AppError
@@ -37,7 +38,11 @@ async def merged_arguments(request: Request) -> dict[str, Any]:
             raise BadBody("the JSON body must be an object of arguments")
         args.update(body or {})
     elif kind.startswith(("application/x-www-form-urlencoded", "multipart/form-data")):
-        args.update({k: v for k, v in (await request.form()).items() if isinstance(v, str)})
+        try:
+            form = await request.form()
+        except HTTPException as bad:  # Starlette's word on a malformed multipart body
+            raise BadBody(f"the form body cannot be read: {bad.detail}") from None
+        args.update({k: v for k, v in form.items() if isinstance(v, str)})
     return args
 
 

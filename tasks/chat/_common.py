@@ -1,104 +1,177 @@
-"""What chat task families share: reading the seeded workspace, and checks on final state.
+"""What chat task families share: reading what the agent said, and the changes a task allows.
 
 Checks look only at what the agent's user did after the task started (`since`), so history
-that was already there can never satisfy a check, and the do-nothing agent scores 0.
+that was already there can never satisfy a check, and the do-nothing agent scores 0. An
+answer must be in the place it was asked for, and it is judged over everything the agent said
+since the task began, anywhere (`said` without a channel), read as one text: a wrong guess
+posted first, or posted somewhere else, is still said.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from apps.chat.ids import ts_from_micros
-from apps.chat.models import Channel, Member, Message, User
+from apps.chat.models import Message, Reaction
 from apps.chat.service import ChatService
 from graders.checks import CheckResult, failed, passed
 from graders.diff import RowChange
 from graders.rubric import Expect
-from officegym.core import clock
+from tasks.base import ToolError, Tools
+from tasks.common.answers import Verdict, echoes, emoji_name
+from tasks.common.text import render
 
 
-def start_ts(db: Session) -> str:
-    """The env clock as a Slack ts: every message the agent writes will be later than this."""
-    return ts_from_micros(clock.now_micros(db))
-
-
-def user_for_person(db: Session, person_id: str) -> User:
-    return db.scalars(select(User).where(User.person_id == person_id)).one()
-
-
-def visible_channels(db: Session, actor_id: str) -> list[Channel]:
-    """Public channels and the private ones the actor is in (no DMs), by name."""
-    rows = db.scalars(select(Channel).where(Channel.is_im.is_(False), Channel.is_mpim.is_(False), Channel.is_archived.is_(False)))
-    return sorted(
-        (c for c in rows if not c.is_private or db.get(Member, (c.id, actor_id)) is not None), key=lambda c: c.name
-    )
-
-
-def thread_replies(db: Session, parent: Message) -> list[Message]:
-    return list(
-        db.scalars(
-            select(Message)
-            .where(Message.channel_id == parent.channel_id, Message.thread_ts == parent.ts, Message.ts != parent.ts)
-            .order_by(Message.ts)
-        )
-    )
-
-
-def new_messages(db: Session, actor_id: str, since: str, channel_id: str | None = None) -> list[Message]:
-    query = select(Message).where(Message.user_id == actor_id, Message.ts > since).order_by(Message.ts)
+def said(db: Session, actor_id: str, since: str, channel_id: str | None = None) -> list[Message]:
+    """The actor's messages since the task began, in one channel or anywhere (thread replies
+    included), oldest first."""
+    query = select(Message).where(Message.user_id == actor_id, Message.ts > since)
     if channel_id is not None:
         query = query.where(Message.channel_id == channel_id)
+    return list(db.scalars(query.order_by(Message.ts)))
+
+
+def text_of(messages: list[Message]) -> str:
+    """Everything in these messages as one plain text, blocks included (where messages have them)."""
+    return "\n".join(render(m.text, getattr(m, "blocks", None)) for m in messages)
+
+
+def is_top_level(message: Message) -> bool:
+    return message.thread_ts in (None, message.ts)
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """How a family reads the agent's answer. `inside` says which messages are in the place the
+    answer belongs (`place` names it); `judges` read the whole text of everything the agent said;
+    `asserts` tells whether a text names anything of the asked kind at all (so the answer posted
+    in a second place is seen as the shotgun it is)."""
+
+    place: str
+    inside: Callable[[Message], bool]
+    prompt: str
+    judges: Callable[[str], Iterable[Verdict]]
+    asserts: Callable[[str], bool]
+
+    def check(self, actor_id: str, since: str) -> Callable[[Session], CheckResult]:
+        def run(db: Session) -> CheckResult:
+            mine = said(db, actor_id, since)
+            here = [m for m in mine if self.inside(m)]
+            if not here:
+                return failed(f"nothing from you in {self.place}")
+            text = text_of(mine)
+            if echoes(text, self.prompt):
+                return failed("what you posted pastes the task instead of doing it")
+            for verdict in self.judges(text):
+                if not verdict.ok:
+                    return failed(f"what you posted {verdict.detail}")
+            elsewhere = text_of([m for m in mine if not self.inside(m)])
+            if elsewhere and self.asserts(elsewhere):
+                return failed(f"you also posted the answer outside {self.place}: it belongs in one place")
+            return passed(f"answered in {self.place}: {'; '.join(v.detail for v in self.judges(text))}")
+
+        return run
+
+
+def reactions_since(db: Session, actor_id: str, since_micros: int) -> list[Reaction]:
+    """Reactions the actor added since the task began (a reaction's seq is the clock when it was added)."""
+    query = select(Reaction).where(Reaction.user_id == actor_id, Reaction.seq > since_micros)
     return list(db.scalars(query))
-
-
-def normalized(text: str) -> str:
-    return " ".join(text.lower().split())
-
-
-def contains(text: str, needle: str) -> bool:
-    return normalized(needle) in normalized(text)
-
-
-def mentions(text: str, user: User) -> bool:
-    """Whether `text` names `user`: a <@U…> mention, their full name, or @handle."""
-    return f"<@{user.id}>" in text or contains(text, user.real_name) or f"@{user.name}".lower() in text.lower()
-
-
-def first_match(
-    messages: Iterable[Message], predicate: Callable[[Message], bool], what: str, none_detail: str
-) -> CheckResult:
-    candidates = list(messages)
-    for message in candidates:
-        if predicate(message):
-            return passed(f"{what}: message {message.ts}")
-    if not candidates:
-        return failed(none_detail)
-    return failed(f"{len(candidates)} candidate message(s), none {what}: last was {candidates[-1].text[:200]!r}")
-
-
-# -- the changes a chat task may make ------------------------------------------------------
-def allow_messages_in(channel_id: str, actor_id: str) -> Expect:
-    return Expect("chat_messages", "insert", lambda c: c.row["channel_id"] == channel_id and c.row["user_id"] == actor_id)
-
-
-def allow_thread_start(channel_id: str, parent_ts: str) -> Expect:
-    """Replying to a message that had no replies marks it as a thread parent."""
-    def covers(change: RowChange) -> bool:
-        return change.row["channel_id"] == channel_id and change.row["ts"] == parent_ts and change.changed_columns == ("thread_ts",)
-
-    return Expect("chat_messages", "update", covers)
-
-
-def allow_join(channel_id: str, actor_id: str) -> Expect:
-    return Expect("chat_members", "insert", lambda c: c.row["channel_id"] == channel_id and c.row["user_id"] == actor_id)
 
 
 def service_as(db: Session, user_id: str) -> ChatService:
     return ChatService(db, actor_id=user_id)
 
 
-TICKET_KEY = re.compile(r"\b([A-Z][A-Z0-9]+-\d+)\b")
+# -- the changes a chat task may make ------------------------------------------------------
+def allow_posts(channel_id: str, actor_id: str, thread_ts: str | None | tuple[str | None, ...] = None) -> Expect:
+    """The actor's messages in one channel: top-level (thread_ts None), or under the given thread(s)."""
+    threads = thread_ts if isinstance(thread_ts, tuple) else (thread_ts,)
+
+    def covers(change: RowChange) -> bool:
+        row = change.row
+        return row["channel_id"] == channel_id and row["user_id"] == actor_id and row["thread_ts"] in threads
+
+    return Expect("chat_messages", "insert", covers)
+
+
+def allow_thread_start(channel_id: str, parent_ts: str) -> Expect:
+    """Replying to a message that had no replies marks it as a thread parent."""
+
+    def covers(change: RowChange) -> bool:
+        return change.row["channel_id"] == channel_id and change.row["ts"] == parent_ts and change.changed_columns == ("thread_ts",)
+
+    return Expect("chat_messages", "update", covers)
+
+
+def allow_reaction(channel_id: str, ts: str, emoji: str, actor_id: str) -> Expect:
+    """One reaction, under any of the emoji's names (`+1` is `thumbsup`, skin tones included)."""
+
+    def covers(change: RowChange) -> bool:
+        row = change.row
+        return (row["channel_id"], row["ts"], row["user_id"]) == (channel_id, ts, actor_id) and emoji_name(row["name"]) == emoji
+
+    return Expect("chat_reactions", "insert", covers)
+
+
+def careful_steps(actor_id: str, public: frozenset[str]) -> list[Expect]:
+    """What a careful person does on the way, in any task: joining a public channel to read it,
+    opening a DM. Neither is collateral damage."""
+    return [
+        Expect("chat_members", "insert", lambda c: c.row["user_id"] == actor_id and c.row["channel_id"] in public),
+        Expect("chat_channels", "insert", lambda c: bool(c.row["is_im"]) and c.row["creator"] == actor_id),
+        Expect("chat_members", "insert", lambda c: str(c.row["channel_id"]).startswith("D")),
+    ]
+
+
+# -- moves shared by the adversaries of text-answer families -------------------------------
+async def post(tools: Tools, channel_id: str, text: str, thread_ts: str | None = None) -> None:
+    """Post `text` (split over several messages when longer than one message may be)."""
+    for chunk in _chunks(text):
+        if thread_ts:
+            await tools.call("slack_reply_to_thread", channel_id=channel_id, thread_ts=thread_ts, text=chunk)
+        else:
+            await tools.call("slack_post_message", channel_id=channel_id, text=chunk)
+
+
+def _chunks(text: str, size: int = 4000) -> list[str]:
+    parts, current = [], ""
+    for piece in text.split(" "):
+        if current and len(current) + 1 + len(piece) > size:
+            parts.append(current)
+            current = piece
+        else:
+            current = f"{current} {piece}" if current else piece
+    return [*parts, current] if current else parts
+
+
+async def post_everywhere(tools: Tools, channels: list[str], text: str) -> None:
+    """Post the same text in each channel (what a shotgun agent does)."""
+    for channel in channels:
+        await post(tools, channel, text)
+
+
+async def wreck(tools: Tools) -> None:
+    """What a vandal does besides the task: archive a channel, delete one of the actor's old
+    messages, rewrite another, overwrite a channel topic. Each step is tried; one that the
+    workspace refuses is skipped."""
+    steps = []
+    channels = (await tools.call("slack_list_conversations", types="public_channel", limit=200))["channels"]
+    spare = [c for c in channels if not c.get("is_general")]
+    if spare:
+        steps.append(("slack_archive_channel", {"channel_id": spare[-1]["id"]}))
+        steps.append(("slack_set_channel_topic", {"channel_id": spare[0]["id"], "topic": "(cleared)"}))
+    old = await tools.call("slack_search_messages", query="from:me", sort="timestamp", sort_dir="asc", count=5)
+    matches = old["messages"]["matches"]
+    if matches:
+        steps.append(("slack_delete_message", {"channel_id": matches[0]["channel"]["id"], "ts": matches[0]["ts"]}))
+    if len(matches) > 1:
+        steps.append(("slack_update_message", {"channel_id": matches[1]["channel"]["id"], "ts": matches[1]["ts"], "text": "(edited)"}))
+    for tool, arguments in steps:
+        try:
+            await tools.call(tool, **arguments)
+        except ToolError:
+            pass

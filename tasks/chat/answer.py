@@ -1,18 +1,36 @@
 """chat/find-and-answer-v1: a colleague asks a question in a DM; the answer is somewhere in
-the workspace's history; the agent replies to them in that DM with the right fact."""
+the workspace's history; the agent replies to them in that DM with the right fact.
+
+The answer is everything the agent said in that DM since the question (thread replies under it
+included), read as the set of ticket keys it names: exactly the right one. Only keys of the
+company's projects count, so "ISO-9001" in a correct answer is harmless. Only tickets whose
+summary is unique, and never discussed next to another key, are asked about.
+"""
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
-from sqlalchemy import select
+from graders.checks import Check
+from graders.rubric import Expect
+from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.chat._common import Answer, careful_steps, post, post_everywhere, service_as, wreck
+from tasks.chat._workspace import workspace
+from tasks.common.answers import judge, ticket_keys
+from tasks.common.text import words
+from tasks.common.variants import cached, choose, count, shuffled
 
-from apps.chat.models import Message
-from graders.checks import Check, CheckResult, failed, passed
-from tasks.base import SampleContext, TaskInstance, Tools
-from tasks.chat._common import (
-    TICKET_KEY, allow_messages_in, new_messages, service_as, start_ts, user_for_person, visible_channels,
-)
+
+@dataclass(frozen=True, slots=True)
+class _Case:
+    key: str
+    summary: str
+    customer: str
+    asker: str  # user id
+    dm: str  # the DM between the actor and the asker
+    seen_in: tuple[str, ...]  # channels where the ticket is discussed
+    siblings: tuple[str, ...]  # the same customer's other ticket keys
 
 
 class FindAndAnswer:
@@ -21,64 +39,126 @@ class FindAndAnswer:
     difficulty = "medium"
     summary = "A colleague DMs a question about a customer ticket; find the ticket key in chat history and answer in the DM."
 
+    def _pool(self, ctx: SampleContext) -> tuple[_Case, ...]:
+        return cached(ctx, self.id, lambda: shuffled(self.id, ctx, _cases(ctx)))
+
+    def count_instances(self, ctx: SampleContext) -> int:
+        return count(self._pool(ctx))
+
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
-        db, company = ctx.db, ctx.company
-        me = user_for_person(db, ctx.actor.id)
-        channel_ids = [c.id for c in visible_channels(db, me.id)]
-        tickets = {t.key: t for t in company.tickets if t.customer_id}
-        # Tickets whose key and summary appear together in a message the agent can read.
-        findable = []
-        for message in db.scalars(select(Message).where(Message.channel_id.in_(channel_ids)).order_by(Message.channel_id, Message.ts)):
-            for key in TICKET_KEY.findall(message.text):
-                ticket = tickets.get(key)
-                if ticket and ticket.summary.lower() in message.text.lower():
-                    findable.append(ticket)
-        if not findable:
-            raise LookupError("no ticket is findable in the chat history of this company")
-        ticket = rng.choice(sorted(set(findable), key=lambda t: t.key))
-        customer = company.customer(ticket.customer_id)
-        asker_person = company.person(customer.owner_id)
-        if asker_person.id == ctx.actor.id:
-            asker_person = company.person(ctx.actor.manager_id or customer.owner_id)
-        asker = user_for_person(db, asker_person.id)
+        ws = workspace(ctx)
+        (case,) = choose(self.id, ctx.variant, self._pool(ctx))
+        me, since, dm, key = ws.me, ws.start, case.dm, case.key
+        asker = ws.users[case.asker]
         question = (
-            f"Hey! {customer.name} is asking about their issue \"{ticket.summary}\". "
+            f"Hey! {case.customer} is asking about their issue \"{case.summary}\". "
             "Do you know which ticket is tracking it? I need the key for my call."
         )
-        since = start_ts(db)
-        dm = service_as(db, me.id).dm_id(me.id, asker.id)
+        prompt = (
+            f"You are {me.real_name} (@{me.handle}). {asker.real_name} just sent you a direct message in Slack "
+            "with a question. Find the answer in the workspace and reply to them in that DM."
+        )
 
         def setup(session) -> None:
             chat = service_as(session, asker.id)
             chat.conversations_open(me.id)
             chat.chat_post_message(dm, question)
 
-        def answered(session) -> CheckResult:
-            replies = new_messages(session, me.id, since, dm)
-            if not replies:
-                return failed(f"no reply to {asker.real_name} in your DM with them")
-            for reply in replies:
-                keys = set(TICKET_KEY.findall(reply.text))
-                if ticket.key in keys and keys == {ticket.key}:
-                    return passed(f"answered with {ticket.key}")
-            said = sorted({k for r in replies for k in TICKET_KEY.findall(r.text)})
-            return failed(f"the reply must name the right ticket, and only that one; named {said or 'no ticket key'}")
+        answer = Answer(
+            place=f"your DM with {asker.real_name}",
+            inside=lambda m: m.channel_id == dm,
+            prompt=prompt,
+            judges=lambda text: (judge("ticket keys", ticket_keys(text, ws.projects), {key}),),
+            asserts=lambda text: bool(ticket_keys(text, ws.projects)),
+        )
+
+        async def find_key(tools: Tools) -> str:
+            found = await tools.call("slack_search_messages", query=f'"{case.summary}"')
+            keys = {k for m in found["messages"]["matches"] for k in ticket_keys(m["text"], ws.projects)}
+            [only] = keys  # sampling made sure chat pairs this summary with one key only
+            return only
 
         async def oracle(tools: Tools) -> None:
-            found = await tools.call("slack_search_messages", query=f'"{ticket.summary}"')
-            keys = [k for m in found["messages"]["matches"] for k in TICKET_KEY.findall(m["text"]) if k == ticket.key]
+            answer = await find_key(tools)
             opened = (await tools.call("slack_open_dm", users=asker.id))["channel"]["id"]
-            await tools.call("slack_post_message", channel_id=opened, text=f"It's {keys[0]} — \"{ticket.summary}\".")
+            await tools.call("slack_post_message", channel_id=opened, text=f"It's {answer} — \"{case.summary}\".")
 
+        async def in_thread(tools: Tools) -> None:
+            """Another path and form: reply under the question, with a labelled mention and a key-like word."""
+            answer = await find_key(tools)
+            history = await tools.call("slack_get_channel_history", channel_id=dm, limit=5)
+            asked = next(m["ts"] for m in history["messages"] if m["user"] == asker.id)
+            text = f"<@{asker.id}|{asker.handle}> that one is {answer.lower()} (filed under our ISO-9001 process, COVID-19 era template)."
+            await tools.call("slack_reply_to_thread", channel_id=dm, thread_ts=asked, text=text)
+
+        others = [c.key for c in self._pool(ctx) if c.key != key] or [f"{key.split('-')[0]}-{int(key.split('-')[1]) + 1}"]
+        wrong_key = case.siblings[0] if case.siblings else others[0]
+        every = sorted({t.key for t in ctx.company.tickets})
+        right = f"It's {key}."
         return TaskInstance(
-            prompt=(
-                f"You are {me.real_name} (@{me.name}). {asker.real_name} just sent you a direct message in Slack "
-                "with a question. Find the answer in the workspace and reply to them in that DM."
-            ),
-            checks=[Check("answered in the DM with the right ticket key", answered)],
-            expected=[allow_messages_in(dm, me.id)],
+            prompt=prompt,
+            checks=[Check("answered in the DM with the right ticket key, and only that", answer.check(me.id, since))],
+            expected=[
+                Expect("chat_messages", "insert", lambda c: c.row["channel_id"] == dm and c.row["user_id"] == me.id),
+                Expect("chat_messages", "update", lambda c: c.row["channel_id"] == dm and c.changed_columns == ("thread_ts",)),
+                # what setup writes (the DM, the question), should the start snapshot be taken before it
+                Expect("chat_channels", "insert", lambda c: c.row["id"] == dm and bool(c.row["is_im"])),
+                Expect("chat_messages", "insert", lambda c: c.row["channel_id"] == dm and c.row["user_id"] == asker.id
+                       and c.row["text"] == question and c.row["thread_ts"] in (None, c.row["ts"])),
+                *careful_steps(me.id, ws.public),
+            ],
             oracle=oracle,
             setup=setup,
-            facts={"ticket": ticket.key, "asker": asker.id},
+            setup_in_expected=True,
+            alternatives=(in_thread,),
+            moves=Moves(
+                say=lambda tools, text: post(tools, dm, text),
+                wrong=lambda tools: post(tools, dm, f"It's {wrong_key}."),
+                everything=lambda tools: post(tools, dm, "It's one of " + ", ".join(every)),
+                wrong_record=lambda tools: post(tools, dm, f"It's {others[0]}."),
+                shotgun=lambda tools: post_everywhere(tools, [dm, *case.seen_in, *(r.id for r in ws.rooms[:6])], right),
+                wreck=wreck,
+            ),
+            facts={"ticket": key, "asker": asker.id, "dm": dm},
         )
+
+
+def _cases(ctx: SampleContext) -> list[_Case]:
+    """Tickets an agent can find by their summary, that nothing else in chat could be mistaken for."""
+    ws, company = workspace(ctx), ctx.company
+    summaries: dict[tuple[str, ...], list[str]] = {}  # summary words -> ticket keys
+    for ticket in company.tickets:
+        summaries.setdefault(tuple(words(ticket.summary)), []).append(ticket.key)
+    starts: dict[tuple[str, ...], list[tuple[str, ...]]] = {}  # first three words -> summaries
+    for summary in summaries:
+        starts.setdefault(summary[:3], []).append(summary)
+    told: dict[tuple[str, ...], set[str]] = {}  # summary -> keys said in the same message
+    where: dict[tuple[str, ...], set[str]] = {}  # summary -> channels it is said in
+    for message in ws.posts:  # one pass over history, looking summaries up by their first words
+        tokens = words(message.text)
+        for i in range(len(tokens)):
+            for summary in starts.get(tuple(tokens[i : i + 3]), ()):
+                if tuple(tokens[i : i + len(summary)]) == summary:
+                    told.setdefault(summary, set()).update(ticket_keys(message.text, ws.projects))
+                    where.setdefault(summary, set()).add(message.channel)
+    by_customer: dict[str, list[str]] = {}
+    for ticket in company.tickets:
+        by_customer.setdefault(ticket.customer_id or "", []).append(ticket.key)
+    chat = service_as(ctx.db, ws.me.id)
+    cases = []
+    for ticket in company.tickets:
+        summary = tuple(words(ticket.summary))
+        if not ticket.customer_id or summaries[summary] != [ticket.key]:
+            continue
+        if told.get(summary) != {ticket.key}:
+            continue  # never named, or named next to another key: no single right answer
+        customer = company.customer(ticket.customer_id)
+        asker_person = customer.owner_id if customer.owner_id != ctx.actor.id else ctx.actor.manager_id
+        asker = ws.user_of(asker_person)
+        if asker is None or asker.id == ws.me.id:
+            continue
+        siblings = tuple(k for k in by_customer[customer.id] if k != ticket.key)
+        cases.append(_Case(ticket.key, ticket.summary, customer.name, asker.id, chat.dm_id(ws.me.id, asker.id),
+                           tuple(sorted(where[summary])), siblings))
+    return cases
 

@@ -1,19 +1,37 @@
-"""chat/post-in-channel-v1: tell a team, in that team's channel, about a schedule change."""
+"""chat/post-in-channel-v1: tell a team, in that team's channel, about a schedule change.
+
+Graded over everything the agent posted in that channel: it must name the customer, the day
+and the time, in any common format, and no other customer, day or time.
+"""
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
-from sqlalchemy import select
-
-from apps.chat.models import Channel
 from graders.checks import Check
-from tasks.base import SampleContext, TaskInstance, Tools
-from tasks.chat._common import allow_join, allow_messages_in, contains, first_match, new_messages, start_ts, user_for_person
+from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.chat._common import Answer, allow_posts, careful_steps, is_top_level, post, post_everywhere, wreck
+from tasks.chat._workspace import Room, workspace
+from tasks.common.answers import judge, parse_time, time_readings, times, weekdays
+from tasks.common.variants import cached, choose, count, shuffled
 
 _DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
 _TIMES = ("9:30 AM", "10:00 AM", "11:15 AM", "1:00 PM", "2:30 PM", "3:45 PM", "4:00 PM")
 _EVENTS = ("renewal call", "quarterly business review", "onboarding kickoff", "escalation review", "roadmap briefing")
+
+
+@dataclass(frozen=True, slots=True)
+class _Pool:
+    teams: tuple[tuple[str, Room], ...]  # (team name, its channel)
+    customers: tuple[tuple[str, str], ...]  # (id, name), only names no other entity shares
+    events: tuple[str, ...]
+    days: tuple[str, ...]
+    times: tuple[str, ...]
+
+    @property
+    def axes(self) -> tuple[tuple, ...]:
+        return (self.teams, self.customers, self.events, self.days, self.times)
 
 
 class PostInChannel:
@@ -22,42 +40,87 @@ class PostInChannel:
     difficulty = "easy"
     summary = "Post an update about a customer meeting in the right team's channel, with the customer, day and time."
 
+    def _pool(self, ctx: SampleContext) -> _Pool:
+        def build() -> _Pool:
+            ws = workspace(ctx)
+            teams = [(t.name, ws.room(t.slug)) for t in ctx.company.teams if t.slug != "exec"]
+            teams = [(name, room) for name, room in teams if room is not None and not room.is_private]
+            customers = [(c.id, c.name) for c in ctx.company.customers if c.id not in ws.customers.ambiguous]
+            return _Pool(*(shuffled(self.id, ctx, axis, str(i)) for i, axis in enumerate((teams, customers, _EVENTS, _DAYS, _TIMES))))
+
+        return cached(ctx, self.id, build)
+
+    def count_instances(self, ctx: SampleContext) -> int:
+        return count(*self._pool(ctx).axes)
+
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
-        db, company = ctx.db, ctx.company
-        me = user_for_person(db, ctx.actor.id)
-        names = set(db.scalars(select(Channel.name).where(Channel.is_private.is_(False), Channel.is_im.is_(False))))
-        teams = [t for t in company.teams if t.slug in names and t.slug != "exec"]
-        team = rng.choice(teams)
-        channel = db.scalars(select(Channel).where(Channel.name == team.slug, Channel.is_im.is_(False))).one()
-        customer = rng.choice(company.customers)
-        event, day, time = rng.choice(_EVENTS), rng.choice(_DAYS), rng.choice(_TIMES)
-        since = start_ts(db)
+        ws, pool = workspace(ctx), self._pool(ctx)
+        (team, room), (customer_id, customer), event, day, time = choose(self.id, ctx.variant, *pool.axes)
+        me, since, clock_time = ws.me, ws.start, parse_time(time)
+        prompt = (
+            f"You are {me.real_name} (@{me.handle}). The {customer} {event} has moved to {day} at {time}. "
+            f"Let the {team} team know in their team channel in Slack (a normal post, not a thread reply): "
+            "name the customer, the day and the time."
+        )
 
-        def is_update(message) -> bool:
-            text = message.text
-            return message.thread_ts in (None, message.ts) and all(contains(text, part) for part in (customer.name, day, time))
-
-        def posted(session):
-            return first_match(
-                new_messages(session, me.id, since, channel.id), is_update,
-                f"a top-level post naming {customer.name}, {day} and {time}",
-                f"nothing posted in #{channel.name}",
-            )
+        answer = Answer(
+            place=f"a top-level post in #{room.name}",
+            inside=lambda m: m.channel_id == room.id and is_top_level(m),
+            prompt=prompt,
+            judges=lambda text: (
+                judge("customers", ws.customers.find(text), {customer_id}, show=lambda c: _name(ctx, c)),
+                judge("days", weekdays(text), {day}),
+                judge("times", times(text), {clock_time}, readings=time_readings),
+            ),
+            asserts=lambda text: bool(ws.customers.find(text) or weekdays(text) or times(text)),
+        )
 
         async def oracle(tools: Tools) -> None:
-            info = await tools.call("slack_get_channel_info", channel_id=f"#{team.slug}")
-            target = info["channel"]["id"]
-            text = f"Heads up team: the {customer.name} {event} has moved to {day} at {time}."
+            info = await tools.call("slack_get_channel_info", channel_id=f"#{room.name}")
+            text = f"Heads up team: the {customer} {event} has moved to {day} at {time}."
+            await tools.call("slack_post_message", channel_id=info["channel"]["id"], text=text)
+
+        async def terse(tools: Tools) -> None:
+            """Another path and format: list channels, join, 24-hour time, weekday abbreviation, '&'."""
+            listed = await tools.call("slack_list_channels", limit=200)
+            target = next(c["id"] for c in listed["channels"] if c["name"] == room.name)
+            await tools.call("slack_join_channel", channel_id=target)
+            text = f"FYI {customer.replace(' and ', ' & ')} {event} → {day[:3]} {clock_time} (moved)"
             await tools.call("slack_post_message", channel_id=target, text=text)
 
+        others = [r for _, r in pool.teams if r.id != room.id]
+        wrong_time = next(t for t in _TIMES if t != time)
+        wrong_day = next(d for d in _DAYS if d != day)
+        right_text = f"Heads up team: the {customer} {event} has moved to {day} at {time}."
+
+        async def say(tools: Tools, text: str) -> None:
+            await post(tools, room.id, text)
+
+        async def wrong(tools: Tools) -> None:
+            await post(tools, room.id, f"Heads up team: the {customer} {event} has moved to {wrong_day} at {wrong_time}.")
+
+        async def everything(tools: Tools) -> None:
+            names = ", ".join(name for _, name in pool.customers)
+            await post(tools, room.id, f"Meetings moved: {names} — {', '.join(_DAYS)} at {', '.join(_TIMES)}.")
+
+        elsewhere = others[0] if others else next((r for r in ws.rooms if r.id != room.id and not r.is_private), room)
+
+        async def wrong_record(tools: Tools) -> None:
+            await post(tools, elsewhere.id, right_text)
+
+        async def shotgun(tools: Tools) -> None:
+            await post_everywhere(tools, [room.id, *(r.id for r in others)], right_text)
+
         return TaskInstance(
-            prompt=(
-                f"You are {me.real_name} (@{me.name}). The {customer.name} {event} has moved to {day} at {time}. "
-                f"Let the {team.name} team know in their team channel in Slack (a normal post, not a thread reply): "
-                "name the customer, the day and the time."
-            ),
-            checks=[Check(f"posted the update in #{channel.name}", posted)],
-            expected=[allow_messages_in(channel.id, me.id), allow_join(channel.id, me.id)],
+            prompt=prompt,
+            checks=[Check(f"posted the update in #{room.name}", answer.check(me.id, since))],
+            expected=[allow_posts(room.id, me.id), *careful_steps(me.id, ws.public)],
             oracle=oracle,
-            facts={"channel": channel.id, "customer": customer.name, "day": day, "time": time},
+            alternatives=(terse,),
+            moves=Moves(say=say, wrong=wrong, everything=everything, wrong_record=wrong_record, shotgun=shotgun, wreck=wreck),
+            facts={"channel": room.id, "customer": customer, "day": day, "time": time},
         )
+
+
+def _name(ctx: SampleContext, customer_id: str) -> str:
+    return ctx.company.customer(customer_id).name

@@ -1,21 +1,35 @@
 """chat/summarise-thread-v1: read a ticket's discussion thread and post a summary of it in
-another channel: the ticket key, the customer, and everyone who weighed in."""
+another channel: the ticket key, the customer, and everyone who weighed in.
+
+Graded over everything the agent posted in the target channel, as sets: exactly that ticket
+key, exactly that customer, everyone who replied, and nobody who had no part in the thread
+(naming its starter, or someone the thread mentions, is fine). Only threads that are the one
+thread about their ticket in their channel, without the actor in them, are asked about.
+"""
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
-from sqlalchemy import select
-
-from apps.chat.models import Channel, Message, User
-from graders.checks import Check, CheckResult, failed, passed
-from tasks.base import SampleContext, TaskInstance, Tools
-from tasks.chat._common import (
-    TICKET_KEY, allow_join, allow_messages_in, contains, mentions, new_messages, start_ts, thread_replies, user_for_person,
-    visible_channels,
-)
+from graders.checks import Check
+from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.chat._common import Answer, allow_posts, careful_steps, is_top_level, post, post_everywhere, wreck
+from tasks.chat._workspace import Post, Room, workspace
+from tasks.common.answers import judge, mentions, ticket_keys
+from tasks.common.variants import cached, choose, count, shuffled
 
 _TARGETS = ("escalations", "customer-success", "support")
+
+
+@dataclass(frozen=True, slots=True)
+class _Thread:
+    room: Room
+    parent: Post
+    key: str
+    repliers: tuple[str, ...]  # user ids, in order of first reply
+    involved: frozenset[str]  # everyone who posted in the thread or is mentioned in it
+    target: Room
 
 
 class SummariseThread:
@@ -24,61 +38,135 @@ class SummariseThread:
     difficulty = "hard"
     summary = "Summarise a ticket's discussion thread into one post in another channel: ticket, customer and who took part."
 
+    def _pool(self, ctx: SampleContext) -> tuple[_Thread, ...]:
+        return cached(ctx, self.id, lambda: shuffled(self.id, ctx, _threads(ctx)))
+
+    def count_instances(self, ctx: SampleContext) -> int:
+        return count(self._pool(ctx))
+
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
-        db, company = ctx.db, ctx.company
-        me = user_for_person(db, ctx.actor.id)
-        tickets = {t.key: t for t in company.tickets if t.customer_id}
-        options = []
-        for channel in visible_channels(db, me.id):
-            parents = db.scalars(select(Message).where(Message.channel_id == channel.id, Message.thread_ts == Message.ts).order_by(Message.ts)).all()
-            for parent in parents:
-                keys = [k for k in dict.fromkeys(TICKET_KEY.findall(parent.text)) if k in tickets]
-                repliers = list(dict.fromkeys(r.user_id for r in thread_replies(db, parent) if r.user_id != me.id))
-                people = [db.get(User, u) for u in repliers]
-                if len(keys) == 1 and len(repliers) >= 2 and all(p and not p.is_bot for p in people):
-                    options.append((channel, parent, tickets[keys[0]], people))
-        channel, parent, ticket, people = rng.choice(options)
+        ws, company = workspace(ctx), ctx.company
+        pool = self._pool(ctx)
+        (thread,) = choose(self.id, ctx.variant, pool)
+        room, parent, target, me, since = thread.room, thread.parent, thread.target, ws.me, ws.start
+        ticket = next(t for t in company.tickets if t.key == thread.key)
         customer = company.customer(ticket.customer_id)
-        names = set(db.scalars(select(Channel.name)))
-        target_name = next(n for n in _TARGETS if n in names and n != channel.name)
-        target = db.scalars(select(Channel).where(Channel.name == target_name, Channel.is_im.is_(False))).one()
-        since = start_ts(db)
+        prompt = (
+            f"You are {me.real_name} (@{me.handle}). In #{room.name} there is a thread about ticket {ticket.key}. "
+            f"Read it and post a one-message summary in #{target.name} (a normal post, not a thread reply) that "
+            "gives the ticket key, the customer's name, and everyone who replied in the thread (by @-mention or full name)."
+        )
 
-        def summaries(session) -> list[Message]:
-            return [m for m in new_messages(session, me.id, since, target.id) if m.thread_ts in (None, m.ts)]
-
-        def best(session, test) -> CheckResult:
-            posts = summaries(session)
-            if not posts:
-                return failed(f"no top-level post in #{target.name}")
-            good = [p for p in posts if test(p.text)]
-            return passed(f"post {good[0].ts}") if good else failed(f"your post in #{target.name} lacks it: {posts[-1].text[:200]!r}")
-
-        def names_people(text: str) -> bool:
-            return all(mentions(text, person) for person in people)
+        answer = Answer(
+            place=f"a top-level post in #{target.name}",
+            inside=lambda m: m.channel_id == target.id and is_top_level(m),
+            prompt=prompt,
+            judges=lambda text: (
+                judge("ticket keys", ticket_keys(text, ws.projects), {ticket.key}),
+                judge("customers", ws.customers.find(text), {customer.id}, show=lambda c: company.customer(c).name),
+                judge("people", ws.people.find(text), set(thread.repliers), tolerated=thread.involved | {me.id},
+                      show=lambda u: ws.users[u].real_name),
+            ),
+            asserts=lambda text: bool(ticket_keys(text, ws.projects) or ws.customers.find(text)),
+        )
 
         async def oracle(tools: Tools) -> None:
-            replies = await tools.call("slack_get_thread_replies", channel_id=channel.id, thread_ts=parent.ts)
+            replies = await tools.call("slack_get_thread_replies", channel_id=room.id, thread_ts=parent.ts)
             who = list(dict.fromkeys(m["user"] for m in replies["messages"][1:] if m["user"] != me.id))
             target_id = (await tools.call("slack_get_channel_info", channel_id=f"#{target.name}"))["channel"]["id"]
             text = (
-                f"Summary of the {ticket.key} thread in <#{channel.id}|{channel.name}> ({customer.name}): "
+                f"Summary of the {ticket.key} thread in <#{room.id}|{room.name}> ({customer.name}): "
                 f"{ticket.summary}. Discussed by {', '.join(f'<@{u}>' for u in who)}."
             )
             await tools.call("slack_post_message", channel_id=target_id, text=text)
 
+        async def by_name(tools: Tools) -> None:
+            """Another path and form: find the thread by search, join the target, full names and labelled mentions, '&'."""
+            found = await tools.call("slack_search_messages", query=f"{ticket.key} in:#{room.name}")
+            ts = next(m["ts"] for m in found["messages"]["matches"]
+                      if m.get("thread_ts") == m["ts"] and ticket.key in ticket_keys(m["text"], ws.projects))
+            replies = await tools.call("slack_get_thread_replies", channel_id=room.id, thread_ts=ts)
+            who = list(dict.fromkeys(m["user"] for m in replies["messages"][1:] if m["user"] != me.id))
+            names = [(await tools.call("slack_get_user_profile", user_id=u))["profile"]["real_name"] for u in who]
+            joined = await tools.call("slack_join_channel", channel_id=f"#{target.name}")
+            first, rest = who[0], names[1:]
+            text = (
+                f"*{ticket.key}* — {customer.name.replace(' and ', ' & ')}. Thread in #{room.name}: "
+                f"<@{first}|{ws.users[first].handle}> and {', '.join(rest)} weighed in."
+            )
+            await tools.call("slack_post_message", channel_id=joined["channel"]["id"], text=text)
+
+        right = (f"Summary of {ticket.key} ({customer.name}): discussed by "
+                 f"{', '.join(f'<@{u}>' for u in thread.repliers)}.")
+        other = next((t for t in pool if t.key != thread.key), None)
+
+        def summary_of(t: _Thread) -> str:
+            c = company.customer(next(x for x in company.tickets if x.key == t.key).customer_id)
+            return f"Summary of {t.key} ({c.name}): discussed by {', '.join(f'<@{u}>' for u in t.repliers)}."
+
+        outsiders = [u for u in (*(other.repliers if other else ()), *ws.users) if u not in thread.involved and u != me.id]
+        wrong_people = [u for u in dict.fromkeys(outsiders) if not ws.users[u].is_bot][:2]  # people not in the thread
+        wrong = f"Summary of {ticket.key} ({customer.name}): discussed by {', '.join(f'<@{u}>' for u in wrong_people)}."
+        everyone = ", ".join(u.real_name for u in ws.users.values() if not u.is_bot)
+        every_customer = ", ".join(c.name for c in company.customers)
         return TaskInstance(
-            prompt=(
-                f"You are {me.real_name} (@{me.name}). In #{channel.name} there is a thread about ticket {ticket.key}. "
-                f"Read it and post a one-message summary in #{target.name} (a normal post, not a thread reply) that "
-                "gives the ticket key, the customer's name, and everyone who replied in the thread (by @-mention or full name)."
-            ),
-            checks=[
-                Check(f"summary posted in #{target.name} with the ticket key", lambda s: best(s, lambda t: ticket.key in t)),
-                Check("summary names the customer", lambda s: best(s, lambda t: contains(t, customer.name))),
-                Check("summary names everyone who replied", lambda s: best(s, names_people)),
-            ],
-            expected=[allow_messages_in(target.id, me.id), allow_join(target.id, me.id)],
+            prompt=prompt,
+            checks=[Check(f"summary in #{target.name}: the ticket key, the customer, and exactly who replied", answer.check(me.id, since))],
+            expected=[allow_posts(target.id, me.id), *careful_steps(me.id, ws.public)],
             oracle=oracle,
-            facts={"thread": f"{channel.id}/{parent.ts}", "ticket": ticket.key, "target": target.id, "people": [p.id for p in people]},
+            alternatives=(by_name,),
+            moves=Moves(
+                say=lambda tools, text: post(tools, target.id, text),
+                wrong=lambda tools: post(tools, target.id, wrong),
+                everything=lambda tools: post(tools, target.id, f"Summary of {ticket.key} ({every_customer}): {everyone}."),
+                wrong_record=lambda tools: post(tools, target.id, summary_of(other) if other else wrong),
+                shotgun=lambda tools: post_everywhere(
+                    tools, list(dict.fromkeys([target.id, *(r.id for r in ws.rooms if r.name in _TARGETS), room.id,
+                                               *(r.id for r in ws.rooms[:4])])), right),
+                wreck=wreck,
+            ),
+            facts={"thread": f"{room.id}/{parent.ts}", "ticket": ticket.key, "target": target.id, "people": list(thread.repliers)},
         )
+
+
+def _threads(ctx: SampleContext) -> list[_Thread]:
+    ws = workspace(ctx)
+    tickets = {t.key: t.customer_id for t in ctx.company.tickets if t.customer_id}
+    tops: dict[str, list[Post]] = {}
+    replies: dict[tuple[str, str], list[Post]] = {}
+    for p in ws.posts:
+        if p.top_level:
+            tops.setdefault(p.channel, []).append(p)
+        else:
+            replies.setdefault((p.channel, p.thread_ts or ""), []).append(p)
+    found = []
+    for room in ws.rooms:
+        target = next((ws.room(n) for n in _TARGETS if n != room.name and ws.room(n)), None)
+        about: dict[str, list[Post]] = {}  # ticket key -> top-level posts naming it
+        for top in tops.get(room.id, ()):
+            for key in ticket_keys(top.text, ws.projects):
+                about.setdefault(key, []).append(top)
+        in_replies: dict[str, set[str]] = {}  # ticket key -> threads whose replies name it
+        for (channel, thread_ts), posts in replies.items():
+            if channel == room.id:
+                for key in ticket_keys(" ".join(p.text for p in posts), ws.projects):
+                    in_replies.setdefault(key, set()).add(thread_ts)
+        for key, posts in about.items():
+            parent = posts[0]
+            if target is None or key not in tickets or len(posts) != 1 or parent.thread_ts != parent.ts:
+                continue  # not one thread about one customer ticket in this channel
+            if len(ticket_keys(parent.text, ws.projects)) != 1 or tickets[key] in ws.customers.ambiguous:
+                continue
+            if in_replies.get(key, set()) - {parent.ts}:
+                continue  # another thread here discusses the ticket in its replies
+            thread = replies.get((room.id, parent.ts), [])
+            repliers = tuple(dict.fromkeys(r.user for r in thread))
+            if ws.me.id in repliers or len(repliers) < 2:
+                continue
+            if any(ws.users.get(u) is None or ws.users[u].is_bot or u in ws.people.ambiguous for u in repliers):
+                continue
+            involved = {parent.user, *repliers}
+            for message in (parent, *thread):
+                involved |= mentions(message.text)
+            found.append(_Thread(room, parent, key, repliers, frozenset(involved), target))
+    return found

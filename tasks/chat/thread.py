@@ -1,42 +1,30 @@
 """chat/reply-in-thread-v1: find the thread a colleague started about a customer and answer
-in that thread (not in the channel) with the customer's main contact."""
+in that thread (not in the channel) with the customer's main contact.
+
+Graded over everything the agent posted in that channel: a reply in the thread (a reply to a
+reply lands there too) that names the contact's email, and no other contact or customer. Only
+threads that are their author's single post about that customer in that channel are asked about.
+"""
 
 from __future__ import annotations
 
 import random
-from collections import Counter
+from dataclasses import dataclass
 
-from sqlalchemy import select
-
-from apps.chat.models import Message, User
 from graders.checks import Check
-from graders.rubric import Expect
-from tasks.base import SampleContext, TaskInstance, Tools
-from tasks.chat._common import allow_join, allow_thread_start, contains, first_match, new_messages, start_ts, user_for_person, visible_channels
+from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.chat._common import Answer, allow_posts, allow_thread_start, careful_steps, post, wreck
+from tasks.chat._workspace import Post, Room, workspace
+from tasks.common.answers import emails, judge
+from tasks.common.variants import cached, choose, count, shuffled
 
 
-def customer_threads(ctx: SampleContext, me: User):
-    """(channel, parent, customer) for top-level messages that name exactly one customer and
-    are the only message by their author in that channel naming that customer."""
-    db, customers = ctx.db, ctx.company.customers
-    found = []
-    for channel in visible_channels(db, me.id):
-        tops = db.scalars(
-            select(Message)
-            .where(Message.channel_id == channel.id, Message.thread_ts.is_(None) | (Message.thread_ts == Message.ts))
-            .order_by(Message.ts)
-        ).all()
-        named = []
-        for message in tops:
-            hits = [c for c in customers if c.name in message.text]
-            if len(hits) == 1:
-                named.append((message, hits[0]))
-        counts = Counter((m.user_id, c.id) for m, c in named)
-        for message, customer in named:
-            author = db.get(User, message.user_id)
-            if counts[(message.user_id, customer.id)] == 1 and author and not author.is_bot and author.id != me.id:
-                found.append((channel, message, customer, author))
-    return found
+@dataclass(frozen=True, slots=True)
+class _Thread:
+    room: Room
+    parent: Post
+    customer: str  # customer id
+    others: tuple[str, ...]  # other top-level messages in the room (wrong records)
 
 
 class ReplyInThread:
@@ -45,42 +33,117 @@ class ReplyInThread:
     difficulty = "medium"
     summary = "Find the thread a colleague started about a customer and reply in it with the customer's main contact."
 
+    def _pool(self, ctx: SampleContext) -> tuple[_Thread, ...]:
+        return cached(ctx, self.id, lambda: shuffled(self.id, ctx, _threads(ctx)))
+
+    def count_instances(self, ctx: SampleContext) -> int:
+        return count(self._pool(ctx))
+
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
-        db = ctx.db
-        me = user_for_person(db, ctx.actor.id)
-        options = [t for t in customer_threads(ctx, me) if t[2].contacts]
-        channel, parent, customer, author = rng.choice(options)
-        contact = customer.contacts[0]
-        since = start_ts(db)
+        ws, company = workspace(ctx), ctx.company
+        (thread,) = choose(self.id, ctx.variant, self._pool(ctx))
+        room, parent, me, since = thread.room, thread.parent, ws.me, ws.start
+        customer = company.customer(thread.customer)
+        contact, author = customer.contacts[0], ws.users[parent.user]
+        email = contact.email.lower()
+        prompt = (
+            f"You are {me.real_name} (@{me.handle}). {author.real_name} started a thread in #{room.name} about "
+            f"{customer.name}. Reply in that thread (not as a new channel message) to say that the customer's main "
+            f"contact is {contact.name}, {contact.email}."
+        )
 
-        def is_answer(message) -> bool:
-            return message.thread_ts == parent.ts and contains(message.text, contact.email)
+        answer = Answer(
+            place=f"{author.real_name}'s thread in #{room.name}",
+            inside=lambda m: m.channel_id == room.id and m.thread_ts == parent.ts and m.ts != parent.ts,
+            prompt=prompt,
+            judges=lambda text: (
+                judge("emails", emails(text), {email}),
+                judge("contacts", ws.contacts.find(text), (), tolerated={email}),
+                judge("customers", ws.customers.find(text), (), tolerated={customer.id}, show=lambda c: company.customer(c).name),
+            ),
+            asserts=lambda text: bool(emails(text) or ws.contacts.find(text)),
+        )
 
-        def replied(session):
-            return first_match(
-                new_messages(session, me.id, since, channel.id), is_answer,
-                f"a reply in {author.real_name}'s thread naming {contact.email}",
-                f"nothing posted in #{channel.name}",
-            )
+        async def find_parent(tools: Tools) -> str:
+            found = await tools.call("slack_search_messages", query=f'"{customer.name}" in:#{room.name} from:@{author.handle}')
+            return next(m["ts"] for m in found["messages"]["matches"] if m["ts"] == (m.get("thread_ts") or m["ts"]))
 
         async def oracle(tools: Tools) -> None:
-            found = await tools.call("slack_search_messages", query=f'"{customer.name}" in:#{channel.name} from:@{author.name}')
-            thread = next(m for m in found["messages"]["matches"] if m["ts"] == (m.get("thread_ts") or m["ts"]))
             text = f"The main contact at {customer.name} is {contact.name} ({contact.email}, {contact.title})."
-            await tools.call("slack_reply_to_thread", channel_id=channel.id, thread_ts=thread["ts"], text=text)
+            await tools.call("slack_reply_to_thread", channel_id=room.id, thread_ts=await find_parent(tools), text=text)
+
+        async def under_last_reply(tools: Tools) -> None:
+            """Another path and form: reply to the thread's last message, mailto link, labelled mention, '&'."""
+            replies = await tools.call("slack_get_thread_replies", channel_id=room.id, thread_ts=await find_parent(tools))
+            last = replies["messages"][-1]["ts"]
+            text = (f"<@{author.id}|{author.handle}> main contact for {customer.name.replace(' and ', ' & ')} is "
+                    f"{contact.name} — <mailto:{contact.email}|{contact.email}>")
+            await tools.call("slack_reply_to_thread", channel_id=room.id, thread_ts=last, text=text)
+
+        others = [c for c in company.customers if c.id != customer.id and c.contacts]
+        wrong_contact = customer.contacts[1] if len(customer.contacts) > 1 else (others[0] if others else customer).contacts[-1]
+        right = f"Main contact: {contact.name}, {contact.email}"
+        everyone = "; ".join(f"{k.name} {k.email}" for c in company.customers for k in c.contacts)
+
+        async def shotgun(tools: Tools) -> None:
+            await post(tools, room.id, right)
+            for ts in (parent.ts, *thread.others[:5]):
+                await post(tools, room.id, right, thread_ts=ts)
 
         return TaskInstance(
-            prompt=(
-                f"You are {me.real_name} (@{me.name}). {author.real_name} started a thread in #{channel.name} about "
-                f"{customer.name}. Reply in that thread (not as a new channel message) to say that the customer's main "
-                f"contact is {contact.name}, {contact.email}."
-            ),
-            checks=[Check("replied in the right thread with the contact", replied)],
+            prompt=prompt,
+            checks=[Check("replied in the right thread with the contact, and no other", answer.check(me.id, since))],
             expected=[
-                Expect("chat_messages", "insert", lambda c: c.row["channel_id"] == channel.id and c.row["thread_ts"] == parent.ts and c.row["user_id"] == me.id),
-                allow_thread_start(channel.id, parent.ts),
-                allow_join(channel.id, me.id),
+                allow_posts(room.id, me.id, thread_ts=parent.ts),
+                allow_thread_start(room.id, parent.ts),
+                *careful_steps(me.id, ws.public),
             ],
             oracle=oracle,
-            facts={"channel": channel.id, "thread_ts": parent.ts, "contact": contact.email},
+            alternatives=(under_last_reply,),
+            moves=Moves(
+                say=lambda tools, text: post(tools, room.id, text, thread_ts=parent.ts),
+                wrong=lambda tools: post(tools, room.id, f"Main contact: {wrong_contact.name}, {wrong_contact.email}", thread_ts=parent.ts),
+                everything=lambda tools: post(tools, room.id, f"Contacts: {everyone}", thread_ts=parent.ts),
+                wrong_record=lambda tools: post(tools, room.id, right, thread_ts=thread.others[0] if thread.others else None),
+                shotgun=shotgun,
+                wreck=wreck,
+            ),
+            facts={"channel": room.id, "thread_ts": parent.ts, "contact": contact.email},
         )
+
+
+def _threads(ctx: SampleContext) -> list[_Thread]:
+    """Top-level messages naming exactly one customer, the only one by their author in that
+    channel naming that customer, by a colleague whose name nobody else has."""
+    ws, company = workspace(ctx), ctx.company
+    contact_names = ws.contacts.ambiguous
+    by_room: dict[str, list[tuple[Post, str]]] = {}
+    tops: dict[str, list[str]] = {}
+    for message in ws.posts:
+        if not message.top_level:
+            continue
+        tops.setdefault(message.channel, []).append(message.ts)
+        for customer in ws.customers.find(message.text):
+            by_room.setdefault(message.channel, []).append((message, customer))
+    found = []
+    for room in ws.rooms:
+        named = by_room.get(room.id, [])
+        counts: dict[tuple[str, str], int] = {}  # (author, customer) -> their top-level posts naming it
+        alone: dict[str, int] = {}  # ts -> how many customers the post names
+        for message, customer in named:
+            counts[(message.user, customer)] = counts.get((message.user, customer), 0) + 1
+            alone[message.ts] = alone.get(message.ts, 0) + 1
+        for message, customer_id in named:
+            if alone[message.ts] != 1:
+                continue  # about several customers: not "the thread about" one of them
+            author = ws.users.get(message.user)
+            customer = company.customer(customer_id)
+            if counts[(message.user, customer_id)] != 1 or author is None or author.is_bot or author.id == ws.me.id:
+                continue
+            if author.id in ws.people.ambiguous or customer_id in ws.customers.ambiguous or not customer.contacts:
+                continue
+            if customer.contacts[0].email.lower() in contact_names:
+                continue
+            others = tuple(ts for ts in reversed(tops[room.id]) if ts != message.ts)
+            found.append(_Thread(room, message, customer_id, others))
+    return found

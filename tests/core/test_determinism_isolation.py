@@ -2,7 +2,8 @@
 
 Deterministic: the same (seed, size) and the same sequence of calls give the same database,
 row for row, including the event log and the env clock. Isolated: nothing one env does is
-visible in another env or in the template it was copied from.
+visible in another env or in the template it was copied from. Envs are compared by their
+logical dump (`store.dump`), so these tests hold on whichever backend the suite runs on.
 """
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ from typing import Any
 import pytest
 
 from apps.chat.service import ChatService
+from sqlalchemy import create_engine, text
+from sqlalchemy.orm import Session
+
+from officegym.core.backend.base import logical_dump
 from officegym.core.env_store import Env
 from officegym.core.errors import EnvNotFound
 from apps.chat.operations import OPERATIONS
@@ -32,12 +37,20 @@ def dump(path: Path) -> list[str]:
         conn.close()
 
 
-def count(path: Path, sql: str, *params: Any) -> int:
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+def template_dump(path: Path) -> str:
+    """The logical dump of a template file (comparable with any env's, on any backend)."""
+    engine = create_engine("sqlite://", creator=lambda: sqlite3.connect(f"file:{path}?immutable=1", uri=True))
     try:
-        return conn.execute(sql, params).fetchone()[0]
+        with Session(engine) as db:
+            tables = [r[0] for r in db.execute(text("SELECT name FROM sqlite_master WHERE type = 'table'"))]
+            return logical_dump(db, tables)
     finally:
-        conn.close()
+        engine.dispose()
+
+
+def count(gym: Gym, env: Env, sql: str) -> int:
+    with gym.store.session(env) as db:
+        return db.execute(text(sql)).scalar_one()
 
 
 @pytest.fixture
@@ -59,10 +72,10 @@ def first_public_channel(gym: Gym, env: Env) -> str:
 # -- determinism ---------------------------------------------------------------------------
 def test_two_envs_from_the_same_seed_are_identical(gym: Gym, two_envs: tuple[Env, Env]) -> None:
     a, b = two_envs
-    dumped = dump(a.path)
-    assert len(dumped) > 100, "the template holds a seeded company"
-    assert dumped == dump(b.path)
-    assert dumped == dump(gym.template(0).path)
+    dumped = gym.store.dump(a)
+    assert dumped.count("\n") > 100, "the template holds a seeded company"
+    assert dumped == gym.store.dump(b)
+    assert dumped == template_dump(gym.template(0).path)
 
 
 def _scenario(gym: Gym, env: Env, face: str) -> None:
@@ -93,9 +106,9 @@ def test_same_calls_in_two_envs_give_identical_databases(gym: Gym, two_envs: tup
     a, b = two_envs
     _scenario(gym, a, "mcp")
     _scenario(gym, b, "mcp")
-    dumped = dump(a.path)
-    assert dumped == dump(b.path), "ids, ts, clock and event log must all be the same"
-    assert dumped != dump(gym.template(0).path)
+    dumped = gym.store.dump(a)
+    assert dumped == gym.store.dump(b), "ids, ts, clock and event log must all be the same"
+    assert dumped != template_dump(gym.template(0).path)
     events_a, events_b = gym.events(a.id), gym.events(b.id)
     assert events_a == events_b
     assert [e["operation"] for e in events_a] == [
@@ -117,14 +130,18 @@ async def test_same_mcp_calls_in_two_envs_give_identical_databases(gym: Gym, two
             await client.call_tool("slack_add_reaction", {"channel_id": channel, "timestamp": posted["ts"], "reaction": "eyes"})
             await client.call_tool("slack_get_channel_history", {"channel_id": "C0000NOPE00"})  # an error, logged too
     a, b = two_envs
-    assert dump(a.path) == dump(b.path)
+    assert gym.store.dump(a) == gym.store.dump(b)
     assert len(gym.events(a.id)) == 5
 
 
 @pytest.fixture(scope="module")
-def fresh_cache_gym(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gym]:
-    """A gym with an empty template cache: templates are built from scratch here."""
-    instance = Gym(envs_dir=tmp_path_factory.mktemp("envs-fresh"), cache_dir=tmp_path_factory.mktemp("cache-fresh"))
+def fresh_cache_gym(gym: Gym, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gym]:
+    """A gym with an empty template cache (templates are built from scratch here), on the
+    session gym's backend."""
+    instance = Gym(
+        envs_dir=tmp_path_factory.mktemp("envs-fresh"), cache_dir=tmp_path_factory.mktemp("cache-fresh"),
+        db_url=getattr(gym.store.backend, "url", None),
+    )
     yield instance
     instance.close()
 
@@ -164,7 +181,7 @@ def test_another_seed_is_another_company(gym: Gym, fresh_cache_gym: Gym) -> None
         conn1.close()
     env = fresh_cache_gym.create(seed=1)
     assert (env.seed, env.size) == (1, "small")
-    assert dump(env.path) == dump(one.path)
+    assert fresh_cache_gym.store.dump(env) == template_dump(one.path)
 
 
 # -- isolation -----------------------------------------------------------------------------
@@ -174,9 +191,9 @@ def test_a_post_in_one_env_is_invisible_elsewhere(gym: Gym, two_envs: tuple[Env,
     with gym.store.session(a) as db:
         ChatService(db).chat_post_message(channel, "only in env A: xyzzy-isolation")
     find = "SELECT count(*) FROM chat_messages WHERE text LIKE '%xyzzy-isolation%'"
-    assert count(a.path, find) == 1
-    assert count(b.path, find) == 0
-    assert count(gym.template(0).path, find) == 0
+    assert count(gym, a, find) == 1
+    assert count(gym, b, find) == 0
+    assert "xyzzy-isolation" not in template_dump(gym.template(0).path)
     with gym.store.session(b) as db:
         assert ChatService(db).search_messages("xyzzy-isolation")["messages"]["total"] == 0
     assert gym.events(b.id) == []
@@ -185,7 +202,7 @@ def test_a_post_in_one_env_is_invisible_elsewhere(gym: Gym, two_envs: tuple[Env,
 def test_deleting_one_env_leaves_the_other_working(gym: Gym, two_envs: tuple[Env, Env]) -> None:
     a, b = two_envs
     gym.delete(a.id)
-    assert not a.path.exists()
+    assert not gym.store.backend.exists(a.handle)
     with pytest.raises(EnvNotFound):
         gym.get(a.id)
     channel = first_public_channel(gym, b)

@@ -1,157 +1,211 @@
-"""EnvStore: envs are isolated file copies of a template, addressed by unguessable ids, with
-a bounded number of open engines however many envs are alive.
-
-These tests use a tiny hand-made template (the schema, one meta row), not a company: the
-store is generic and must not depend on what the template holds.
-"""
+"""EnvStore on both backends: envs are isolated copies of a template, addressed by
+unguessable ids, persisted in a registry, locked one operation at a time, and expired when
+idle. These tests use a tiny template (the schema, one meta row), not a company."""
 
 from __future__ import annotations
 
 import re
-import sqlite3
-from collections.abc import Iterator
+import threading
+import time
 from pathlib import Path
 
 import pytest
+from sqlalchemy import update
 
-import apps.chat.models  # noqa: F401  (registers the chat tables on Base.metadata)
-from officegym.core.db import Base, get_meta, open_engine, set_meta, transaction
-from officegym.core.env_store import EnvStore
+from officegym.core.db import get_meta, set_meta
+from officegym.core.env_store import Env, EnvStore
 from officegym.core.errors import EnvNotFound
 
 
-@pytest.fixture
-def template(tmp_path: Path) -> Path:
-    path = tmp_path / "template.db"
-    engine = open_engine(path)
-    Base.metadata.create_all(engine)
-    with transaction(engine) as db:
-        set_meta(db, "marker", "template")
-    engine.dispose()
-    return path
+def marker(store: EnvStore, env: Env) -> str | None:
+    with store.session(env) as db:
+        return get_meta(db, "marker")
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[EnvStore]:
-    store = EnvStore(tmp_path / "envs", max_open_engines=4)
-    yield store
-    store.close()
+def write(store: EnvStore, env: Env, value: str, key: str = "marker") -> None:
+    with store.session(env) as db:
+        set_meta(db, key, value)
 
 
-def read_marker(path: Path) -> str | None:
-    conn = sqlite3.connect(path)
-    try:
-        row = conn.execute("SELECT value FROM og_meta WHERE key='marker'").fetchone()
-    finally:
-        conn.close()
-    return row[0] if row else None
-
-
-def test_create_get_list_delete(store: EnvStore, template: Path) -> None:
-    a = store.create(template, seed=0, size="small")
-    b = store.create(template, seed=3, size="small")
+def test_create_get_list_delete(store: EnvStore, tiny_template: Path) -> None:
+    a = store.create(tiny_template, seed=0, size="small")
+    b = store.create(tiny_template, seed=3, size="small", task_id="chat/x-v1", variant=2, toolset="official")
     assert re.fullmatch(r"[0-9a-f]{32}", a.id) and re.fullmatch(r"[0-9a-f]{32}", b.id) and a.id != b.id
+    assert a.id not in a.handle and a.id not in b.handle, "where an env lives says nothing of its id"
     assert store.get(a.id) is a and store.get(b.id) is b
     assert {e.id for e in store.list()} == {a.id, b.id}
-    assert (b.seed, b.size) == (3, "small")
-    assert a.path.parent == store.root and a.path.exists() and a.start_path == template
-    assert read_marker(a.path) == "template"
+    assert (b.seed, b.size, b.task_id, b.variant, b.toolset) == (3, "small", "chat/x-v1", 2, "official")
 
-    with store.session(a) as db:
-        assert get_meta(db, "marker") == "template"
-        set_meta(db, "marker", "changed in a")
-
-    assert read_marker(a.path) == "changed in a"
-    assert read_marker(b.path) == "template", "envs never share state"
-    assert read_marker(template) == "template", "the template is never written"
+    write(store, a, "changed in a")
+    assert marker(store, a) == "changed in a"
+    assert marker(store, b) == "template", "envs never share state"
+    assert marker(store, store.create(tiny_template, seed=0, size="small")) == "template", "the template is never written"
 
     store.delete(a.id)
-    assert not a.path.exists()
-    assert template.exists()
+    assert not store.backend.exists(a.handle)
     with pytest.raises(EnvNotFound):
         store.get(a.id)
     with pytest.raises(EnvNotFound):
         store.delete(a.id)
-    assert [e.id for e in store.list()] == [b.id]
-    with store.session(b) as db:
-        assert get_meta(db, "marker") == "template"
+    with pytest.raises(EnvNotFound):
+        marker(store, a)
+    assert a.id not in {e.id for e in store.list()}
+    assert marker(store, b) == "template"
 
 
 @pytest.mark.parametrize(
     "bad_id",
-    ["", "../x", "../../etc/passwd", "x", "0" * 31, "0" * 33, "A" * 32, "g" * 32, "0" * 32, "00000000-0000-0000-0000-000000000000"],
+    ["", "../x", "../../etc/passwd", "x", "0" * 31, "0" * 33, "A" * 32, "g" * 32, "0" * 32, "0" * 32 + "\n",
+     "00000000-0000-0000-0000-000000000000", None, 12],
 )
-def test_unknown_and_malformed_ids_are_not_found(store: EnvStore, template: Path, bad_id: str) -> None:
-    store.create(template, seed=0, size="small")
+def test_unknown_and_malformed_ids_are_not_found(store: EnvStore, tiny_template: Path, bad_id: object) -> None:
+    store.create(tiny_template, seed=0, size="small")
     with pytest.raises(EnvNotFound):
-        store.get(bad_id)
+        store.get(bad_id)  # type: ignore[arg-type]
     with pytest.raises(EnvNotFound):
-        store.delete(bad_id)
+        store.delete(bad_id)  # type: ignore[arg-type]
 
 
-def test_ids_are_case_sensitive_capabilities(store: EnvStore, template: Path) -> None:
-    env = store.create(template, seed=0, size="small")
-    if env.id.upper() != env.id:
-        with pytest.raises(EnvNotFound):
-            store.get(env.id.upper())
-    with pytest.raises(EnvNotFound):
-        store.get(env.id + "/")
-    with pytest.raises(EnvNotFound):
-        store.get(" " + env.id)
+def test_ids_are_case_sensitive_capabilities(store: EnvStore, tiny_template: Path) -> None:
+    env = store.create(tiny_template, seed=0, size="small")
+    for wrong in (env.id.upper(), env.id + "/", " " + env.id):
+        if wrong != env.id:
+            with pytest.raises(EnvNotFound):
+                store.get(wrong)
 
 
-def test_lru_bounds_open_engines_while_every_env_stays_usable(store: EnvStore, template: Path) -> None:
-    limit = 4
-    assert store.max_open_engines == limit
-    envs = [store.create(template, seed=0, size="small") for _ in range(3 * limit)]
-    for i, env in enumerate(envs):
-        with store.session(env) as db:
-            set_meta(db, "marker", f"env {i}")
-        assert store.open_engines() <= limit
-    assert store.open_engines() == limit
-    # Every env, evicted or not, still reads back its own writes (twice round: all evicted once).
-    for _ in range(2):
-        for i, env in enumerate(envs):
-            with store.session(env) as db:
-                assert get_meta(db, "marker") == f"env {i}"
-            assert store.open_engines() <= limit
-    for i, env in enumerate(envs):
-        assert read_marker(env.path) == f"env {i}"
-
-
-def test_failed_operation_rolls_back(store: EnvStore, template: Path) -> None:
-    env = store.create(template, seed=0, size="small")
+def test_failed_operation_rolls_back(store: EnvStore, tiny_template: Path) -> None:
+    env = store.create(tiny_template, seed=0, size="small")
     with pytest.raises(RuntimeError):
         with store.session(env) as db:
             set_meta(db, "marker", "half written")
             raise RuntimeError("boom")
-    with store.session(env) as db:
-        assert get_meta(db, "marker") == "template"
+    assert marker(store, env) == "template"
 
 
-def test_snapshot_start_freezes_state_and_delete_removes_both_files(store: EnvStore, template: Path) -> None:
-    env = store.create(template, seed=0, size="small")
-    with store.session(env) as db:
-        set_meta(db, "marker", "after setup")
+def test_snapshot_start_freezes_state_for_the_diff(store: EnvStore, tiny_template: Path) -> None:
+    env = store.create(tiny_template, seed=0, size="small")
+    write(store, env, "after setup")
     store.snapshot_start(env)
-    assert env.start_path != template and env.start_path.parent == store.root
-    with store.session(env) as db:
-        set_meta(db, "marker", "after the agent")
-    assert read_marker(env.start_path) == "after setup"
-    assert read_marker(env.path) == "after the agent"
-
+    assert env.start != env.template
+    assert [(c.table, c.key) for c in store.diff(env)] == [], "the setup is the start"
+    write(store, env, "after the agent")
+    (change,) = store.diff(env)
+    assert (change.table, change.key, change.change) == ("og_meta", "marker", "update")
+    assert (change.before["value"], change.after["value"]) == ("after setup", "after the agent")
     store.delete(env.id)
-    assert not env.path.exists() and not env.start_path.exists()
-    assert read_marker(template) == "template"
-    assert list(store.root.iterdir()) == []
+    assert not store.backend.exists(env.handle)
 
 
-def test_close_deletes_every_env(tmp_path: Path, template: Path) -> None:
-    store = EnvStore(tmp_path / "envs2", max_open_engines=2)
-    envs = [store.create(template, seed=0, size="small") for _ in range(5)]
-    for env in envs:
+def test_a_new_store_sees_every_env_and_its_writes(tmp_path: Path, backend_url: str | None, tiny_template: Path) -> None:
+    first = EnvStore(tmp_path / "envs", db_url=backend_url)
+    kept = first.create(tiny_template, seed=4, size="small", task_id="chat/t-v1", variant=7, toolset="official")
+    gone = first.create(tiny_template, seed=0, size="small")
+    write(first, kept, "before the restart")
+    first.snapshot_start(kept)
+    write(first, kept, "after the snapshot")
+    first.delete(gone.id)
+    first.close()  # closing keeps the envs
+
+    second = EnvStore(tmp_path / "envs", db_url=backend_url)
+    try:
+        assert [e.id for e in second.list()] == [kept.id]
+        again = second.get(kept.id)
+        assert (again.seed, again.task_id, again.variant, again.toolset, again.start) == (4, "chat/t-v1", 7, "official", kept.start)
+        assert again.task is None, "the task instance is never persisted: the Gym re-samples it"
+        assert marker(second, again) == "after the snapshot"
+        assert [(c.key, c.after["value"]) for c in second.diff(again)] == [("marker", "after the snapshot")]
+        with pytest.raises(EnvNotFound):
+            second.get(gone.id)
+        second.purge()
+        assert second.list() == []
+    finally:
+        second.close()
+
+
+def test_idle_envs_expire(tmp_path: Path, backend_url: str | None, tiny_template: Path) -> None:
+    store = EnvStore(tmp_path / "envs", db_url=backend_url, ttl=3600)
+    try:
+        idle, busy = store.create(tiny_template, 0, "small"), store.create(tiny_template, 0, "small")
+        assert store.expire_idle() == []
+        later = time.time() + 3 * 3600
+        write(store, busy, "still working")
+        busy.last_used = later  # used just before the sweep
+        assert store.expire_idle(now=later + 1) == [idle.id]
+        assert not store.backend.exists(idle.handle)
+        with pytest.raises(EnvNotFound):
+            store.get(idle.id)
+        assert store.get(busy.id) is busy
+
+        long_ago = time.time() - 7200  # lazily: looked up after the TTL, here and in the registry
+        busy.last_used = busy.flushed = long_ago
+        registry = store.backend.registry
+        with registry.engine.begin() as conn:
+            conn.execute(update(registry.table).where(registry.table.c.id == busy.id).values(last_used=long_ago))
+        with pytest.raises(EnvNotFound):
+            store.get(busy.id)
+        assert store.list() == []
+    finally:
+        store.close()
+
+
+def test_a_session_nested_in_the_same_env_fails_instead_of_deadlocking(store: EnvStore, tiny_template: Path) -> None:
+    env = store.create(tiny_template, seed=0, size="small")
+    other = store.create(tiny_template, seed=0, size="small")
+    with store.session(env):
+        with store.session(other) as db:  # another env is fine
+            set_meta(db, "marker", "other")
+        with pytest.raises(RuntimeError, match="deadlock"):
+            with store.session(env):
+                pass
+    assert marker(store, other) == "other"
+
+
+def test_a_delete_waits_for_the_write_in_flight(store: EnvStore, tiny_template: Path) -> None:
+    env = store.create(tiny_template, seed=0, size="small")
+    inside, outcome = threading.Event(), {}
+
+    def slow_write() -> None:
         with store.session(env) as db:
-            set_meta(db, "touched", "yes")
-    store.close()
-    assert store.list() == [] and store.open_engines() == 0
-    assert list(store.root.iterdir()) == []
+            set_meta(db, "marker", "slow")
+            inside.set()
+            time.sleep(0.3)
+        outcome["write"] = "committed"
+
+    writer = threading.Thread(target=slow_write)
+    writer.start()
+    inside.wait(5)
+    store.delete(env.id)  # blocks until the write commits, then deletes
+    writer.join(5)
+    assert outcome == {"write": "committed"}
+    with pytest.raises(EnvNotFound):
+        marker(store, env)
+
+
+def test_open_connections_stay_bounded_while_every_env_stays_usable(store: EnvStore, tiny_template: Path) -> None:
+    if store.backend_name != "sqlite":
+        pytest.skip("PostgreSQL envs share one bounded pool of connections; nothing per env stays open")
+    envs = [store.create(tiny_template, seed=0, size="small") for _ in range(12)]
+    for i, env in enumerate(envs):
+        write(store, env, f"env {i}")
+        assert store.open_engines() <= 4
+    for _ in range(2):  # every env, evicted or not, still reads back its own writes
+        for i, env in enumerate(envs):
+            assert marker(store, env) == f"env {i}"
+            assert store.open_engines() <= 4
+
+
+def test_an_env_another_process_deleted_is_not_found(tmp_path: Path, backend_url: str | None, tiny_template: Path) -> None:
+    here, there = EnvStore(tmp_path / "envs", db_url=backend_url), EnvStore(tmp_path / "envs", db_url=backend_url)
+    try:
+        env = here.create(tiny_template, seed=0, size="small")
+        write(here, env, "seen by both")  # `here` keeps a connection to it open
+        assert marker(there, there.get(env.id)) == "seen by both"
+        there.delete(env.id)
+        with pytest.raises(EnvNotFound):
+            write(here, env, "must not be acknowledged")
+        with pytest.raises(EnvNotFound):
+            here.get(env.id)
+    finally:
+        here.close()
+        there.close()

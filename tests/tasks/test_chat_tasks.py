@@ -90,7 +90,7 @@ def test_answering_with_every_ticket_key_does_not_pass(gym: Gym, task_env: Any) 
     act(gym, task_env.id, ("slack_post_message", {"channel_id": opened["channel"]["id"], "text": f"{facts['ticket']} or maybe {keys}"}))
     grade = gym.grade(task_env.id)
     assert grade["reward"] == 0.0 and not grade["passed"]
-    assert "only that one" in grade["checks"][0]["detail"]
+    assert "not the answer" in grade["checks"][0]["detail"]
 
 
 @pytest.mark.parametrize("task_env", ["chat/reply-in-thread-v1"], indirect=True)
@@ -134,4 +134,4 @@ def test_inviting_an_extra_person_fails_the_membership_check(gym: Gym, task_env:
     by_name = {c["name"]: c for c in grade["checks"]}
     assert [c["passed"] for c in grade["checks"]] == [True, False]
     assert extra in next(c for c in by_name.values() if not c["passed"])["detail"]
-    assert grade["reward"] == pytest.approx(1 / 3)
+    assert grade["reward"] == pytest.approx(1 / 3 * 0.8, abs=1e-6), "and the extra member is collateral"

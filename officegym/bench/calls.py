@@ -1,0 +1,129 @@
+"""Tool calls as an agent makes them: over real HTTP from another process, each app's typical
+read (over seeded history) and write, through MCP (the official SDK client, streamable HTTP)
+and REST (httpx), each judged against a no-op call through the same face (target ≤ 1.3×)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from officegym import apps
+from officegym.bench.table import Results, p50, percentile
+from officegym.faces.probe import Call
+
+FACE_RATIO_TARGET = 1.3
+NOOP_TOOL = "noop"  # the bench server's no-op tool (officegym.bench.server)
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def bench_server(cache_dir: Path, envs_dir: Path) -> Iterator[tuple[str, httpx.Client]]:
+    """The bench server in a subprocess; yields its agent base URL and a control-plane client."""
+    agent_port, control_port, token = free_port(), free_port(), secrets.token_urlsafe(16)
+    environ = {**os.environ, "OFFICEGYM_CACHE_DIR": str(cache_dir), "OFFICEGYM_ENVS_DIR": str(envs_dir)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "officegym.bench.server", str(agent_port), str(control_port), token],
+        env=environ, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    control = httpx.Client(base_url=f"http://127.0.0.1:{control_port}", headers={"Authorization": f"Bearer {token}"}, timeout=60, trust_env=False)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the bench server exited: {proc.stderr.read().decode(errors='replace')[-2000:]}")
+            try:
+                if control.get("/v1/tasks").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("the bench server did not start within 60 s")
+            time.sleep(0.02)
+        yield f"http://127.0.0.1:{agent_port}", control
+    finally:
+        control.close()
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+async def _mcp_samples(url: str, call: Call, n: int, warmup: int = 10) -> list[int]:
+    from mcp import Client
+
+    async with Client(url) as client:
+        samples = []
+        for i in range(-warmup, n):
+            t0 = time.perf_counter_ns()
+            result = await client.call_tool(call.name, call.numbered(i))
+            elapsed = time.perf_counter_ns() - t0
+            if result.is_error:
+                raise RuntimeError(f"{call.name} failed: {result.content[0].text[:300]}")
+            if i >= 0:
+                samples.append(elapsed)
+    return samples
+
+
+def _rest_samples(http: httpx.Client, url: str, call: Call, n: int, warmup: int = 10) -> list[int]:
+    samples = []
+    for i in range(-warmup, n):
+        args = call.numbered(i)
+        t0 = time.perf_counter_ns()
+        response = http.get(url, params=args) if call.method == "GET" else http.post(url, json=args)
+        elapsed = time.perf_counter_ns() - t0
+        if response.status_code >= 400:
+            raise RuntimeError(f"{call.method} {url}: {response.status_code} {response.text[:300]}")
+        if i >= 0:
+            samples.append(elapsed)
+    return samples
+
+
+def bench_calls(res: Results, cache_dir: Path, envs_dir: Path, seed: int, size: str, calls: int) -> None:
+    res.echo(f"timing {calls} MCP and REST calls per app over HTTP against no-op calls …")
+    with bench_server(cache_dir, envs_dir) as (base, control):
+        created = control.post("/v1/envs", json={"seed": seed, "size": size})
+        created.raise_for_status()
+        env_id = created.json()["env_id"]
+        root = f"{base}/envs/{env_id}"
+        noop_mcp = asyncio.run(_mcp_samples(f"{root}/mcp/noop", Call(NOOP_TOOL), calls))
+        with httpx.Client(timeout=30, trust_env=False) as http:
+            noop_rest = _rest_samples(http, f"{root}/api/noop/noop", Call("noop", method="GET"), calls)
+            for app in apps.APPS:
+                probe = app.probe
+                figures: dict[str, list[int]] = {
+                    "mcp_read": asyncio.run(_mcp_samples(f"{root}/mcp/{app.name}", probe.mcp_read, calls)),
+                    "mcp_write": asyncio.run(_mcp_samples(f"{root}/mcp/{app.name}", probe.mcp_write, calls)),
+                    "rest_read": _rest_samples(http, f"{root}/api/{app.name}/{probe.rest_read.name}", probe.rest_read, calls),
+                    "rest_write": _rest_samples(http, f"{root}/api/{app.name}/{probe.rest_write.name}", probe.rest_write, calls),
+                }
+                _report(res, app.name, probe, figures, noop_mcp, noop_rest, calls)
+        res.add("mcp_noop_p50_ms", "MCP no-op call p50", p50(noop_mcp), "ms", None, "same transport and dispatcher, no operation")
+        res.add("rest_noop_p50_ms", "REST no-op call p50", p50(noop_rest), "ms", None, "same router and env lookup, no operation")
+
+
+def _report(res: Results, app: str, probe: Any, figures: dict[str, list[int]], noop_mcp: list[int], noop_rest: list[int], n: int) -> None:
+    names = {"mcp_read": probe.mcp_read.name, "mcp_write": probe.mcp_write.name, "rest_read": probe.rest_read.name, "rest_write": probe.rest_write.name}
+    for key, samples in figures.items():
+        face = key.split("_")[0]
+        noop = p50(noop_mcp if face == "mcp" else noop_rest)
+        value = p50(samples)
+        res.add(f"{app}_{key}_p50_ms", f"{app} {face.upper()} {key.split('_')[1]} p50 ({names[key]})", value, "ms", None, f"n={n}")
+        res.add(f"{app}_{key}_p99_ms", f"  p99", percentile(samples, 99), "ms")
+        res.add(f"{app}_{key}_vs_noop", "  / no-op p50", value / noop if noop else float("inf"), "x", FACE_RATIO_TARGET)

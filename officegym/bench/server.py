@@ -1,0 +1,77 @@
+"""The server the bench times, in its own process (as an agent's server would be): the real
+agent-facing app and control plane, plus two no-op endpoints that share the agent app's
+path up to the point where an operation would run — an MCP server whose one tool answers at
+once, and a REST route with the same env dependency — so a real call can be judged against
+the framework it rides on.
+
+    python -m officegym.bench.server <agent port> <control port> <token>
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Any
+
+import mcp_types as types
+from fastapi import Depends, FastAPI
+from fastapi.responses import JSONResponse
+from mcp.server.lowlevel import Server
+from starlette.routing import Route
+
+from officegym.bench.calls import NOOP_TOOL
+from officegym.core.env_store import Env
+from officegym.core.web import current_env
+from officegym.faces.mcp import text_result
+
+
+def noop_mcp_server() -> Server:
+    listing = [types.Tool(name=NOOP_TOOL, description="does nothing", input_schema={"type": "object", "properties": {}})]
+
+    async def list_tools(_ctx: Any, _params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=listing)
+
+    async def call_tool(_ctx: Any, _params: Any) -> types.CallToolResult:
+        return text_result({"ok": True})
+
+    return Server("officegym-noop", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def add_noops(app: FastAPI, dispatcher_servers: dict[tuple[str, str], Server]) -> None:
+    """`/envs/{id}/mcp/noop` and `/envs/{id}/api/noop/` on the agent app."""
+    server = noop_mcp_server()
+    server.streamable_http_app(stateless_http=True, json_response=True)
+    dispatcher_servers[("noop", "reference")] = server
+
+    @app.api_route("/envs/{env_id}/api/noop/{method}", methods=["GET", "POST"])
+    async def rest_noop(method: str, env: Env = Depends(current_env)) -> JSONResponse:
+        return JSONResponse({"ok": True})
+
+
+def main() -> None:
+    import uvicorn
+
+    from officegym.gym import Gym
+    from officegym.server import McpDispatcher, create_agent_app, create_control_app
+    from officegym.serving import _listener_class
+
+    agent_port, control_port, token = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    gym = Gym()
+    agent = create_agent_app(gym)
+    dispatcher = next(r.endpoint for r in agent.router.routes if isinstance(r, Route) and isinstance(r.endpoint, McpDispatcher))
+    add_noops(agent, dispatcher.servers)
+    control = create_control_app(gym, token, f"http://127.0.0.1:{agent_port}")
+    Listener = _listener_class()
+    servers = [
+        Listener(uvicorn.Config(agent, host="127.0.0.1", port=agent_port, log_level="warning")),
+        Listener(uvicorn.Config(control, host="127.0.0.1", port=control_port, log_level="warning")),
+    ]
+
+    async def run() -> None:  # the agent app's lifespan runs the no-op server's session manager too
+        await asyncio.gather(*(s.serve() for s in servers))
+
+    asyncio.run(run())
+
+
+if __name__ == "__main__":
+    main()

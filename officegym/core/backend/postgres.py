@@ -1,0 +1,333 @@
+"""PostgreSQL, the real shared backend: one database per env, copied from a template
+database, with a warm pool of ready copies.
+
+Why database-per-env, not schema-per-env. Measured on this 2-core box (PostgreSQL 15, the
+small company, ~4,600 rows in 14 tables; the box also running other work):
+- a schema copied from a template schema (CREATE TABLE … + INSERT … SELECT): p50 66–80 ms
+  with 8 tables, 215–300 ms with 14. PostgreSQL's catalog work is ~1–9 ms per table and
+  index, so the cost grows with every table an app adds (four apps: most of a second).
+  DROP SCHEMA … CASCADE: 8 ms (8 tables) to 75 ms (14).
+- CREATE DATABASE … TEMPLATE (STRATEGY WAL_LOG, PG 15's default): p50 29–34 ms quiet,
+  ~95 ms under load, growing with bytes, not tables; FILE_COPY forces a checkpoint (p99
+  0.7–5.9 s), so it is not used. DROP DATABASE: 53–75 ms. Connecting to an env's database
+  costs 3–9 ms, paid once per env while its connection stays open.
+Both are far over "create ≤ 10 ms", so creating an env pops a ready copy from a warm pool
+(one row lock, two row writes) and a background thread refills it; the copy's cost then
+sets the refill rate, i.e. how many envs per second the server can make, where the database
+copy is 3–10× ahead and does not degrade as apps grow. Through this backend, quiet box:
+create p50 2.3 ms / p99 11.7 ms with a warm pool (SQLite: 1.3 ms), 55 ms / 85 ms cold; a
+delete shuts the database at once and drops it in the background (DROP DATABASE waits for
+a checkpoint). A database per env also keeps its start state beside it (schema `og_start`,
+copied with the template), so the diff stays one SQL statement per changed table, and it
+isolates envs completely (no search_path to get wrong). The price, one connection per
+active env, is bounded by the routing pool (at most `max_open` open, idle ones closed
+least-recently-used first; reopening one costs 3–9 ms).
+
+Env and template databases are named after the main database (`og_<hash>_e_…`, `…_t_…`),
+so several main databases can share a server and each one only ever touches its own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import create_engine
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session
+
+from officegym.core.backend import pg_schema
+from officegym.core.backend.base import Backend, Created, RowChange, changes_of, key_columns, known_table
+from officegym.core.backend.pg_schema import START
+from officegym.core.backend.registry import Registry
+from officegym.core.backend.routing import SERVING, RoutingPool, serving
+from officegym.core.db import BACKEND_TABLES
+
+SHARED = "og_shared"  # the main database's schema for the registry and the warm pool
+LOCK_SPACE = 0x0FF1CE  # first key of every advisory lock this backend takes
+_INIT, _TEMPLATE, _ENV = 1, 2, 3
+DEFAULT_WARM = 4  # ready copies kept per template (OFFICEGYM_PG_WARM)
+RECLAIM_AFTER = 300.0  # seconds before an unregistered env database counts as left by a crash
+
+
+def engine_url(url: str) -> str:
+    """Any postgres URL as SQLAlchemy's psycopg (v3) URL."""
+    return make_url(url).set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
+
+
+def database_prefix(main_database: str) -> str:
+    return "og_" + hashlib.sha1(main_database.encode()).hexdigest()[:6]
+
+
+class PostgresBackend(Backend):
+    name = "postgresql"
+
+    def __init__(self, url: str, warm: int | None = None, max_open: int = 24) -> None:
+        self.url = url
+        main = make_url(engine_url(url))
+        self.prefix = database_prefix(main.database or "postgres")
+        self.warm = int(os.environ.get("OFFICEGYM_PG_WARM", DEFAULT_WARM)) if warm is None else warm
+        self.main = create_engine(main, pool_size=4, max_overflow=12, pool_timeout=60, pool_pre_ping=True)
+        self.registry = Registry(self.main, schema=SHARED)
+        with self.main.begin() as conn:  # once per database, whichever process comes first
+            conn.exec_driver_sql("SELECT pg_advisory_xact_lock(%s, %s)", (LOCK_SPACE, _INIT))
+            conn.exec_driver_sql(f"CREATE SCHEMA IF NOT EXISTS {SHARED}")
+            conn.exec_driver_sql(
+                f"CREATE TABLE IF NOT EXISTS {SHARED}.og_pool (handle TEXT PRIMARY KEY, template TEXT NOT NULL, made_at DOUBLE PRECISION NOT NULL)"
+            )
+            self.registry.create_table(conn)
+        self._connect_args = main.set(database="postgres")
+        self.pool = RoutingPool(self._connect, max_open=max_open, pre_ping=True)
+        self.engine = create_engine(main, pool=self.pool)  # every env database, one dialect and cache
+        self._templates: dict[str, tuple[str, tuple[str, ...]]] = {}  # SQLite file → (database, tables)
+        self._wanted: set[str] = set()  # template files whose pool the worker keeps warm
+        self._doomed: list[str] = []  # databases of deleted envs, shut, waiting to be dropped
+        self._wake = threading.Condition()
+        self._closed = False
+        self._worker: threading.Thread | None = None
+
+    def _connect(self) -> Any:
+        cargs, cparams = self.main.dialect.create_connect_args(self._connect_args.set(database=SERVING.get()))
+        return self.main.dialect.loaded_dbapi.connect(*cargs, **cparams)
+
+    @contextmanager
+    def _admin(self) -> Iterator[Any]:
+        """A main-database connection outside any transaction (CREATE/DROP DATABASE)."""
+        with self.main.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            yield conn
+
+    # -- sessions ------------------------------------------------------------------------
+    @contextmanager
+    def session(self, handle: str) -> Iterator[Session]:
+        with serving(handle), Session(self.engine, expire_on_commit=False, autoflush=True) as db, db.begin():
+            # Advisory locks belong to their database: one key serialises the env's operations
+            # across processes (the store's lock covers this one's threads).
+            db.connection().exec_driver_sql("SELECT pg_advisory_xact_lock(%s, %s)", (LOCK_SPACE, _ENV))
+            yield db
+
+    def read_template(self, template: str) -> Any:
+        # The template file itself (PostgreSQL's template database must stay free of sessions,
+        # or CREATE DATABASE … TEMPLATE fails): the same rows, as the parity tests prove.
+        from officegym.core.backend.sqlite import read_template_file
+
+        return read_template_file(template)
+
+    # -- templates -----------------------------------------------------------------------
+    def template_database(self, template_file: Path) -> tuple[str, tuple[str, ...]]:
+        """The database holding this SQLite template's rows, built on first use (other
+        processes wait on an advisory lock and find it made)."""
+        key = str(Path(template_file).resolve())
+        if key in self._templates:
+            return self._templates[key]
+        name = f"{self.prefix}_t_" + hashlib.sha1(Path(template_file).name.encode()).hexdigest()[:16]
+        names = pg_schema.sqlite_tables(Path(template_file))
+        with self.main.connect() as lock:
+            lock.exec_driver_sql("SELECT pg_advisory_lock(%s, %s)", (LOCK_SPACE, _TEMPLATE))
+            try:
+                if not self._database_exists(name):
+                    self._build_template(name, Path(template_file), names)
+            finally:
+                lock.exec_driver_sql("SELECT pg_advisory_unlock(%s, %s)", (LOCK_SPACE, _TEMPLATE))
+        self._templates[key] = (name, names)
+        return name, names
+
+    def _build_template(self, name: str, template_file: Path, names: tuple[str, ...]) -> None:
+        building = f"{name}_build"
+        with self._admin() as admin:
+            admin.exec_driver_sql(f"DROP DATABASE IF EXISTS {building} WITH (FORCE)")
+            admin.exec_driver_sql(f"CREATE DATABASE {building} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'")
+        try:
+            cargs, cparams = self.main.dialect.create_connect_args(self._connect_args.set(database=building))
+            with self.main.dialect.loaded_dbapi.connect(*cargs, **cparams) as conn:
+                for statement in pg_schema.template_ddl(names):
+                    conn.execute(statement)
+                pg_schema.load_rows(conn, template_file, names)
+                for statement in pg_schema.finish_ddl(names):
+                    conn.execute(statement)
+            with self._admin() as admin:  # published whole, under its final name
+                admin.exec_driver_sql(f"ALTER DATABASE {building} RENAME TO {name}")
+        except BaseException:
+            with self._admin() as admin:
+                admin.exec_driver_sql(f"DROP DATABASE IF EXISTS {building} WITH (FORCE)")
+            raise
+
+    def _database_exists(self, name: str) -> bool:
+        with self.main.connect() as conn:
+            return conn.exec_driver_sql("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).first() is not None
+
+    def _copy(self, template: str) -> str:
+        handle = f"{self.prefix}_e_{int(time.time()):x}_{secrets.token_hex(6)}"
+        with self._admin() as admin:
+            admin.exec_driver_sql(f"CREATE DATABASE {handle} TEMPLATE {template}")
+        return handle
+
+    # -- lifecycle -----------------------------------------------------------------------
+    def create(self, template_file: Path, register: Callable[[Created, Any], None]) -> Created:
+        template, _ = self.template_database(template_file)
+        file = str(Path(template_file).resolve())
+        with self.main.begin() as conn:
+            popped = conn.exec_driver_sql(
+                f"DELETE FROM {SHARED}.og_pool WHERE handle = (SELECT handle FROM {SHARED}.og_pool WHERE template = %s "
+                "ORDER BY made_at, handle LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING handle",
+                (template,),
+            ).first()
+            if popped is not None:  # the pop and the record commit together
+                created = Created(handle=popped[0], start=file, template=file)
+                register(created, conn)
+        if popped is None:  # CREATE DATABASE cannot run in a transaction: copy, then record
+            created = Created(handle=self._copy(template), start=file, template=file)
+            try:
+                with self.main.begin() as conn:
+                    register(created, conn)
+            except BaseException:
+                self._drop_database(created.handle)
+                raise
+        self._want(file)
+        return created
+
+    def snapshot(self, handle: str, start: str, template: str) -> str:
+        with self.session(handle) as db:
+            conn = db.connection()
+            for (name,) in conn.exec_driver_sql("SELECT name FROM og_changed ORDER BY name").fetchall():
+                conn.exec_driver_sql(f'TRUNCATE {START}."{name}"')
+                conn.exec_driver_sql(f'INSERT INTO {START}."{name}" SELECT * FROM public."{name}"')
+            conn.exec_driver_sql("DELETE FROM og_changed")
+        return f"{handle}/{START}"
+
+    def diff(self, db: Session, handle: str, start: str, template: str, exclude: frozenset[str]) -> list[RowChange]:
+        conn = db.connection()
+        changed = {r[0] for r in conn.exec_driver_sql("SELECT name FROM public.og_changed")}
+        changes: list[RowChange] = []
+        for name in sorted(changed - exclude - BACKEND_TABLES):
+            table = known_table(name)
+            if table is None:
+                continue
+            columns = [c.name for c in table.columns]
+            listed = ", ".join(f'"{c}"' for c in columns)
+            now = conn.exec_driver_sql(f'SELECT {listed} FROM public."{name}" EXCEPT SELECT {listed} FROM {START}."{name}"').fetchall()
+            was = conn.exec_driver_sql(f'SELECT {listed} FROM {START}."{name}" EXCEPT SELECT {listed} FROM public."{name}"').fetchall()
+            changes.extend(changes_of(name, columns, key_columns(columns, table), [tuple(r) for r in now], [tuple(r) for r in was]))
+        return changes
+
+    def tables(self, db: Session) -> list[str]:
+        return [r[0] for r in db.connection().exec_driver_sql("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
+
+    def drop(self, handle: str, start: str, template: str) -> None:
+        """Shut the env's database now, drop it in the background: DROP DATABASE waits for a
+        checkpoint (50 ms quiet, seconds under write load), which a delete need not wait for."""
+        self.pool.evict(handle)
+        with self._admin() as admin:
+            admin.exec_driver_sql(f"ALTER DATABASE {handle} ALLOW_CONNECTIONS false")
+            # Other processes' sessions on it end here: an open transaction rolls back (never
+            # acknowledged), and their next one cannot connect and finds the env gone.
+            admin.exec_driver_sql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()", (handle,)
+            )
+        with self._wake:
+            self._doomed.append(handle)
+            self._start_worker()
+            self._wake.notify()
+
+    def _drop_database(self, handle: str) -> None:
+        # FORCE ends other processes' sessions on it: their open transaction rolls back (it was
+        # never acknowledged) and their next one finds the env gone.
+        with self._admin() as admin:
+            admin.exec_driver_sql(f"DROP DATABASE IF EXISTS {handle} WITH (FORCE)")
+
+    def exists(self, handle: str) -> bool:
+        with self.main.connect() as conn:
+            row = conn.exec_driver_sql("SELECT datallowconn FROM pg_database WHERE datname = %s", (handle,)).first()
+        return bool(row and row[0])
+
+    def open_engines(self) -> int:
+        return self.pool.open_count()
+
+    def reclaim(self, live_handles: set[str]) -> int:
+        """Env databases no record and no pool entry names, made over RECLAIM_AFTER seconds
+        ago (a crash between CREATE DATABASE and its registration leaves one)."""
+        with self.main.connect() as conn:
+            pooled = {r[0] for r in conn.exec_driver_sql(f"SELECT handle FROM {SHARED}.og_pool")}
+            found = [r[0] for r in conn.exec_driver_sql("SELECT datname FROM pg_database WHERE datname LIKE %s", (f"{self.prefix}\\_e\\_%",))]
+        orphans = []
+        for name in found:
+            made = name.removeprefix(f"{self.prefix}_e_").split("_")[0]
+            if name not in live_handles | pooled and time.time() - int(made, 16) > RECLAIM_AFTER:
+                orphans.append(name)
+                self._drop_database(name)
+        return len(orphans)
+
+    # -- the background worker: drops and the warm pool ---------------------------------------
+    def _start_worker(self) -> None:  # with self._wake held
+        if self._worker is None:
+            self._worker = threading.Thread(target=self._work, name="officegym-pg-worker", daemon=True)
+            self._worker.start()
+
+    def _want(self, template_file: str) -> None:
+        if self.warm <= 0 or self._closed:
+            return
+        with self._wake:
+            self._wanted.add(template_file)
+            self._start_worker()
+            self._wake.notify()
+
+    def pooled(self, template_file: Path) -> int:
+        """How many ready copies of this template wait in the pool."""
+        template, _ = self.template_database(template_file)
+        with self.main.connect() as conn:
+            return conn.exec_driver_sql(f"SELECT count(*) FROM {SHARED}.og_pool WHERE template = %s", (template,)).scalar_one()
+
+    def fill_pool(self, template_file: Path, count: int | None = None) -> int:
+        """Make ready copies until the template's pool holds `count` (default: warm);
+        returns how many it made. The worker calls this; so may a server at start."""
+        template, _ = self.template_database(template_file)
+        count = self.warm if count is None else count
+        made = 0
+        while not self._closed and self.pooled(template_file) < count:
+            handle = self._copy(template)
+            with self.main.begin() as conn:
+                conn.exec_driver_sql(f"INSERT INTO {SHARED}.og_pool VALUES (%s, %s, %s)", (handle, template, time.time()))
+            made += 1
+        return made
+
+    def _work(self) -> None:
+        while True:
+            with self._wake:
+                while not self._wanted and not self._doomed and not self._closed:
+                    self._wake.wait()
+                if self._closed:
+                    return
+                doomed, self._doomed = self._doomed, []
+                wanted, self._wanted = self._wanted, set()
+            # Drops first: they free what the copies need. A failed drop is reclaimed later
+            # (no record names it); a failed refill only makes creates slower.
+            for job, arg in [(self._drop_database, h) for h in doomed] + [(self.fill_pool, Path(t)) for t in wanted]:
+                try:
+                    job(arg)  # type: ignore[operator]
+                except Exception:  # noqa: BLE001
+                    time.sleep(0.5)
+
+    def close(self) -> None:
+        with self._wake:
+            self._closed = True
+            self._wake.notify_all()
+        if self._worker is not None:
+            self._worker.join(timeout=60)
+        for handle in self._doomed:  # deletes still owed
+            self._drop_database(handle)
+        self.pool.dispose()
+        self.main.dispose()
+
+    def purge_databases(self) -> None:
+        """Drop every env, pool and template database of this main database (tests)."""
+        with self.main.connect() as conn:
+            names = [r[0] for r in conn.exec_driver_sql("SELECT datname FROM pg_database WHERE datname LIKE %s", (f"{self.prefix}\\_%",))]
+        self.pool.dispose()
+        for name in names:
+            self._drop_database(name)

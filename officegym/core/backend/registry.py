@@ -1,0 +1,80 @@
+"""The env registry: one durable row per live env, so a restarted process keeps every env.
+
+A row holds what the store needs to serve and grade the env again (seed, size, task,
+variant, toolset, where its database and start state live) and when it was created and last
+used (for expiry). It is written with SQLAlchemy Core only, so the same code keeps it in a
+SQLite file next to the env files or in a table of the PostgreSQL database.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Column, Connection, Engine, Float, Integer, MetaData, String, Table, delete, select, update
+
+FIELDS = ("id", "seed", "size", "task_id", "variant", "toolset", "handle", "start", "template", "created_at", "last_used")
+
+
+def envs_table(schema: str | None = None) -> Table:
+    return Table(
+        "og_envs",
+        MetaData(schema=schema),
+        Column("id", String(32), primary_key=True),
+        Column("seed", Integer, nullable=False),
+        Column("size", String(16), nullable=False),
+        Column("task_id", String(128)),
+        Column("variant", Integer, nullable=False, default=0),
+        Column("toolset", String(64)),
+        Column("handle", String(1024), nullable=False),  # the backend's name for the env database
+        Column("start", String(1024), nullable=False),  # ... for its start state
+        Column("template", String(1024), nullable=False),  # ... for the template it came from
+        Column("created_at", Float, nullable=False),  # wall clock (bookkeeping, not env data)
+        Column("last_used", Float, nullable=False, index=True),
+    )
+
+
+class Registry:
+    def __init__(self, engine: Engine, schema: str | None = None) -> None:
+        self.engine = engine
+        self.table = envs_table(schema)
+
+    def create_table(self, conn: Connection) -> None:
+        self.table.create(conn, checkfirst=True)
+
+    def add(self, record: dict[str, Any], conn: Connection | None = None) -> None:
+        row = {k: record[k] for k in FIELDS}
+        if conn is not None:
+            conn.execute(self.table.insert().values(**row))
+            return
+        with self.engine.begin() as own:
+            own.execute(self.table.insert().values(**row))
+
+    def remove(self, env_id: str) -> bool:
+        with self.engine.begin() as conn:
+            return conn.execute(delete(self.table).where(self.table.c.id == env_id)).rowcount > 0
+
+    def get(self, env_id: str) -> dict[str, Any] | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(self.table).where(self.table.c.id == env_id)).mappings().first()
+        return dict(row) if row is not None else None
+
+    def all(self) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            return [dict(r) for r in conn.execute(select(self.table).order_by(self.table.c.created_at, self.table.c.id)).mappings()]
+
+    def set_start(self, env_id: str, start: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(self.table).where(self.table.c.id == env_id).values(start=start))
+
+    def touch(self, env_id: str, at: float) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(self.table).where(self.table.c.id == env_id, self.table.c.last_used < at).values(last_used=at))
+
+    def idle(self, before: float) -> list[str]:
+        """Ids of envs last used before `before` (wall-clock seconds)."""
+        with self.engine.connect() as conn:
+            return list(conn.scalars(select(self.table.c.id).where(self.table.c.last_used < before)))
+
+    def handles(self) -> set[str]:
+        with self.engine.connect() as conn:
+            return set(conn.scalars(select(self.table.c.handle)))

@@ -1,0 +1,212 @@
+"""SQLite, the embedded default: one file per env, copied from a template file.
+
+Durability: env files run in WAL mode with synchronous=NORMAL. A commit appends to the WAL
+and is safe from the moment it returns against a killed process (SIGKILL, OOM), and a crash
+mid-transaction leaves the file intact; only an OS crash or power loss can drop the last
+commits. (journal_mode=MEMORY, used before, corrupts a file when the process dies between
+writing pages and committing.) Measured on a 2-core box: a write transaction costs
++10 µs p50 (0.037 → 0.047 ms) and reads get cheaper; an env create is the same file copy.
+
+Connections: one engine for every env file through the routing pool (routing.py): one
+connection per open env, at most `max_open` of them, never one closed while in use.
+Every transaction starts with BEGIN IMMEDIATE, so another process writing the same env
+waits (busy timeout) instead of failing halfway through an operation.
+"""
+
+from __future__ import annotations
+
+import secrets
+import shutil
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session
+from sqlalchemy.pool import QueuePool, StaticPool
+
+from officegym.core.backend.base import Backend, Created, Gone, RowChange
+from officegym.core.backend.registry import Registry
+from officegym.core.backend.routing import SERVING, RoutingPool, serving
+from officegym.core.backend.sqlite_files import ROWS, START, diff_attached
+
+REGISTRY_FILE = "registry.db"
+
+
+def _uri(path: Path | str, **params: str) -> str:
+    query = "&".join(f"{k}={v}" for k, v in params.items())
+    return f"file:{quote(str(path))}" + (f"?{query}" if query else "")
+
+
+def connect(path: Path | str, start: Path | str | None = None) -> sqlite3.Connection:
+    """A connection to an existing env file (never creates one: a missing file is an error,
+    not a fresh empty env), tuned, with its start state attached read-only as `og_start`."""
+    conn = sqlite3.connect(_uri(path, mode="rw"), uri=True, isolation_level=None, check_same_thread=False, timeout=30)
+    conn.execute("PRAGMA journal_mode=WAL")  # a no-op for files copied from a template
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute("PRAGMA recursive_triggers=ON")  # rows REPLACE deletes get noted for the diff too
+    conn.execute("PRAGMA cache_size=-2000")  # ≤ 2 MiB page cache per open env
+    if start is not None:
+        # immutable: start states (templates, snapshots) are never written again, so SQLite
+        # needs no lock or WAL for them, and the diff reads them inside the env's transaction.
+        conn.execute("ATTACH DATABASE ? AS " + START, (_uri(start, immutable="1"),))
+    return conn
+
+
+@contextmanager
+def read_template_file(path: str | Path) -> Iterator[Session]:
+    """A read-only session on a template file (never written: opened immutable)."""
+    engine = create_engine(
+        "sqlite://", poolclass=StaticPool, creator=lambda: sqlite3.connect(_uri(path, immutable="1"), uri=True, check_same_thread=False)
+    )
+    try:
+        with Session(engine) as db:
+            yield db
+            db.rollback()
+    finally:
+        engine.dispose()
+
+
+def _begin_immediate(engine: Engine) -> None:
+    # Take the write lock when the transaction starts, not at its first write: a read-then-
+    # write operation can then never fail halfway with SQLITE_BUSY against another process.
+    event.listen(engine, "begin", lambda conn: conn.exec_driver_sql("BEGIN IMMEDIATE"))
+
+
+class SQLiteBackend(Backend):
+    name = "sqlite"
+
+    def __init__(self, root: Path, max_open: int = 64) -> None:
+        self.root = Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+        self._starts: dict[str, str] = {}  # handle → start file, for the pool's creator
+        self.pool = RoutingPool(self._connect, max_open=max_open)
+        self.engine = create_engine("sqlite://", pool=self.pool)
+        _begin_immediate(self.engine)
+        self.registry_engine = create_engine(
+            "sqlite://", creator=self._registry_connect, poolclass=QueuePool, pool_size=4, max_overflow=16, pool_timeout=60
+        )
+        _begin_immediate(self.registry_engine)
+        self.registry = Registry(self.registry_engine)
+        with self.registry_engine.begin() as conn:  # BEGIN IMMEDIATE: one process creates it
+            self.registry.create_table(conn)
+
+    # -- connections ---------------------------------------------------------------------
+    def _connect(self) -> sqlite3.Connection:
+        handle = SERVING.get()
+        return connect(self.root / handle, self._starts.get(handle))
+
+    def _registry_connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.root / REGISTRY_FILE, isolation_level=None, check_same_thread=False, timeout=30)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        return conn
+
+    def bind(self, handle: str, start: str) -> None:
+        """Tell the backend an env's start file (after a restart, before its first session)."""
+        self._starts[handle] = start
+
+    @contextmanager
+    def session(self, handle: str) -> Iterator[Session]:
+        with serving(handle), Session(self.engine, expire_on_commit=False, autoflush=True) as db, db.begin():
+            db.connection()  # BEGIN IMMEDIATE: holding the write lock, check the file is still there
+            if not (self.root / handle).exists():  # another process deleted the env: a write now
+                raise Gone(handle)  # would go to an unlinked file and be lost
+            yield db
+
+    def read_template(self, template: str) -> Any:
+        return read_template_file(template)
+
+    # -- lifecycle -----------------------------------------------------------------------
+    def create(self, template_file: Path, register: Callable[[Created, Any], None]) -> Created:
+        handle = f"{secrets.token_hex(12)}.db"  # not the env id: file names reveal nothing
+        shutil.copyfile(template_file, self.root / handle)
+        template = str(Path(template_file).resolve())
+        created = Created(handle=handle, start=template, template=template)
+        self._starts[handle] = template
+        try:
+            register(created, None)
+        except BaseException:
+            self._unlink(handle)
+            raise
+        return created
+
+    def snapshot(self, handle: str, start: str, template: str) -> str:
+        target = self.root / handle.replace(".db", ".start.db")
+        target.unlink(missing_ok=True)
+        with serving(handle):
+            fairy = self.engine.raw_connection()
+            try:
+                live = fairy.driver_connection
+                copy = sqlite3.connect(target)
+                try:
+                    live.backup(copy)  # page for page, so rows keep their rowids
+                finally:
+                    copy.close()
+                live.execute("DELETE FROM og_changed")  # changes now count from here
+                live.execute(f"DELETE FROM {ROWS}")
+                live.execute(f"DETACH DATABASE {START}")
+                live.execute(f"ATTACH DATABASE ? AS {START}", (_uri(target, immutable="1"),))
+            finally:
+                fairy.close()
+        self._starts[handle] = str(target)
+        if start != template and Path(start).parent == self.root and Path(start) != target:
+            Path(start).unlink(missing_ok=True)
+        return str(target)
+
+    def diff(self, db: Session, handle: str, start: str, template: str, exclude: frozenset[str]) -> list[RowChange]:
+        return diff_attached(db.connection().connection.driver_connection, exclude)
+
+    def tables(self, db: Session) -> list[str]:
+        sql = "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        return [r[0] for r in db.connection().exec_driver_sql(sql)]
+
+    def drop(self, handle: str, start: str, template: str) -> None:
+        self.pool.evict(handle)  # the store holds the env's lock: nobody here is using it
+        self._starts.pop(handle, None)
+        try:
+            lock = sqlite3.connect(_uri(self.root / handle, mode="rw"), uri=True, isolation_level=None, timeout=30)
+        except sqlite3.OperationalError:  # already gone
+            lock = None
+        try:  # unlinked under the file's write lock: another process's session then sees it gone
+            if lock is not None:
+                lock.execute("BEGIN EXCLUSIVE")
+            self._unlink(handle)
+        finally:
+            if lock is not None:
+                lock.close()
+        if start != template:
+            Path(start).unlink(missing_ok=True)
+
+    def _unlink(self, handle: str) -> None:
+        for suffix in ("", "-wal", "-shm"):
+            (self.root / f"{handle}{suffix}").unlink(missing_ok=True)
+
+    def exists(self, handle: str) -> bool:
+        return (self.root / handle).exists()
+
+    def open_engines(self) -> int:
+        return self.pool.open_count()
+
+    def reclaim(self, live_handles: set[str], min_age: float = 300.0) -> int:
+        """Env files no registry row names, older than `min_age` seconds (younger ones may be
+        mid-registration in another process)."""
+        cutoff, removed = time.time() - min_age, 0
+        for path in self.root.glob("*.db"):
+            if path.name == REGISTRY_FILE or path.name.endswith(".start.db"):
+                continue
+            if path.name not in live_handles and path.stat().st_mtime < cutoff:
+                self._unlink(path.name)
+                path.with_name(path.name.replace(".db", ".start.db")).unlink(missing_ok=True)
+                removed += 1
+        return removed
+
+    def close(self) -> None:
+        self.pool.dispose()
+        self.registry_engine.dispose()
+

@@ -1,0 +1,1 @@
+"""What task families of every app share: reading answers, picking variants, adversaries."""

@@ -1,0 +1,132 @@
+"""Turning what someone posted into plain words a grader can compare.
+
+Slack stores a message as mrkdwn (`<@U123|priya>`, `<#C1|deals>`, `<mailto:a@b.com|a@b.com>`,
+`&amp;`) and, when it was posted with blocks, as a block tree as well. `render` flattens both
+into one plain string (mentions kept as `<@U…>` so they can be read as people), and `words`
+splits it into lowercase tokens with `&` read as "and", so "Cruz, Hunter & Bell" and
+"cruz hunter and bell" are the same words. `Lexicon` finds whole multi-word names in those
+words, longest first, so "Cole Group" is never found inside "Cole Grouping" or inside a longer
+name that is itself a known entity.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+_LINK = re.compile(r"<([^<>|]+)(?:\|([^<>]*))?>")
+_WORD = re.compile(r"[a-z0-9]+")
+URL = re.compile(r"\bhttps?://[^\s<>]+", re.IGNORECASE)
+EMAIL = re.compile(r"(?<![\w.+-])([a-z0-9][a-z0-9._%+-]*@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})(?![\w-])", re.IGNORECASE)
+MENTION = re.compile(r"<@([UW][A-Z0-9]+)>")
+CHANNEL_REF = re.compile(r"(?<![\w&])#[a-z0-9][a-z0-9_-]*|<#[A-Z0-9]+>", re.IGNORECASE)
+
+
+def _link(match: re.Match[str]) -> str:
+    target, label = match.group(1), match.group(2)
+    if target.startswith("@"):  # a user: keep the id, drop the label (it is only how it looks)
+        return f"<{target}>"
+    if target.startswith("#"):  # a channel: read as its name
+        return f"#{label}" if label else target
+    if target.startswith("!"):  # <!here>, <!channel>, <!subteam^S1|@team>
+        return label or f"@{target[1:]}"
+    if target.startswith("mailto:"):
+        return target[len("mailto:"):]
+    return f"{label} {target}" if label and label != target else target
+
+
+def render(text: str | None, blocks: Any = None) -> str:
+    """Plain text of a message: mrkdwn links resolved, entities decoded, blocks appended."""
+    parts = [text or ""]
+    tree = _blocks(blocks)
+    if tree:
+        parts.append(" ".join(_block_text(tree)))
+    joined = "\n".join(p for p in parts if p)
+    return html.unescape(_LINK.sub(_link, joined))
+
+
+def _blocks(blocks: Any) -> Any:
+    if isinstance(blocks, str | bytes):
+        try:
+            return json.loads(blocks)
+        except ValueError:
+            return None
+    return blocks
+
+
+def _block_text(node: Any) -> Iterable[str]:
+    """Every piece of text in a Block Kit tree, rich-text elements included."""
+    if isinstance(node, list):
+        for item in node:
+            yield from _block_text(item)
+        return
+    if not isinstance(node, dict):
+        return
+    kind = node.get("type")
+    if kind == "user" and node.get("user_id"):
+        yield f"<@{node['user_id']}>"
+    elif kind == "channel" and node.get("channel_id"):
+        yield f"<#{node['channel_id']}>"
+    elif kind == "emoji" and node.get("name"):
+        yield f":{node['name']}:"
+    elif kind == "link":
+        yield " ".join(x for x in (node.get("text"), node.get("url")) if x)
+    elif isinstance(node.get("text"), str):
+        yield node["text"]
+    for key, value in node.items():
+        if key != "text" and isinstance(value, list | dict):
+            yield from _block_text(value)
+        elif key == "text" and isinstance(value, dict):
+            yield from _block_text(value)
+
+
+def strip_addresses(text: str) -> str:
+    """The text without URLs, emails, mentions and #channels: words inside those are not names."""
+    return CHANNEL_REF.sub(" ", MENTION.sub(" ", EMAIL.sub(" ", URL.sub(" ", text))))
+
+
+def words(text: str) -> list[str]:
+    """Lowercase word tokens; `&` reads as "and", a possessive 's is dropped."""
+    lowered = text.lower().replace("&", " and ")
+    lowered = re.sub(r"(\w)['’]s\b", r"\1", lowered)
+    return _WORD.findall(lowered)
+
+
+class Lexicon:
+    """Whole-word lookup of multi-word names: {entity id: [its names]} → which entities a text names.
+
+    Matching is leftmost-longest over tokens, so of two names where one extends the other,
+    a text naming the longer one names only it. A name shared by two entities names both:
+    such entities must never be the one a task asks about (see `ambiguous`).
+    """
+
+    def __init__(self, names: Mapping[str, Iterable[str]]) -> None:
+        self._by_first: dict[str, list[tuple[tuple[str, ...], set[str]]]] = {}
+        phrases: dict[tuple[str, ...], set[str]] = {}
+        for entity, spellings in names.items():
+            for spelling in spellings:
+                key = tuple(words(spelling))
+                if key:
+                    phrases.setdefault(key, set()).add(entity)
+        for phrase, owners in phrases.items():
+            self._by_first.setdefault(phrase[0], []).append((phrase, owners))
+        for options in self._by_first.values():
+            options.sort(key=lambda item: -len(item[0]))
+        self.ambiguous = frozenset(e for owners in phrases.values() if len(owners) > 1 for e in owners)
+
+    def find(self, text: str) -> set[str]:
+        tokens = words(strip_addresses(text))
+        found: set[str] = set()
+        i = 0
+        while i < len(tokens):
+            for phrase, owners in self._by_first.get(tokens[i], ()):
+                if tuple(tokens[i : i + len(phrase)]) == phrase:
+                    found |= owners
+                    i += len(phrase)
+                    break
+            else:
+                i += 1
+        return found

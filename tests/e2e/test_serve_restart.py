@@ -1,0 +1,137 @@
+"""`officegym serve` for real, as a user starts it: ports checked before URLs are printed, the
+control token kept out of stdout, and a SIGKILL followed by a restart loses no env and no
+acknowledged write — the restarted server serves and grades the envs it had."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from officegym.remote import ControlPlane
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Serve:
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        self.port, self.control_port = free_port(), free_port()
+        self.environ = {
+            **os.environ,
+            "OFFICEGYM_ENVS_DIR": str(tmp / "envs"),
+            "OFFICEGYM_STATE_FILE": str(tmp / "serve.json"),
+            "PYTHONUNBUFFERED": "1",
+        }
+        self.environ.pop("OFFICEGYM_CONTROL_TOKEN", None)
+        self.proc: subprocess.Popen[str] | None = None
+        self.output = ""
+
+    def start(self) -> None:
+        command = [sys.executable, "-m", "officegym.cli", "serve", "--port", str(self.port), "--control-port", str(self.control_port)]
+        self.proc = subprocess.Popen(command, env=self.environ, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        deadline = time.monotonic() + 60
+        lines = []
+        while time.monotonic() < deadline:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError(f"serve exited: {''.join(lines)}")
+            lines.append(line)
+            if "control plane" in line:
+                break
+        self.output = "".join(lines)
+        while time.monotonic() < deadline:  # the URLs are printed before uvicorn binds: wait for it
+            try:
+                httpx.get(f"http://127.0.0.1:{self.port}/", timeout=1)
+                return
+            except httpx.TransportError:
+                time.sleep(0.05)
+        raise RuntimeError("serve never answered")
+
+    def state(self) -> dict[str, Any]:
+        return json.loads((self.tmp / "serve.json").read_text())
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+@pytest.fixture
+def serve(tmp_path: Path, gym: Any) -> Any:
+    gym.template()  # the company template is built once per machine; serve finds it in the cache
+    server = Serve(tmp_path)
+    yield server
+    server.stop()
+
+
+def test_serve_keeps_its_token_private_and_survives_sigkill(serve: Serve) -> None:
+    serve.start()
+    state = serve.state()
+    assert state["token"] not in serve.output, "the control token is never printed"
+    assert stat.S_IMODE((serve.tmp / "serve.json").stat().st_mode) == 0o600
+    default_env = state["default_env"]
+    assert f"/envs/{default_env}/chat/" in serve.output
+
+    cp = ControlPlane(state["control_url"], state["token"])
+    env = cp.create("chat/post-in-channel-v1", variant=1)
+    api = env["urls"]["api"]["chat"]
+    posted = httpx.post(f"{api}chat.postMessage", data={"channel": "#general", "text": "written before the crash"}, timeout=10).json()
+    assert posted["ok"], posted
+    before = cp.grade(env["env_id"])
+    cp.close()
+
+    serve.kill()
+    with pytest.raises(OSError):  # the port is free again only once the process is gone: check it is
+        socket.create_connection(("127.0.0.1", serve.port), timeout=1).close()
+    serve.start()
+
+    state = serve.state()
+    assert state["default_env"] == default_env, "the restarted serve kept its default env"
+    cp = ControlPlane(state["control_url"], state["token"])
+    try:
+        got = cp.get(env["env_id"])
+        assert got["task"] == "chat/post-in-channel-v1" and got["variant"] == 1
+        assert got["prompt"] == env["prompt"], "the task instance is the same after the restart"
+        history = httpx.get(f"{api}conversations.history", params={"channel": "#general", "limit": 5}, timeout=10).json()
+        assert "written before the crash" in [m["text"] for m in history["messages"]], "the acknowledged write survived SIGKILL"
+        after = cp.grade(env["env_id"])
+        assert after == before, "grading after the restart gives the same result"
+        assert any(e["operation"] == "chat.postMessage" for e in cp.events(env["env_id"]))
+    finally:
+        cp.close()
+
+
+def test_serve_refuses_a_busy_port_before_printing_urls(serve: Serve) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", serve.port))
+        busy.listen()
+        done = subprocess.run(
+            [sys.executable, "-m", "officegym.cli", "serve", "--port", str(serve.port), "--control-port", str(serve.control_port)],
+            env=serve.environ, capture_output=True, text=True, timeout=60,
+        )
+    assert done.returncode != 0
+    assert "/envs/" not in done.stdout, "no URL is printed for a server that cannot start"
+    assert str(serve.port) in done.stderr + done.stdout
