@@ -65,12 +65,9 @@ def tasks_validate(
 ) -> None:
     """Prove every family on every seed and variant: the oracle and every alternative correct
     solution pass, doing nothing scores 0.0, and every adversary stays below the pass line."""
-    import inspect
-
     from officegym.validate import validate
 
-    kwargs = {"variants": variants} if "variants" in inspect.signature(validate).parameters else {}
-    failures = validate(seeds=seeds, size=size, only=task or None, echo=typer.echo, **kwargs)
+    failures = validate(seeds=seeds, size=size, only=task or None, echo=typer.echo, variants=variants)
     raise typer.Exit(code=1 if failures else 0)
 
 

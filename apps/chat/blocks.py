@@ -15,6 +15,7 @@ from typing import Any
 
 from apps.chat.errors import ChatError
 from apps.chat.ids import slack_id
+from officegym.core import jsontext
 
 MAX_BLOCKS = 50  # Slack's limit per message
 MAX_BLOCKS_CHARS = 100_000  # the whole array as JSON: bounds storage and the work of checking
@@ -63,38 +64,10 @@ def parse(raw: Any) -> list[dict[str, Any]] | None:
 def _loads(text: str) -> Any:
     if len(text) > MAX_BLOCKS_CHARS:
         raise ChatError("msg_blocks_too_long", f"blocks are {len(text)} characters; at most {MAX_BLOCKS_CHARS} are accepted")
-    if _text_depth(text) > MAX_DEPTH:
-        raise ChatError("invalid_blocks_format", f"blocks are nested deeper than {MAX_DEPTH} levels")
     try:
-        return json.loads(text, parse_constant=_no_constant)
-    except ValueError as error:
-        raise ChatError("invalid_blocks_format", f"blocks is not valid JSON ({error}); send a JSON array like [{{\"type\": \"section\", ...}}]") from None
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _text_depth(text: str) -> int:
-    """Bracket nesting outside strings: checked before parsing, as the parser recurses."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
+        return jsontext.loads(text, MAX_DEPTH)
+    except jsontext.JsonTextError as error:
+        raise ChatError("invalid_blocks_format", f"blocks are {error}; send a JSON array like [{{\"type\": \"section\", ...}}]") from None
 
 
 def _depth(value: Any) -> int:

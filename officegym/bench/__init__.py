@@ -15,6 +15,7 @@ from pathlib import Path
 
 from officegym.bench.calls import bench_calls
 from officegym.bench.envs import bench_create, bench_create_with_tasks, bench_memory, bench_server_start, bench_template_build
+from officegym.bench.postgres import bench_postgres
 from officegym.bench.rollouts import bench_grade, bench_rollouts
 from officegym.bench.table import Results, render
 
@@ -52,6 +53,7 @@ def run_bench(
             bench_memory(res, gym, seed, size, envs)
         finally:
             gym.close()
+        bench_postgres(res, cache_dir, seed, size, creates, grades, res.as_dict().get("create_p50_ms"))
         bench_rollouts(res, seed, size, rollout_seconds, cache_dir)
     res.add("bench_total_s", "bench wall time", time.perf_counter() - started, "s")
     res.add("load_avg_1m", "load average (1 min), start → end", os.getloadavg()[0], "", None,

@@ -6,12 +6,12 @@ product does; the parsing and the transaction are the operation's (`officegym.co
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from fastapi import Request
 from starlette.exceptions import HTTPException
 
+from officegym.core import jsontext
 from officegym.core.env_store import Env
 from officegym.core.errors import AppError
 from officegym.core.operations import Operation, OperationSet
@@ -56,38 +56,10 @@ async def json_body(request: Request) -> Any:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise BadBody(f"the body is not valid UTF-8 (byte {error.start})") from None
-    if _depth(text) > MAX_JSON_DEPTH:
-        raise BadBody(f"the JSON body is nested deeper than {MAX_JSON_DEPTH} levels")
     try:
-        return json.loads(text, parse_constant=_refuse_constant)
-    except (json.JSONDecodeError, ValueError) as error:
-        raise BadBody(f"the body is not valid JSON: {error}") from None
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _depth(text: str) -> int:
-    """Nesting depth of brackets outside strings (cheap pre-check, no recursion)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
+        return jsontext.loads(text, MAX_JSON_DEPTH)
+    except jsontext.JsonTextError as error:
+        raise BadBody(f"the JSON body is {error}") from None
 
 
 def call(request: Request, env: Env, ops: OperationSet, op: Operation, raw: dict[str, Any], *, route: str) -> dict[str, Any]:

@@ -95,3 +95,44 @@ def test_concurrent_writers_in_one_env_from_threads_and_the_event_loop(tmp_path:
         assert seen == list(range(len(acknowledged))), "each write saw every write acknowledged before it"
     finally:
         store.close()
+
+
+def test_deletes_racing_lookups_and_writes(tmp_path: Path, backend_url: str | None, tiny_template: Path) -> None:
+    """Writers look their env up by id (as a face does) while it is deleted: each call either
+    commits or is EnvNotFound, nothing crashes, and the env never comes back."""
+    from officegym.core.errors import EnvNotFound
+
+    store = EnvStore(tmp_path / "envs", max_open_engines=4, db_url=backend_url)
+    try:
+        envs = [store.create(tiny_template, seed=0, size="small") for _ in range(12)]
+        problems: list[str] = []
+
+        def writer(env_id: str, worker: int) -> None:
+            gone = False
+            for i in range(30):
+                try:
+                    with store.session(store.get(env_id)) as db:
+                        set_meta(db, f"w{worker}.{i}", "x")
+                    if gone:
+                        problems.append(f"{env_id} came back after EnvNotFound")
+                except EnvNotFound:
+                    gone = True
+                except Exception as error:  # noqa: BLE001
+                    problems.append(repr(error))
+
+        def deleter(env_id: str) -> None:
+            try:
+                store.delete(env_id)
+            except EnvNotFound:
+                pass
+
+        with ThreadPoolExecutor(16) as pool:
+            futures = [pool.submit(writer, env.id, w) for env in envs for w in range(3)]
+            futures += [pool.submit(deleter, env.id) for env in envs]
+            for future in futures:
+                future.result()
+        assert problems == []
+        assert store.list() == []
+        assert not any(store.backend.exists(env.handle) for env in envs)
+    finally:
+        store.close()

@@ -209,3 +209,32 @@ def test_an_env_another_process_deleted_is_not_found(tmp_path: Path, backend_url
     finally:
         here.close()
         there.close()
+
+
+def test_a_recycled_database_is_the_template_again(store: EnvStore, tiny_template: Path) -> None:
+    """PostgreSQL recycles a deleted env's database into the pool: renamed, reset to the
+    template (foreign-key neighbours and the setup snapshot included) and indistinguishable
+    from a fresh copy."""
+    if store.backend_name != "postgresql":
+        pytest.skip("SQLite deletes a file; there is nothing to recycle")
+    from apps.chat.models import Channel
+
+    backend = store.backend
+    backend.warm = 0  # the pool then only ever holds recycled databases
+    reference = store.dump(store.create(tiny_template, seed=0, size="small"))
+    env = store.create(tiny_template, seed=0, size="small")
+    with store.session(env) as db:
+        db.add(Channel(id="C1", name="setup-room", created=1, creator="U1"))
+    store.snapshot_start(env)
+    write(store, env, "after the setup")
+    store.delete(env.id)
+    deadline = time.monotonic() + 60
+    while backend.pooled(tiny_template) < 1:
+        assert time.monotonic() < deadline, "the deleted env was never recycled"
+        time.sleep(0.05)
+    again = store.create(tiny_template, seed=0, size="small")
+    assert again.handle != env.handle, "renamed: a session of the deleted env can never reach it"
+    assert store.dump(again) == reference
+    assert store.diff(again) == []
+    write(store, again, "new owner")
+    assert [(c.key, c.after["value"]) for c in store.diff(again)] == [("marker", "new owner")]

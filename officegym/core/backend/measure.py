@@ -23,16 +23,17 @@ def create_samples(store: EnvStore, template: Path, n: int, *, warm_pool: bool =
 
     On PostgreSQL, `warm_pool` first fills the pool with `n` ready copies, so every create is
     what a server with a warm pool sees; `warm_pool=False` stops refills and empties the pool,
-    so every create makes its copy (the price of a cold pool). SQLite has no pool.
+    (and recycling of deleted envs), so every create makes its copy: the price of a cold
+    pool. SQLite has no pool.
     """
     backend = store.backend
     fill = getattr(backend, "fill_pool", None)
-    saved = getattr(backend, "warm", None)
+    saved = (getattr(backend, "warm", None), getattr(backend, "keep", None))
     if fill is not None:
         if warm_pool:
             fill(template, n + 4)  # + the warm-up creates
         else:
-            backend.warm = 0  # type: ignore[attr-defined]
+            backend.warm = backend.keep = 0  # type: ignore[attr-defined]
             while True:  # drain what is ready
                 env = store.create(template, 0, "small")
                 store.delete(env.id)
@@ -48,6 +49,6 @@ def create_samples(store: EnvStore, template: Path, n: int, *, warm_pool: bool =
             samples.append(time.perf_counter_ns() - started)
             store.delete(env.id)
     finally:
-        if saved is not None:
-            backend.warm = saved  # type: ignore[attr-defined]
+        if fill is not None:
+            backend.warm, backend.keep = saved  # type: ignore[attr-defined]
     return samples

@@ -24,7 +24,9 @@ from sqlalchemy.schema import CreateIndex, CreateTable
 from officegym.core.backend.sqlite_files import ROWS, typed_rows
 from officegym.core.db import BACKEND_TABLES, Base
 
-START = "og_start"  # the schema holding an env's start state, inside the env's database
+START = "og_start"  # an env's pristine copy of the template, inside the env's database
+SETUP = "og_setup"  # tables a task's setup wrote, as they were after it (the start, where present)
+DIRTY = f"{START}.og_dirty"  # tables written before the last snapshot (og_changed: since it)
 _DIALECT = postgresql.dialect()
 
 
@@ -73,6 +75,7 @@ def finish_ddl(names: tuple[str, ...]) -> list[str]:
     ]
     statements.append(f"CREATE SCHEMA {START}")
     statements += [f'CREATE TABLE {START}."{n}" AS TABLE public."{n}"' for n in sorted(set(names) - BACKEND_TABLES)]
+    statements.append(f"CREATE TABLE {DIRTY} (name TEXT PRIMARY KEY)")
     # One statement-level trigger per table names it in og_changed (a no-op insert on the
     # second write to a table); the mark commits or rolls back with the write.
     statements.append(
@@ -88,6 +91,31 @@ def finish_ddl(names: tuple[str, ...]) -> list[str]:
         for n in sorted(set(names) - BACKEND_TABLES)
     ]
     return statements
+
+
+def reset_ddl(names: tuple[str, ...], written: set[str]) -> list[str]:
+    """Statements that put an env database back to its template's state, given the tables
+    written since it was copied: those and every table whose foreign keys lead to them are
+    emptied in one TRUNCATE and refilled from `og_start`, parents first; sequences, the
+    setup snapshot and the change marks are reset. No catalog work beyond the TRUNCATE."""
+    tables = tables_of(names)
+    reset = set(written) - BACKEND_TABLES
+    while True:  # a table referencing a reset one must be reset too (TRUNCATE needs it)
+        more = {t.name for t in tables if any(fk.column.table.name in reset for fk in t.foreign_keys)} - reset
+        if not more:
+            break
+        reset |= more
+    ordered = [t for t in tables if t.name in reset]
+    statements = []
+    if ordered:
+        statements.append("TRUNCATE " + ", ".join(f'public."{t.name}"' for t in ordered))
+        statements += [f'INSERT INTO public."{t.name}" SELECT * FROM {START}."{t.name}"' for t in ordered]
+        statements += [
+            f"SELECT setval(pg_get_serial_sequence('public.\"{t.name}\"', '{c.name}'), "
+            f"COALESCE((SELECT MAX(\"{c.name}\") FROM public.\"{t.name}\"), 0) + 1, false)"
+            for t in ordered if (c := t.autoincrement_column) is not None
+        ]
+    return statements + [f"DROP SCHEMA IF EXISTS {SETUP} CASCADE", "DELETE FROM public.og_changed", f"DELETE FROM {DIRTY}"]
 
 
 def sqlite_tables(template_file: Path) -> tuple[str, ...]:

@@ -33,7 +33,11 @@ def serving(handle: str) -> Iterator[None]:
 
 
 class RoutingPool(Pool):
-    """One connection per env database; `SERVING` says which env a checkout is for."""
+    """One connection per env database; `SERVING` says which env a checkout is for.
+
+    Checkouts of one env never overlap: the env store runs one session per env at a time
+    (its per-env lock), so a record is never shared by two threads at once.
+    """
 
     def __init__(self, creator: Callable[[], Any], max_open: int = 64, **kw: Any) -> None:
         super().__init__(creator, **kw)

@@ -167,12 +167,16 @@ class SQLiteBackend(Backend):
         return [r[0] for r in db.connection().exec_driver_sql(sql)]
 
     def drop(self, handle: str, start: str, template: str) -> None:
-        self.pool.evict(handle)  # the store holds the env's lock: nobody here is using it
-        self._starts.pop(handle, None)
         try:
             lock = sqlite3.connect(_uri(self.root / handle, mode="rw"), uri=True, isolation_level=None, timeout=30)
+            # The last connection to close a WAL file checkpoints it, with an fsync at
+            # synchronous=NORMAL or above: ~6 ms spent making a file durable just before it is
+            # unlinked. This connection closes last (after the pooled one) and skips the sync.
+            lock.execute("PRAGMA synchronous=OFF")
         except sqlite3.OperationalError:  # already gone
             lock = None
+        self.pool.evict(handle)  # the store holds the env's lock: nobody here is using it
+        self._starts.pop(handle, None)
         try:  # unlinked under the file's write lock: another process's session then sees it gone
             if lock is not None:
                 lock.execute("BEGIN EXCLUSIVE")
