@@ -81,10 +81,12 @@ def scratch_database(url: str | None = None, prefix: str = "og_scratch") -> Iter
     dropped again on exit with every env database the backend made for it; yields its URL."""
     url = url or server_url()
     name = f"{prefix}_{secrets.token_hex(6)}"
-    admin = _connect(url)
+    # A connection per step, none held while the caller works: a long-lived admin connection
+    # dies with its database when another run resets that database, and cleanup then fails.
+    with _connect(url) as admin:  # type: ignore[attr-defined]
+        admin.execute(f"CREATE DATABASE {name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'")
     try:
-        admin.execute(f"CREATE DATABASE {name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'")  # type: ignore[attr-defined]
         yield make_url(url).set(database=name).render_as_string(hide_password=False)
     finally:
-        _drop_all(admin, url, [*_made_for(admin, name), name])
-        admin.close()  # type: ignore[attr-defined]
+        with _connect(url) as admin:  # type: ignore[attr-defined]
+            _drop_all(admin, url, [*_made_for(admin, name), name])
