@@ -48,6 +48,7 @@ def create_samples(store: EnvStore, template: Path, n: int, *, warm_pool: bool =
             env = store.create(template, 0, "small")
             samples.append(time.perf_counter_ns() - started)
             store.delete(env.id)
+            getattr(backend, "settle", lambda: None)()  # its recycle or drop is not the next create's cost
     finally:
         if fill is not None:
             backend.warm, backend.keep = saved  # type: ignore[attr-defined]

@@ -24,6 +24,7 @@ from sqlalchemy.schema import CreateIndex, CreateTable
 from officegym.core.backend.sqlite_files import ROWS, typed_rows
 from officegym.core.db import BACKEND_TABLES, Base
 
+SHARED = "og_shared"  # the main database's schema for the registry and the warm pool
 START = "og_start"  # an env's pristine copy of the template, inside the env's database
 SETUP = "og_setup"  # tables a task's setup wrote, as they were after it (the start, where present)
 DIRTY = f"{START}.og_dirty"  # tables written before the last snapshot (og_changed: since it)
