@@ -64,8 +64,8 @@ def env_json(request: Request, env: Env) -> dict[str, Any]:
         "task": env.task_id,
         "seed": env.seed,
         "size": env.size,
-        "variant": getattr(env, "variant", 0),
-        "toolset": getattr(env, "toolset", None) or apps.DEFAULT_TOOLSET,
+        "variant": env.variant,
+        "toolset": env.toolset or apps.DEFAULT_TOOLSET,
         "urls": env_urls(request.app.state.agent_base_url, env.id),
     }
 

@@ -86,9 +86,10 @@ class McpDispatcher:
         await server.session_manager.handle_request(scope, receive, send)
 
 
-def create_agent_app(gym: Gym, host: str = "127.0.0.1") -> FastAPI:
-    """What agents reach: per env, every app's UI, REST API and MCP servers."""
-    servers = build_mcp_servers()
+def create_agent_app(gym: Gym, host: str = "127.0.0.1", servers: dict[tuple[str, str], Server] | None = None) -> FastAPI:
+    """What agents reach: per env, every app's UI, REST API and MCP servers (`servers`, by
+    default every app's toolsets; the bench passes them with a no-op server added)."""
+    servers = servers if servers is not None else build_mcp_servers()
     for server in servers.values():
         server.streamable_http_app(stateless_http=True, json_response=True, transport_security=transport_security(host))
 

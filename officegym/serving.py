@@ -2,7 +2,7 @@
 
 Both listeners share one `Gym`. Ports are checked before anything is printed, so the URLs a
 user copies are URLs that answer. The control token comes from OFFICEGYM_CONTROL_TOKEN or is
-generated, and reaches the CLI and Python API through the private state file, never stdout.
+generated, and reaches `officegym.remote` through the private state file, never stdout.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ import signal
 import socket
 from collections.abc import Callable
 from typing import Any
+
+import uvicorn
 
 from officegym import apps
 
@@ -29,18 +31,13 @@ def check_port(host: str, port: int) -> None:
             raise OSError(f"cannot listen on {host}:{port} ({error.strerror}); pick another port with --port/--control-port") from None
 
 
-def _listener_class() -> type:
-    import uvicorn
+class Listener(uvicorn.Server):
+    """A uvicorn server that leaves signals to `run_serve`: each server would otherwise
+    install its own handlers and the last one installed would stop only itself."""
 
-    class Listener(uvicorn.Server):
-        """A uvicorn server that leaves signals to `run_serve`: each server would otherwise
-        install its own handlers and the last one installed would stop only itself."""
-
-        @contextlib.contextmanager
-        def capture_signals(self):  # type: ignore[override]
-            yield
-
-    return Listener
+    @contextlib.contextmanager
+    def capture_signals(self):  # type: ignore[override]
+        yield
 
 
 def _default_env(gym: Any, seed: int, size: str, task: str | None) -> Any:
@@ -62,14 +59,11 @@ def _default_env(gym: Any, seed: int, size: str, task: str | None) -> Any:
 
 def run_serve(*, host: str, port: int, control_host: str, control_port: int, seed: int, size: str, task: str | None,
               echo: Callable[[str], None], db: str | None = None) -> None:
-    import uvicorn
-
     from officegym.control import env_urls
     from officegym.gym import Gym
     from officegym.remote import write_state
     from officegym.server import create_agent_app, create_control_app
 
-    Listener = _listener_class()
     check_port(host, port)
     check_port(control_host, control_port)
     gym = Gym(db_url=db)

@@ -1,4 +1,4 @@
-"""What the listing operations share: page sizes, and finding words in columns."""
+"""What the listing operations share: page sizes, cursors, and finding words in columns."""
 
 from __future__ import annotations
 
@@ -6,10 +6,22 @@ from typing import Any
 
 from sqlalchemy import func, or_
 
+from apps.chat.errors import ChatError
+from apps.chat.ids import decode_cursor
+
 
 def page_size(limit: int | None, default: int, maximum: int) -> int:
     """Slack pages at most `maximum` items and answers a bigger limit with a full page."""
     return default if limit is None else min(limit, maximum)
+
+
+def cursor_value(cursor: str, kind: str) -> str:
+    """Where a page starts: the value inside a cursor this API returned, or Slack's
+    `invalid_cursor` for anything else."""
+    value = decode_cursor(cursor, kind)
+    if value is None:
+        raise ChatError("invalid_cursor", "cursor is not one this API returned; pass response_metadata.next_cursor as is")
+    return value
 
 
 def _like(word: str) -> str:

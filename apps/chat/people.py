@@ -12,8 +12,8 @@ from sqlalchemy import func, or_, select
 
 from apps.chat import shapes
 from apps.chat.errors import ChatError
-from apps.chat.ids import decode_cursor, encode_cursor
-from apps.chat.listing import matches_words, page_size
+from apps.chat.ids import encode_cursor
+from apps.chat.listing import cursor_value, matches_words, page_size
 from apps.chat.models import Channel, Member, User
 from apps.chat.params import Cursor, Email, Limit, PeopleQuery, Types, UserRef
 from officegym.core.operations import operation
@@ -28,9 +28,7 @@ def users_list(self, limit: Limit | None = None, cursor: Cursor | None = None, q
     if query and query.strip():
         stmt = stmt.where(*matches_words(query, User.name, User.real_name, User.display_name, User.email, User.title))
     if cursor:
-        after = decode_cursor(cursor, "user")
-        if after is None:
-            raise ChatError("invalid_cursor", "cursor is not one this API returned; pass response_metadata.next_cursor as is")
+        after = cursor_value(cursor, "user")
         stmt = stmt.where(User.id > after)
     rows = list(self.db.scalars(stmt.limit(size + 1)))
     more = len(rows) > size
@@ -74,9 +72,7 @@ def users_conversations(self, user: UserRef | None = None, types: Types | None =
     if exclude_archived:
         query = query.where(Channel.is_archived.is_(False))
     if cursor:
-        after = decode_cursor(cursor, "team")
-        if after is None:
-            raise ChatError("invalid_cursor", "cursor is not one this API returned; pass response_metadata.next_cursor as is")
+        after = cursor_value(cursor, "team")
         query = query.where(Channel.id > after)
     visible = list(self.db.scalars(query.where(self._visible()).limit(size + 1)))
     page = visible[:size]

@@ -20,7 +20,8 @@ from sqlalchemy import select
 from apps.chat import shapes
 from apps.chat.blocks import dump, load
 from apps.chat.errors import ChatError
-from apps.chat.ids import decode_cursor, encode_cursor, slack_id, ts_from_micros
+from apps.chat.ids import encode_cursor, slack_id, ts_from_micros
+from apps.chat.listing import cursor_value
 from apps.chat.models import Channel, Message, ScheduledMessage
 from apps.chat.params import Blocks, ChannelRef, Cursor, Limit, PostAt, ScheduledId, Text, TimeBound, Ts
 from officegym.core import clock
@@ -118,9 +119,7 @@ def chat_scheduled_messages_list(
         stmt = stmt.where(ScheduledMessage.post_at <= latest)
     rows = list(self.db.scalars(stmt.order_by(ScheduledMessage.post_at, ScheduledMessage.id)))
     if cursor:
-        after = decode_cursor(cursor, "scheduled")
-        if after is None:
-            raise ChatError("invalid_cursor", "cursor is not one this API returned; pass response_metadata.next_cursor as is")
+        after = cursor_value(cursor, "scheduled")
         rows = [r for r in rows if f"{r.post_at:012d}:{r.id}" > after]
     size = 100 if limit is None else min(limit, 1000)
     page = rows[:size]

@@ -22,8 +22,8 @@ from sqlalchemy.orm import Session
 from apps.chat import blocks as block_kit
 from apps.chat import canvases, drafts, people, reactions, scheduled, shapes
 from apps.chat.errors import ChatError
-from apps.chat.ids import decode_cursor, encode_cursor, is_ts, slack_id, ts_from_micros
-from apps.chat.listing import matches_words, page_size
+from apps.chat.ids import encode_cursor, is_ts, slack_id, ts_from_micros
+from apps.chat.listing import cursor_value, matches_words, page_size
 from apps.chat.models import Channel, Member, Message, Pin, Reaction, ReadCursor, User, Workspace
 from apps.chat.params import (
     Blocks, ChannelQuery, ChannelRef, Cursor, Limit, Name, Query, Text, Topic, Ts, Types, UserRef, UserRefs,
@@ -171,9 +171,7 @@ class ChatService:
         if query and query.strip():
             stmt = stmt.where(*matches_words(query, Channel.name, Channel.topic, Channel.purpose))
         if cursor:
-            after = decode_cursor(cursor, "team")
-            if after is None:
-                raise ChatError("invalid_cursor", "cursor is not one this API returned; pass response_metadata.next_cursor as is")
+            after = cursor_value(cursor, "team")
             stmt = stmt.where(Channel.id > after)
         page = list(self.db.scalars(stmt.where(self._visible()).limit(size + 1)))
         more = len(page) > size
@@ -221,9 +219,7 @@ class ChatService:
             or_(Message.thread_ts.is_(None), Message.thread_ts == Message.ts, Message.subtype == "thread_broadcast"),
         )
         if cursor:
-            before = decode_cursor(cursor, "next_ts")
-            if before is None:
-                raise ChatError("invalid_cursor", "cursor is not one this API returned; pass response_metadata.next_cursor as is")
+            before = cursor_value(cursor, "next_ts")
             query = query.where(Message.ts < before)
         if latest:
             query = query.where(Message.ts <= latest if inclusive else Message.ts < latest)
@@ -251,9 +247,7 @@ class ChatService:
         size = page_size(limit, 1000, 1000)
         query = select(Message).where(Message.channel_id == conv.id, Message.thread_ts == root, Message.ts != root)
         if cursor:
-            after = decode_cursor(cursor, "next_ts")
-            if after is None:
-                raise ChatError("invalid_cursor", "cursor is not one this API returned; pass response_metadata.next_cursor as is")
+            after = cursor_value(cursor, "next_ts")
             query = query.where(Message.ts > after)
         replies = list(self.db.scalars(query.order_by(Message.ts).limit(size + 1)))
         more = len(replies) > size
@@ -356,9 +350,7 @@ class ChatService:
         size = page_size(limit, 100, 1000)
         members = self.members_of(conv.id)
         if cursor:
-            after = decode_cursor(cursor, "user")
-            if after is None:
-                raise ChatError("invalid_cursor", "cursor is not one this API returned; pass response_metadata.next_cursor as is")
+            after = cursor_value(cursor, "user")
             members = [m for m in members if m > after]
         page = members[:size]
         more = len(members) > size

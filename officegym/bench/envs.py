@@ -149,5 +149,8 @@ def _probe_operation(app: Any) -> str:
 
 
 def _disk_size(gym: Any, env: Any) -> int:
-    path = getattr(env, "path", None)
-    return path.stat().st_size if path is not None and Path(path).exists() else 0
+    """Bytes of the env's SQLite file and its WAL (0 on a backend without files)."""
+    if gym.store.backend_name != "sqlite":
+        return 0
+    path = gym.store.root / env.handle
+    return sum(f.stat().st_size for f in (path, path.with_name(path.name + "-wal")) if f.exists())

@@ -17,7 +17,6 @@ import mcp_types as types
 from fastapi import Depends, FastAPI
 from fastapi.responses import JSONResponse
 from mcp.server.lowlevel import Server
-from starlette.routing import Route
 
 from officegym.bench.calls import NOOP_TOOL
 from officegym.core.env_store import Env
@@ -37,11 +36,8 @@ def noop_mcp_server() -> Server:
     return Server("officegym-noop", on_list_tools=list_tools, on_call_tool=call_tool)
 
 
-def add_noops(app: FastAPI, dispatcher_servers: dict[tuple[str, str], Server]) -> None:
-    """`/envs/{id}/mcp/noop` and `/envs/{id}/api/noop/` on the agent app."""
-    server = noop_mcp_server()
-    server.streamable_http_app(stateless_http=True, json_response=True)
-    dispatcher_servers[("noop", "reference")] = server
+def add_noop_rest(app: FastAPI) -> None:
+    """`/envs/{id}/api/noop/…` on the agent app: the env lookup and nothing else."""
 
     @app.api_route("/envs/{env_id}/api/noop/{method}", methods=["GET", "POST"])
     async def rest_noop(method: str, env: Env = Depends(current_env)) -> JSONResponse:
@@ -52,16 +48,16 @@ def main() -> None:
     import uvicorn
 
     from officegym.gym import Gym
-    from officegym.server import McpDispatcher, create_agent_app, create_control_app
-    from officegym.serving import _listener_class
+    from officegym.server import build_mcp_servers, create_agent_app, create_control_app
+    from officegym.serving import Listener
 
     agent_port, control_port, token = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
     gym = Gym()
-    agent = create_agent_app(gym)
-    dispatcher = next(r.endpoint for r in agent.router.routes if isinstance(r, Route) and isinstance(r.endpoint, McpDispatcher))
-    add_noops(agent, dispatcher.servers)
+    mcp_servers = build_mcp_servers()
+    mcp_servers[("noop", "reference")] = noop_mcp_server()  # served at /envs/{id}/mcp/noop
+    agent = create_agent_app(gym, servers=mcp_servers)
+    add_noop_rest(agent)
     control = create_control_app(gym, token, f"http://127.0.0.1:{agent_port}")
-    Listener = _listener_class()
     servers = [
         Listener(uvicorn.Config(agent, host="127.0.0.1", port=agent_port, log_level="warning")),
         Listener(uvicorn.Config(control, host="127.0.0.1", port=control_port, log_level="warning")),

@@ -13,7 +13,6 @@ from starlette.exceptions import HTTPException
 
 from officegym.core import jsontext
 from officegym.core.env_store import Env
-from officegym.core.errors import AppError
 from officegym.core.operations import Operation, OperationSet
 from officegym.core.ops import invoke
 from officegym.core.web import env_store
@@ -65,6 +64,3 @@ async def json_body(request: Request) -> Any:
 def call(request: Request, env: Env, ops: OperationSet, op: Operation, raw: dict[str, Any], *, route: str) -> dict[str, Any]:
     """Run `op` through the REST face; returns its body or raises the app's AppError."""
     return invoke(env_store(request), env, ops, op, raw, face="rest", tool=route)
-
-
-__all__ = ["AppError", "BadBody", "call", "json_body", "merged_arguments"]
