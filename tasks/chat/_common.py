@@ -21,7 +21,7 @@ from graders.checks import CheckResult, failed, passed
 from graders.diff import RowChange
 from graders.rubric import Expect
 from tasks.base import ToolError, Tools
-from tasks.common.answers import Verdict, echoes, emoji_name
+from tasks.common.answers import Verdict, echoes, emoji_name, without_retracted
 from tasks.common.text import render
 
 
@@ -62,13 +62,14 @@ class Answer:
             here = [m for m in mine if self.inside(m)]
             if not here:
                 return failed(f"nothing from you in {self.place}")
-            text = text_of(mine)
-            if echoes(text, self.prompt):
+            said_text = text_of(mine)
+            if echoes(said_text, self.prompt):
                 return failed("what you posted pastes the task instead of doing it")
+            text = without_retracted(said_text)
             for verdict in self.judges(text):
                 if not verdict.ok:
                     return failed(f"what you posted {verdict.detail}")
-            elsewhere = text_of([m for m in mine if not self.inside(m)])
+            elsewhere = without_retracted(text_of([m for m in mine if not self.inside(m)]))
             if elsewhere and self.asserts(elsewhere):
                 return failed(f"you also posted the answer outside {self.place}: it belongs in one place")
             return passed(f"answered in {self.place}: {'; '.join(v.detail for v in self.judges(text))}")

@@ -20,6 +20,23 @@ from decimal import Decimal, InvalidOperation
 
 from tasks.common.text import EMAIL, MENTION, URL, Lexicon, words
 
+# -- retractions ---------------------------------------------------------------------------
+# "It's ENG-1, not ENG-2" asserts ENG-1 only: a value named right after a negation is ruled
+# out, not claimed. Only the one token after the negation goes (a key, an email, a mention,
+# a day, a time), so a hedge cannot hide behind it: "not sure, ENG-2 or ENG-1" still asserts
+# both, and "SUP-14? no, SUP-41" (a correction, not a negation of the value) still asserts
+# both too. Ruling a value out can only shrink the set an answer asserts, never grow it.
+_NEGATED = re.compile(
+    r"\b(?:not|isn't|isnt|wasn't|wasnt|never)\s+(?:(?:the|a|an|ticket|issue)\s+)*(?=[<@\w])(<[^<>\s]+>|[^\s,;]+)",
+    re.IGNORECASE,
+)
+
+
+def without_retracted(text: str) -> str:
+    """`text` without the values it explicitly rules out ("not ENG-2")."""
+    return _NEGATED.sub(" ", text)
+
+
 # -- times ---------------------------------------------------------------------------------
 _TIME = re.compile(
     r"(?<![\w:.])(?:"

@@ -179,3 +179,16 @@ def test_pasting_the_prompt_is_an_echo_but_quoting_a_phrase_is_not() -> None:
               "Eduardo Moore, eduardo.moore@carlson.com.")
     assert echoes(prompt, prompt) and echoes("FYI: " + prompt.upper(), prompt)
     assert not echoes("The customer's main contact is Eduardo Moore, eduardo.moore@carlson.com.", prompt)
+
+
+@pytest.mark.parametrize(("text", "left"), [
+    ("Not ENG-2, it's ENG-1", {"ENG-1"}),
+    ("It's ENG-1, not the ticket ENG-2", {"ENG-1"}),
+    ("it isn't ENG-2 but ENG-1", {"ENG-1"}),
+    ("not sure: ENG-2 or ENG-1", {"ENG-1", "ENG-2"}),  # the negation rules out no value
+    ("ENG-2? no, ENG-1", {"ENG-1", "ENG-2"}),  # a correction is not a negation: still a hedge
+])
+def test_a_value_ruled_out_is_not_asserted(text: str, left: set[str]) -> None:
+    from tasks.common.answers import without_retracted
+
+    assert ticket_keys(without_retracted(text), {"ENG"}) == left

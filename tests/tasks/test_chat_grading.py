@@ -196,6 +196,26 @@ def test_a_longer_key_that_contains_the_right_one_fails(rollout: Callable[..., R
     assert r.fails()
 
 
+def _neighbour(key: str) -> str:
+    project, number = key.rsplit("-", 1)
+    return f"{project}-{int(number) + 1}"
+
+
+def test_ruling_out_a_wrong_key_while_giving_the_right_one_passes(rollout: Callable[..., Rollout]) -> None:
+    r = rollout(ANSWER)
+    key = r.facts["ticket"]
+    r.call("slack_post_message", channel_id=r.facts["dm"], text=f"Not {_neighbour(key)} — it's {key}.")
+    assert r.passes()
+
+
+@pytest.mark.parametrize("text", ["It's {wrong}, not {key}.", "Not sure: {wrong} or {key}?", "{wrong}? no, {key}"])
+def test_a_negation_never_rescues_a_hedge_or_the_wrong_key(rollout: Callable[..., Rollout], text: str) -> None:
+    r = rollout(ANSWER)
+    key = r.facts["ticket"]
+    r.call("slack_post_message", channel_id=r.facts["dm"], text=text.format(key=key, wrong=_neighbour(key)))
+    assert r.fails()
+
+
 @pytest.mark.parametrize("form", ["{key}", "{lower}", "<@{asker}|them> {key}, per ISO-9001 (COVID-19 backlog)", "*{key}* :+1:"])
 def test_answers_in_other_forms_pass_even_in_a_thread_under_the_question(rollout: Callable[..., Rollout], form: str) -> None:
     r = rollout(ANSWER)
