@@ -177,6 +177,13 @@ class Company:
     def by_email(self, email: str) -> Person | None:
         return self._lookup("emails").get(email.lower())
 
+    def case_number(self, ticket_key: str) -> str | None:
+        """The CRM case a support ticket was raised from, as Salesforce numbers cases
+        ("00001001"); None for tickets no customer raised. The CRM seeds these cases and
+        the tracker links its issues to them, so both agree through this one rule: customer
+        tickets of the support desk, in the order they were raised, numbered from 1001."""
+        return self._lookup("cases").get(ticket_key)
+
     def _get(self, table: str, key: str, what: str):
         try:
             return self._lookup(table)[key]
@@ -198,6 +205,8 @@ class Company:
                 members={k: tuple(v) for k, v in members.items()},
                 reports={k: tuple(v) for k, v in reports.items()},
                 emails={p.email: p for p in self.people},
+                cases={t.key: f"{1001 + n:08d}" for n, t in enumerate(
+                    t for t in self.tickets if t.project == "SUP" and t.customer_id is not None)},
             )
         return self._index[table]
 
