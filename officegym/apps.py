@@ -44,6 +44,10 @@ class App:
     toolsets: tuple[Toolset, ...]  # the first is the default
     probe: Probe  # the typical read and write `officegym bench` times
     bookkeeping: frozenset[str] = frozenset()  # tables that are not company state (never collateral)
+    # A path prefix (e.g. "/services") at which the REST face also answers at the root of the
+    # agent origin, for clients that build URLs from the host alone; the env comes from the
+    # API token (officegym.core.api_token). None: only under /envs/{id}/api/{name}/.
+    rest_root: str | None = None
 
     @property
     def source_dir(self) -> Path:

@@ -19,6 +19,7 @@ def serve(
     size: str = typer.Option("small", help="company size: small or large"),
     task: str = typer.Option(None, help="task family of the default env (none: a bare company)"),
     db: str = typer.Option(None, help="where envs live: a postgresql:// URL (default: SQLite files; or OFFICEGYM_DB)"),
+    tls_port: int = typer.Option(None, help="port of the same agent-facing server over HTTPS (default: port + 2; 0: none)"),
 ) -> None:
     """Serve every app for a default env (the company simulation), plus the control plane on
     its own port behind a generated bearer token."""
@@ -26,7 +27,7 @@ def serve(
 
     try:
         run_serve(host=host, port=port, control_host=control_host, control_port=control_port if control_port is not None else port + 1,
-                  seed=seed, size=size, task=task, db=db, echo=typer.echo)
+                  seed=seed, size=size, task=task, db=db, echo=typer.echo, tls_port=tls_port if tls_port is not None else port + 2)
     except (KeyError, ValueError, OSError) as error:
         raise typer.BadParameter(str(error).strip('"')) from None
 

@@ -15,6 +15,7 @@ from fastapi import APIRouter, Body, Depends, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from officegym import apps
+from officegym.core.api_token import api_token
 from officegym.core.env_store import Env
 from officegym.core.errors import EnvNotFound
 from officegym.gym import Gym, TaskUnavailableError
@@ -46,14 +47,17 @@ def gym_of(request: Request) -> Gym:
     return request.app.state.gym
 
 
-def env_urls(base: str, env_id: str) -> dict[str, Any]:
+def env_urls(base: str, env_id: str, instance_url: str | None = None) -> dict[str, Any]:
     root = f"{base.rstrip('/')}/envs/{env_id}"
     names = apps.names()
-    return {
+    urls: dict[str, Any] = {
         "mcp": {**{app: f"{root}/mcp/{app}" for app in names}, "all": f"{root}/mcp/all"},
         "ui": {app: f"{root}/{app}/" for app in names},
         "api": {app: f"{root}/api/{app}/" for app in names},
     }
+    if instance_url:  # the HTTPS origin where root-path REST faces pick the env by API token
+        urls["instance_url"] = instance_url
+    return urls
 
 
 def env_json(request: Request, env: Env) -> dict[str, Any]:
@@ -66,7 +70,9 @@ def env_json(request: Request, env: Env) -> dict[str, Any]:
         "size": env.size,
         "variant": env.variant,
         "toolset": env.toolset or apps.DEFAULT_TOOLSET,
-        "urls": env_urls(request.app.state.agent_base_url, env.id),
+        "urls": env_urls(request.app.state.agent_base_url, env.id, request.app.state.instance_url),
+        # What a product client sends as its session (officegym.core.api_token).
+        "api_token": api_token(env.id),
     }
 
 

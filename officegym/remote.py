@@ -22,13 +22,15 @@ import httpx
 from officegym import settings
 
 
-def write_state(control_url: str, token: str, agent_url: str, default_env: str | None) -> Path:
+def write_state(control_url: str, token: str, agent_url: str, default_env: str | None, *,
+                instance_url: str | None = None, ca_file: str | None = None) -> Path:
     path = settings.state_file()
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as out:
-        json.dump({"control_url": control_url, "token": token, "agent_url": agent_url, "default_env": default_env, "pid": os.getpid()}, out)
+        json.dump({"control_url": control_url, "token": token, "agent_url": agent_url, "default_env": default_env,
+                   "instance_url": instance_url, "ca_file": ca_file, "pid": os.getpid()}, out)
     os.replace(tmp, path)
     return path
 
@@ -43,9 +45,13 @@ def read_state() -> dict[str, Any]:
 
 class ControlPlane:
     def __init__(self, url: str | None = None, token: str | None = None, timeout: float = 60.0) -> None:
+        # The CA file that vouches for the server's HTTPS listener, for product clients
+        # that need HTTPS (None when serve runs without TLS, or is reached elsewhere).
+        self.ca_file: str | None = None
         if url is None or token is None:
             state = read_state()
             url, token = url or state["control_url"], token or state["token"]
+            self.ca_file = state.get("ca_file")
         self.url = url.rstrip("/")
         self.http = httpx.Client(base_url=self.url, headers={"Authorization": f"Bearer {token}"}, timeout=timeout)
 

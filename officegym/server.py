@@ -41,7 +41,7 @@ def transport_security(host: str) -> TransportSecuritySettings:
         return TransportSecuritySettings(
             enable_dns_rebinding_protection=True,
             allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*", "testserver"],
-            allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
+            allowed_origins=[f"{scheme}://{name}:*" for scheme in ("http", "https") for name in ("127.0.0.1", "localhost", "[::1]")],
         )
     return TransportSecuritySettings(enable_dns_rebinding_protection=False)
 
@@ -107,6 +107,8 @@ def create_agent_app(gym: Gym, host: str = "127.0.0.1", servers: dict[tuple[str,
     for registered in apps.APPS:
         app.include_router(registered.rest, prefix=f"/envs/{{env_id}}/api/{registered.name}")
         app.include_router(registered.ui, prefix=f"/envs/{{env_id}}/{registered.name}")
+        if registered.rest_root:  # its routes carry the product's own paths (/services/data/…)
+            app.include_router(registered.rest)
     dispatcher = McpDispatcher(gym, servers)
     for path in ("/envs/{env_id}/mcp/{app}", "/envs/{env_id}/mcp/{app}/", "/envs/{env_id}/mcp/{app}/mcp"):
         app.router.routes.append(Route(path, dispatcher, methods=["GET", "POST", "DELETE"]))
@@ -114,8 +116,9 @@ def create_agent_app(gym: Gym, host: str = "127.0.0.1", servers: dict[tuple[str,
     return app
 
 
-def create_control_app(gym: Gym, token: str, agent_base_url: str) -> FastAPI:
-    """The control plane: create, grade, read and delete envs; bearer token required."""
+def create_control_app(gym: Gym, token: str, agent_base_url: str, instance_url: str | None = None) -> FastAPI:
+    """The control plane: create, grade, read and delete envs; bearer token required.
+    `instance_url` is the agent-facing server's HTTPS origin, when it has one."""
     from officegym import control
 
     app = FastAPI(title="officegym control plane", docs_url="/v1/docs", openapi_url="/v1/openapi.json", redoc_url=None)
@@ -123,6 +126,7 @@ def create_control_app(gym: Gym, token: str, agent_base_url: str) -> FastAPI:
     app.state.store = gym.store
     app.state.control_token = token
     app.state.agent_base_url = agent_base_url.rstrip("/")
+    app.state.instance_url = instance_url.rstrip("/") if instance_url else None
     app.include_router(control.router)
     guard.install(app)
     return app

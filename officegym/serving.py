@@ -57,15 +57,30 @@ def _default_env(gym: Any, seed: int, size: str, task: str | None) -> Any:
     return gym.create(task, seed=seed, size=size)
 
 
+def _certificate(host: str) -> Any:
+    from officegym import settings
+    from officegym.tls import server_certificate
+
+    names = ["127.0.0.1", "localhost", "::1"]
+    if host in ("0.0.0.0", "::"):
+        names.append(socket.gethostname())
+    elif host not in names:
+        names.append(host)
+    return server_certificate(settings.state_dir() / "tls", names)
+
+
 def run_serve(*, host: str, port: int, control_host: str, control_port: int, seed: int, size: str, task: str | None,
-              echo: Callable[[str], None], db: str | None = None) -> None:
+              echo: Callable[[str], None], db: str | None = None, tls_port: int | None = None) -> None:
     from officegym.control import env_urls
+    from officegym.core.api_token import api_token
     from officegym.gym import Gym
     from officegym.remote import write_state
     from officegym.server import create_agent_app, create_control_app
 
     check_port(host, port)
     check_port(control_host, control_port)
+    if tls_port:
+        check_port(host, tls_port)
     gym = Gym(db_url=db)
     env = _default_env(gym, seed, size, task)
     token = os.environ.get("OFFICEGYM_CONTROL_TOKEN") or secrets.token_urlsafe(32)
@@ -73,7 +88,10 @@ def run_serve(*, host: str, port: int, control_host: str, control_port: int, see
     base = f"http://{shown}:{port}"
     control_shown = "localhost" if control_host in ("0.0.0.0", "::") else control_host
     control_url = f"http://{control_shown}:{control_port}"
-    state = write_state(control_url, token, base, env.id)
+    certificate = _certificate(host) if tls_port else None
+    instance_url = f"https://{shown}:{tls_port}" if tls_port else None
+    state = write_state(control_url, token, base, env.id, instance_url=instance_url,
+                        ca_file=str(certificate.ca_file) if certificate else None)
 
     company = gym.template(seed, size).company
     echo(f"officegym — {company.name} (seed {seed}, {size}); apps: {', '.join(apps.names())}; default env {env.id}")
@@ -84,18 +102,30 @@ def run_serve(*, host: str, port: int, control_host: str, control_port: int, see
     for kind in ("ui", "mcp", "api"):
         for name, url in urls[kind].items():
             echo(f"  {kind:<4} {name:<8} {url}")
+    if certificate is not None:
+        echo(f"  https          {instance_url}  (the same apps over TLS; API token {api_token(env.id)}; CA {certificate.ca_file})")
     echo(f"  control plane  {control_url}/v1/envs  (bearer token in {state}; docs at {control_url}/v1/docs)")
 
-    agent = Listener(uvicorn.Config(create_agent_app(gym, host=host), host=host, port=port, log_level="warning"))
-    control = Listener(uvicorn.Config(create_control_app(gym, token, base), host=control_host, port=control_port, log_level="warning"))
+    listeners = [
+        Listener(uvicorn.Config(create_agent_app(gym, host=host), host=host, port=port, log_level="warning")),
+        Listener(uvicorn.Config(create_control_app(gym, token, base, instance_url=instance_url), host=control_host,
+                                port=control_port, log_level="warning")),
+    ]
+    if certificate is not None:  # an app of its own: each MCP session manager runs in one lifespan only
+        listeners.append(Listener(uvicorn.Config(create_agent_app(gym, host=host), host=host, port=tls_port, log_level="warning",
+                                                 ssl_certfile=str(certificate.cert_file), ssl_keyfile=str(certificate.key_file))))
 
-    async def both() -> None:
+    def stop() -> None:
+        for listener in listeners:
+            listener.should_exit = True
+
+    async def every_listener() -> None:
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(signum, lambda: setattr(agent, "should_exit", True) or setattr(control, "should_exit", True))
-        await asyncio.gather(agent.serve(), control.serve())
+            loop.add_signal_handler(signum, stop)
+        await asyncio.gather(*(listener.serve() for listener in listeners))
 
     try:
-        asyncio.run(both())
+        asyncio.run(every_listener())
     finally:
         gym.close()

@@ -22,9 +22,10 @@ agent-facing app and the control plane):
   after which uvicorn also drops the keep-alive connection. An env deleted while a request
   was in flight gets the 404 any unknown env gets.
 
-The guard knows the agent-facing URL layout (`/envs/{id}/api/{app}/`, `/envs/{id}/mcp/…`,
-UI elsewhere under the env) and takes the app registry to shape REST errors; it never
-imports it (faces sit below the registry).
+The guard knows the agent-facing URL layout (`/envs/{id}/api/{app}/`, an app's root REST
+prefix, `/envs/{id}/mcp/…`, UI elsewhere under the env) and takes the app registry to shape
+REST errors (a refused API token among them); it never imports it (faces sit below the
+registry).
 """
 
 from __future__ import annotations
@@ -42,7 +43,9 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -54,7 +57,8 @@ DEFAULT_MAX_BODY_BYTES = 1 << 20
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # The error codes the guard answers with (REST bodies carry them as the product's code).
 BAD_TEXT, CROSS_ORIGIN, TOO_LARGE, INTERNAL = "invalid_arguments", "cross_origin_request", "request_too_large", "internal_error"
-CODES = (BAD_TEXT, CROSS_ORIGIN, TOO_LARGE, INTERNAL)
+INVALID_AUTH = "invalid_auth"  # a root REST route without a valid API token (officegym.core.web)
+CODES = (BAD_TEXT, CROSS_ORIGIN, TOO_LARGE, INTERNAL, INVALID_AUTH)
 
 _REST = re.compile(r"^/envs/[^/]+/api/([^/]+)")
 _MCP = re.compile(r"^/envs/[^/]+/mcp(/|$)")
@@ -111,15 +115,40 @@ def html_csp(script_hashes: Iterable[str]) -> str:
 def install(app: FastAPI, apps: Iterable[Any] = (), max_body: int | None = None) -> None:
     """Guard `app`; `apps` is the app registry (`officegym.apps.APPS`), for REST error shapes
     and the UI templates' script hashes."""
-    app.add_middleware(Guard, apps=tuple(apps), max_body=max_body)
+    apps = tuple(apps)
+    app.add_middleware(Guard, apps=apps, max_body=max_body)
     app.add_exception_handler(RequestValidationError, unprocessable)
+    shapes = RestShapes(apps)
+
+    async def refused_token(request: Request, error: StarletteHTTPException) -> Response:
+        ops = shapes.of(request.url.path) if error.status_code == 401 else None
+        if ops is None:
+            return await http_exception_handler(request, error)
+        return JSONResponse(ops.error_body(ops.error(INVALID_AUTH, str(error.detail))), status_code=401, headers=error.headers)
+
+    app.add_exception_handler(StarletteHTTPException, refused_token)
+
+
+class RestShapes:
+    """Which app's REST face a path belongs to, for answering in that product's error shape:
+    `/envs/{id}/api/{app}/…`, or a root prefix an app declares (`rest_root`)."""
+
+    def __init__(self, apps: tuple[Any, ...]) -> None:
+        self.by_name = {a.name: a.operations for a in apps}
+        self.roots = tuple((a.rest_root.rstrip("/") + "/", a.operations) for a in apps if a.rest_root)
+
+    def of(self, path: str) -> Any:
+        rest = _REST.match(path)
+        if rest is not None:
+            return self.by_name.get(rest.group(1))
+        return next((ops for root, ops in self.roots if path.startswith(root)), None)
 
 
 class Guard:
     def __init__(self, app: ASGIApp, *, apps: tuple[Any, ...] = (), max_body: int | None = None) -> None:
         self.app = app
         self.max_body = max_body if max_body is not None else max_body_bytes()
-        self.rest_errors = {a.name: a.operations for a in apps}  # app → its error shape
+        self.rest_shapes = RestShapes(apps)
         csp = html_csp(inline_script_hashes(a.source_dir / "templates" for a in apps))
         # Without the apps' templates, the pages' scripts are unknown (the control plane's API
         # docs load theirs from a CDN): HTML then gets every header but a CSP.
@@ -180,9 +209,8 @@ class Guard:
             return JSONResponse({"jsonrpc": "2.0", "id": None, "error": {"code": rpc_code, "message": message}}, status_code=status)
         if status == 404:  # the env is gone: what every unknown env gets (officegym.core.web)
             return JSONResponse({"detail": message}, status_code=404)
-        rest = _REST.match(path)
-        if rest is not None and rest.group(1) in self.rest_errors:
-            ops = self.rest_errors[rest.group(1)]
+        ops = self.rest_shapes.of(path)
+        if ops is not None:
             return JSONResponse(ops.error_body(ops.error(code, message)), status_code=status)
         if _UI.match(path):
             heading = "Something went wrong" if status >= 500 else "Request refused"

@@ -49,13 +49,17 @@ class LiveServer:
     control_url: str  # the control plane, on its own port
     token: str  # the control plane's bearer token
     servers: list[uvicorn.Server] = field(repr=False)
+    instance_url: str = ""  # the agent-facing app again, over HTTPS (root REST faces, by API token)
+    ca_file: str = ""  # the CA that vouches for it
 
     def env_url(self, env_id: str, face: str = "") -> str:
         return f"{self.base_url}/envs/{env_id}/{face}" if face else f"{self.base_url}/envs/{env_id}"
 
 
-def start_uvicorn(app: Any, name: str) -> tuple[uvicorn.Server, str]:
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+def start_uvicorn(app: Any, name: str, tls: Any = None) -> tuple[uvicorn.Server, str]:
+    """`app` on a free loopback port, over HTTPS when `tls` (an officegym.tls.Certificate)."""
+    ssl = {"ssl_certfile": str(tls.cert_file), "ssl_keyfile": str(tls.key_file)} if tls is not None else {}
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", **ssl))
     thread = threading.Thread(target=server.run, name=name, daemon=True)
     thread.start()
     deadline = time.monotonic() + STARTUP_TIMEOUT_S
@@ -67,16 +71,22 @@ def start_uvicorn(app: Any, name: str) -> tuple[uvicorn.Server, str]:
             raise RuntimeError(f"{name} did not start within {STARTUP_TIMEOUT_S:.0f} s")
         time.sleep(0.01)
     port = server.servers[0].sockets[0].getsockname()[1]
-    return server, f"http://127.0.0.1:{port}"
+    return server, f"{'https' if tls is not None else 'http'}://127.0.0.1:{port}"
 
 
 @pytest.fixture(scope="session")
-def live_server(gym: Gym) -> Iterator[LiveServer]:
+def live_server(gym: Gym, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    from officegym.tls import server_certificate
+
     gym.template()  # build (or load) the default company before the first request needs it
     agent, base_url = start_uvicorn(create_agent_app(gym), "officegym-agent-server")
-    control, control_url = start_uvicorn(create_control_app(gym, CONTROL_TOKEN, base_url), "officegym-control-plane")
-    yield LiveServer(gym=gym, base_url=base_url, control_url=control_url, token=CONTROL_TOKEN, servers=[agent, control])
-    for server in (agent, control):
+    certificate = server_certificate(tmp_path_factory.mktemp("tls"), ["127.0.0.1", "localhost"])
+    secure, instance_url = start_uvicorn(create_agent_app(gym), "officegym-agent-server-tls", tls=certificate)
+    control, control_url = start_uvicorn(create_control_app(gym, CONTROL_TOKEN, base_url, instance_url), "officegym-control-plane")
+    servers = [agent, secure, control]
+    yield LiveServer(gym=gym, base_url=base_url, control_url=control_url, token=CONTROL_TOKEN, servers=servers,
+                     instance_url=instance_url, ca_file=str(certificate.ca_file))
+    for server in servers:
         server.should_exit = True
 
 

@@ -30,8 +30,10 @@ def task_env(control: httpx.Client) -> Any:
 
 def test_an_agent_with_its_urls_cannot_reach_the_control_plane(live_server: Any, task_env: dict[str, Any]) -> None:
     env_id = task_env["env_id"]
-    agent_origins = {url.split("/envs/")[0] for kind in task_env["urls"].values() for url in kind.values()}
+    per_env = [url for kind in task_env["urls"].values() if isinstance(kind, dict) for url in kind.values()]
+    agent_origins = {url.split("/envs/")[0] for url in per_env}
     assert agent_origins == {live_server.base_url}, "every URL an agent gets points at the agent server"
+    assert task_env["urls"]["instance_url"] == live_server.instance_url  # ... or at it again, over HTTPS
     assert live_server.control_url not in str(task_env["urls"])
     with httpx.Client(base_url=live_server.base_url, timeout=10) as agent:
         for method, path in CONTROL_CALLS:

@@ -8,6 +8,7 @@ import json
 import os
 import signal
 import socket
+import ssl
 import stat
 import subprocess
 import sys
@@ -30,9 +31,10 @@ def free_port() -> int:
 class Serve:
     def __init__(self, tmp: Path) -> None:
         self.tmp = tmp
-        self.port, self.control_port = free_port(), free_port()
+        self.port, self.control_port, self.tls_port = free_port(), free_port(), free_port()
         self.environ = {
             **os.environ,
+            "OFFICEGYM_STATE_DIR": str(tmp / "state"),  # the TLS certificate authority lives here
             "OFFICEGYM_ENVS_DIR": str(tmp / "envs"),
             "OFFICEGYM_STATE_FILE": str(tmp / "serve.json"),
             "PYTHONUNBUFFERED": "1",
@@ -42,7 +44,8 @@ class Serve:
         self.output = ""
 
     def start(self) -> None:
-        command = [sys.executable, "-m", "officegym.cli", "serve", "--port", str(self.port), "--control-port", str(self.control_port)]
+        command = [sys.executable, "-m", "officegym.cli", "serve", "--port", str(self.port), "--control-port", str(self.control_port),
+                   "--tls-port", str(self.tls_port)]
         self.proc = subprocess.Popen(command, env=self.environ, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         deadline = time.monotonic() + 60
         lines = []
@@ -94,6 +97,8 @@ def test_serve_keeps_its_token_private_and_survives_sigkill(serve: Serve) -> Non
     assert stat.S_IMODE((serve.tmp / "serve.json").stat().st_mode) == 0o600
     default_env = state["default_env"]
     assert f"/envs/{default_env}/chat/" in serve.output
+    ca_file = state["ca_file"]
+    assert f"https://127.0.0.1:{serve.tls_port}" in serve.output and ca_file in serve.output
 
     cp = ControlPlane(state["control_url"], state["token"])
     env = cp.create("chat/post-in-channel-v1", variant=1)
@@ -112,6 +117,12 @@ def test_serve_keeps_its_token_private_and_survives_sigkill(serve: Serve) -> Non
     assert state["default_env"] == default_env, "the restarted serve kept its default env"
     cp = ControlPlane(state["control_url"], state["token"])
     try:
+        # The HTTPS listener is back, with a certificate the same (kept) CA vouches for.
+        assert state["instance_url"] == f"https://127.0.0.1:{serve.tls_port}"
+        secure = httpx.post(f"{state['instance_url']}/envs/{env['env_id']}/api/chat/auth.test",
+                            verify=ssl.create_default_context(cafile=state["ca_file"]), timeout=10)
+        assert secure.json()["ok"] is True
+        assert state["ca_file"] == ca_file
         got = cp.get(env["env_id"])
         assert got["task"] == "chat/post-in-channel-v1" and got["variant"] == 1
         assert got["prompt"] == env["prompt"], "the task instance is the same after the restart"
