@@ -48,9 +48,17 @@ class McpTools:
             return text
 
 
+def server_for(family_id: str) -> str:
+    """The MCP server a family's solutions use: its app's own when the family lives in one
+    app (a short tool listing, which the SDK client fetches once per session to check
+    results), `all` when it spans apps."""
+    family = registry.get(family_id)
+    return family.apps[0] if len(family.apps) == 1 else "all"
+
+
 async def run_oracle(gym: Gym, env_id: str) -> None:
     env = gym.get(env_id)
-    async with gym.mcp_client(env_id) as client:
+    async with gym.mcp_client(env_id, server_for(env.task_id)) as client:
         await env.task.oracle(McpTools(client))
 
 

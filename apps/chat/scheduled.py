@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
-from apps.chat import shapes
+from apps.chat import queries, shapes
 from apps.chat.blocks import dump, load
 from apps.chat.errors import ChatError
 from apps.chat.ids import encode_cursor, slack_id, ts_from_micros
@@ -33,15 +33,11 @@ if TYPE_CHECKING:
 MAX_AHEAD_S = 120 * 86_400  # Slack schedules at most 120 days ahead
 
 
-# The soonest post_at, as a Core statement on the connection: this runs before every chat
-# operation, where the ORM's per-query overhead would cost more than the indexed lookup itself.
-_SOONEST = select(ScheduledMessage.__table__.c.post_at).order_by(ScheduledMessage.__table__.c.post_at).limit(1)
-
-
 def deliver_due(chat: ChatService) -> int:
     """Post every scheduled message the env clock has reached; returns how many were posted."""
     db = chat.db
-    first = db.connection().execute(_SOONEST).scalar()
+    # The soonest post_at, prepared (apps/chat/queries.py): this runs before every chat operation.
+    first = queries.SOONEST_SCHEDULED.scalar(db)
     if first is None:
         return 0
     now_s = clock.now_micros(db) // 1_000_000

@@ -62,7 +62,9 @@ def run_search(
     service: ChatService, query: str, visible: list[str], per_page: int, page: int, sort: str, sort_dir: str
 ) -> dict[str, Any]:
     db = service.db
-    stmt = select(Message).where(Message.channel_id.in_(visible), Message.subtype.is_distinct_from("tombstone"))
+    # Plain rows, not ORM objects: a common word matches hundreds of messages, all of them
+    # scored and sorted here before one page is shaped (objects cost ~5x more to load).
+    stmt = select(*Message.__table__.c).where(Message.channel_id.in_(visible), Message.subtype.is_distinct_from("tombstone"))
     terms: list[str] = []
     if "\x00" in query:  # the UI's search box reaches here without the operation's parser
         raise ChatError("invalid_query", "query contains a NUL character")
@@ -109,7 +111,7 @@ def run_search(
         else:
             terms.append(token.lower())
             stmt = stmt.where(func.lower(Message.text).like(f"%{_escape(token.lower())}%", escape="\\"))
-    found = list(db.scalars(stmt))
+    found = list(db.connection().execute(stmt))
     if sort == "score":
         found.sort(key=lambda m: (sum(m.text.lower().count(t) for t in terms), m.ts), reverse=sort_dir == "desc")
     else:

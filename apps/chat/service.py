@@ -20,7 +20,7 @@ from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from apps.chat import blocks as block_kit
-from apps.chat import canvases, drafts, people, reactions, scheduled, shapes
+from apps.chat import canvases, drafts, people, queries, reactions, scheduled, shapes
 from apps.chat.errors import ChatError
 from apps.chat.ids import encode_cursor, is_ts, slack_id, ts_from_micros
 from apps.chat.listing import cursor_value, matches_words, page_size
@@ -76,21 +76,29 @@ class ChatService:
         return found
 
     def _is_member(self, channel_id: str, user_id: str) -> bool:
-        return self.db.get(Member, (channel_id, user_id)) is not None
+        return queries.IS_MEMBER.first(self.db, channel_id=channel_id, user_id=user_id) is not None
+
+    def _channel_for_update(self, channel_ref: str) -> Channel:
+        """The channel as `channel` finds it, as an ORM object whose changes are saved."""
+        found = self.db.get(Channel, self.channel(channel_ref).id)
+        assert found is not None  # just resolved, in this transaction
+        return found
 
     def channel(self, channel_ref: str) -> Channel:
         """A conversation the actor can see, by id (`C…`/`D…`), `#name`, name or `@user` (their DM)."""
         ref = (channel_ref or "").strip()
         if not ref:
             raise ChatError("channel_not_found", "a channel is required: pass a channel id like 'C0123ABCDEF' (see conversations.list)")
-        found: Channel | None = None
+        found: Any = None
         if ref.startswith("@"):
             found = self._dm_with(self.user(ref).id, create=False)
         else:
-            found = self.db.get(Channel, ref)
+            # Read-only rows (see core/sql.py): every tool call resolves a channel first.
+            # Operations that change the channel itself reload it with `_channel_for_update`.
+            if not ref.startswith("#"):
+                found = queries.CHANNEL_BY_ID.first(self.db, id=ref)
             if found is None:
-                name = ref.removeprefix("#").lower()
-                found = self.db.scalars(select(Channel).where(Channel.name == name, Channel.is_im.is_(False))).first()
+                found = queries.CHANNEL_BY_NAME.first(self.db, name=ref.removeprefix("#").lower())
         if found is None or not self._can_see(found):
             raise ChatError(
                 "channel_not_found",
@@ -213,26 +221,20 @@ class ChatService:
         conv = self.channel(channel)
         size = page_size(limit, 100, 999)
         # Replies stay in their thread, except those also sent to the channel (thread_broadcast).
-        # Plain rows, not ORM objects: this is the hottest read, and nothing here is modified.
-        query = select(*Message.__table__.c).where(
-            Message.channel_id == conv.id,
-            or_(Message.thread_ts.is_(None), Message.thread_ts == Message.ts, Message.subtype == "thread_broadcast"),
+        # Plain rows from prepared statements: this is the hottest read, nothing is modified.
+        before = cursor_value(cursor, "next_ts") if cursor else None
+        query = queries.history(
+            before is not None,
+            ("<=" if inclusive else "<") if latest else None,
+            (">=" if inclusive else ">") if oldest else None,
         )
-        if cursor:
-            before = cursor_value(cursor, "next_ts")
-            query = query.where(Message.ts < before)
-        if latest:
-            query = query.where(Message.ts <= latest if inclusive else Message.ts < latest)
-        if oldest:
-            query = query.where(Message.ts >= oldest if inclusive else Message.ts > oldest)
-        conn = self.db.connection()
-        rows = list(conn.execute(query.order_by(Message.ts.desc()).limit(size + 1)))
+        rows = query.rows(self.db, channel_id=conv.id, before=before, latest=latest, oldest=oldest, size=size + 1)
         more = len(rows) > size
         rows = rows[:size]
         return {
             "messages": self._shape_messages(conv, rows),
             "has_more": more,
-            "pin_count": conn.scalar(select(func.count()).select_from(Pin).where(Pin.channel_id == conv.id)) or 0,
+            "pin_count": queries.PIN_COUNT.scalar(self.db, channel_id=conv.id) or 0,
             "response_metadata": {"next_cursor": encode_cursor("next_ts", rows[-1].ts) if more else ""},
         }
 
@@ -415,7 +417,7 @@ class ChatService:
 
     @operation("conversations.archive", writes=True)
     def conversations_archive(self, channel: ChannelRef) -> dict[str, Any]:
-        conv = self.channel(channel)
+        conv = self._channel_for_update(channel)
         if conv.is_general:
             raise ChatError("cant_archive_general", "the #general channel cannot be archived")
         if conv.is_im or conv.is_mpim:
@@ -428,7 +430,7 @@ class ChatService:
 
     @operation("conversations.unarchive", writes=True)
     def conversations_unarchive(self, channel: ChannelRef) -> dict[str, Any]:
-        conv = self.channel(channel)
+        conv = self._channel_for_update(channel)
         if not conv.is_archived:
             raise ChatError("not_archived", f"channel {conv.id} is not archived")
         conv.is_archived = False
@@ -448,7 +450,7 @@ class ChatService:
         return {"channel": self._shape_channel(conv)}
 
     def _settable(self, channel: str, value: str, what: str) -> Channel:
-        conv = self.channel(channel)
+        conv = self._channel_for_update(channel)
         self._writable(conv)
         if len(value or "") > MAX_TOPIC_CHARS:
             raise ChatError("too_long", f"{what} is {len(value)} characters; the limit is {MAX_TOPIC_CHARS}")
@@ -483,7 +485,9 @@ class ChatService:
             subtype="thread_broadcast" if parent and broadcast else None,
             blocks=block_kit.dump(block_kit.with_block_ids(parsed, conv.id, ts)) if parsed else None,
         )
-        self.db.add(message)
+        # Written by a prepared statement, not the ORM's unit of work (every post comes here);
+        # the object stays transient, for shaping the answer.
+        queries.INSERT_MESSAGE.run(self.db, **{name: getattr(message, name) for name in queries.MESSAGE_COLUMNS})
         return message
 
     def content(self, text: Any, blocks: Any) -> tuple[str, list[dict[str, Any]] | None]:

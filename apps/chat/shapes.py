@@ -6,12 +6,12 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from apps.chat import blocks as block_kit
+from apps.chat import queries
 from apps.chat.ids import permalink
-from apps.chat.models import Canvas, Channel, Draft, Message, Pin, Reaction, ScheduledMessage, User
+from apps.chat.models import Canvas, Channel, Draft, Message, ScheduledMessage, User
 
 
 def channel(conv: Channel, *, is_member: bool, num_members: int, dm_user: str | None = None) -> dict[str, Any]:
@@ -91,32 +91,27 @@ def messages(db: Session, channel_id: str, rows: Sequence[Any]) -> list[dict[str
     marks and thread summaries, in few queries."""
     if not rows:
         return []
-    # Column queries on the connection (SQLAlchemy Core) over the page's ts window, filtered
-    # here: this runs on every history read, where ORM objects and expanding IN lists would
-    # cost several times more than the queries themselves.
-    conn = db.connection()
+    # Prepared statements over the page's ts window, filtered here: this runs on every
+    # history read, where ORM objects and expanding IN lists would cost several times more
+    # than the queries themselves.
     stamps = {m.ts for m in rows}
-    low, high = min(stamps), max(stamps)
+    window = {"channel_id": channel_id, "low": min(stamps), "high": max(stamps)}
     reactions: dict[str, dict[str, list[str]]] = defaultdict(dict)
-    reacted = select(Reaction.ts, Reaction.name, Reaction.user_id).where(Reaction.channel_id == channel_id, Reaction.ts.between(low, high))
-    for ts, name, user_id in conn.execute(reacted.order_by(Reaction.seq)):
+    for ts, name, user_id in queries.REACTIONS_BETWEEN.rows(db, **window):
         if ts in stamps:
             reactions[ts].setdefault(name, []).append(user_id)
-    pinned = set(conn.scalars(select(Pin.ts).where(Pin.channel_id == channel_id, Pin.ts.between(low, high)))) & stamps
+    pinned = set(queries.PINS_BETWEEN.scalars(db, **window)) & stamps
     parents = {m.ts for m in rows if m.thread_ts == m.ts}
     threads: dict[str, list[tuple[str, str]]] = defaultdict(list)  # parent ts → [(reply ts, user)]
     if parents:
-        replies = select(Message.thread_ts, Message.ts, Message.user_id).where(
-            Message.channel_id == channel_id, Message.thread_ts.between(min(parents), max(parents)), Message.ts != Message.thread_ts
-        )
-        for thread_ts, ts, user_id in conn.execute(replies.order_by(Message.ts)):
+        for thread_ts, ts, user_id in queries.REPLIES_BETWEEN.rows(db, channel_id=channel_id, low=min(parents), high=max(parents)):
             if thread_ts in parents:
                 threads[thread_ts].append((ts, user_id))
     roots = {m.thread_ts for m in rows if m.thread_ts and m.thread_ts != m.ts}
     parent_users = {}
     if roots:
-        authors = select(Message.ts, Message.user_id).where(Message.channel_id == channel_id, Message.ts.between(min(roots), max(roots)))
-        parent_users = {ts: user for ts, user in conn.execute(authors) if ts in roots}
+        authors = queries.AUTHORS_BETWEEN.rows(db, channel_id=channel_id, low=min(roots), high=max(roots))
+        parent_users = {ts: user for ts, user in authors if ts in roots}
     shaped = []
     for m in rows:
         item: dict[str, Any] = {"type": "message", "user": m.user_id, "text": m.text, "ts": m.ts}

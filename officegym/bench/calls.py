@@ -125,5 +125,5 @@ def _report(res: Results, app: str, probe: Any, figures: dict[str, list[int]], n
         noop = p50(noop_mcp if face == "mcp" else noop_rest)
         value = p50(samples)
         res.add(f"{app}_{key}_p50_ms", f"{app} {face.upper()} {key.split('_')[1]} p50 ({names[key]})", value, "ms", None, f"n={n}")
-        res.add(f"{app}_{key}_p99_ms", f"  p99", percentile(samples, 99), "ms")
+        res.add(f"{app}_{key}_p99_ms", "  p99", percentile(samples, 99), "ms")
         res.add(f"{app}_{key}_vs_noop", "  / no-op p50", value / noop if noop else float("inf"), "x", FACE_RATIO_TARGET)

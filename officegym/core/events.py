@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import bindparam, insert, select
 from sqlalchemy.orm import Session
 
 from officegym.core import clock
 from officegym.core.db import Event
+from officegym.core.sql import Prepared
 
 # Bigger results and arguments are cut in the log (the agent still got all of it): a history
 # page can be large, a hostile call can send megabytes, and the log is for reading
@@ -47,6 +48,10 @@ def _name(value: str) -> str:
     return _storable(value[:MAX_LOGGED_NAME_CHARS].replace("\x00", "\ufffd"))
 
 
+# Every tool call writes one row: prepared once (core/sql.py), not built per call.
+_INSERT = Prepared(insert(Event).values({c: bindparam(c) for c in ("at", "source", "app", "operation", "action", "args", "result", "is_error")}))
+
+
 def record(
     session: Session,
     *,
@@ -58,11 +63,10 @@ def record(
     result: Any,
     is_error: bool = False,
 ) -> None:
-    session.execute(
-        insert(Event).values(
-            at=clock.now(session).isoformat(), source=face, app=app, operation=_name(operation), action=_name(tool),
-            args=_dump(args, MAX_LOGGED_ARGS_CHARS), result=_dump(result, MAX_LOGGED_RESULT_CHARS), is_error=is_error,
-        )
+    _INSERT.run(
+        session,
+        at=clock.now(session).isoformat(), source=face, app=app, operation=_name(operation), action=_name(tool),
+        args=_dump(args, MAX_LOGGED_ARGS_CHARS), result=_dump(result, MAX_LOGGED_RESULT_CHARS), is_error=is_error,
     )
 
 

@@ -117,6 +117,17 @@ class RoutingPool(Pool):
         if record is not None:
             record.close()
 
+    def take(self, handle: str) -> _ConnectionRecord | None:
+        """Remove an env's open connection from the pool and hand it to the caller, who closes
+        it (`record.close()`); None when it has none, or someone holds it."""
+        with self._lock:
+            record = self._records.get(handle)
+            if record is None or handle in self._users:
+                return None
+            del self._records[handle]
+            self._owners.pop(id(record), None)
+        return record
+
     def open_count(self) -> int:
         return len(self._records)
 

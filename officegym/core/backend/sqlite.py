@@ -18,6 +18,7 @@ from __future__ import annotations
 import secrets
 import shutil
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -32,7 +33,7 @@ from sqlalchemy.pool import QueuePool, StaticPool
 from officegym.core.backend.base import Backend, Created, Gone, RowChange
 from officegym.core.backend.registry import Registry
 from officegym.core.backend.routing import SERVING, RoutingPool, serving
-from officegym.core.backend.sqlite_files import ROWS, START, diff_attached
+from officegym.core.backend.sqlite_files import ROWS, START, diff_attached, diff_tracked
 
 REGISTRY_FILE = "registry.db"
 
@@ -44,7 +45,8 @@ def _uri(path: Path | str, **params: str) -> str:
 
 def connect(path: Path | str, start: Path | str | None = None) -> sqlite3.Connection:
     """A connection to an existing env file (never creates one: a missing file is an error,
-    not a fresh empty env), tuned, with its start state attached read-only as `og_start`."""
+    not a fresh empty env), tuned; with `start`, its start state attached read-only as
+    `og_start` (a connection that will diff: see `attach_start`)."""
     conn = sqlite3.connect(_uri(path, mode="rw"), uri=True, isolation_level=None, check_same_thread=False, timeout=30)
     conn.execute("PRAGMA journal_mode=WAL")  # a no-op for files copied from a template
     conn.execute("PRAGMA synchronous=NORMAL")
@@ -52,10 +54,20 @@ def connect(path: Path | str, start: Path | str | None = None) -> sqlite3.Connec
     conn.execute("PRAGMA recursive_triggers=ON")  # rows REPLACE deletes get noted for the diff too
     conn.execute("PRAGMA cache_size=-2000")  # ≤ 2 MiB page cache per open env
     if start is not None:
-        # immutable: start states (templates, snapshots) are never written again, so SQLite
-        # needs no lock or WAL for them, and the diff reads them inside the env's transaction.
-        conn.execute("ATTACH DATABASE ? AS " + START, (_uri(start, immutable="1"),))
+        attach_start(conn, start)
     return conn
+
+
+def attach_start(conn: sqlite3.Connection, start: Path | str) -> None:
+    """Attach the env's start state as `og_start`, unless it already is (also inside a
+    transaction, which SQLite allows). Done when a diff first needs it, not on connect:
+    SQLite parses an attached file's whole schema (every app's tables and tracking
+    triggers, ~4 ms), which a rollout that is never graded, or not graded yet, need not pay.
+    immutable: start states (templates, snapshots) are never written again, so SQLite needs
+    no lock or WAL for them, and the diff reads them inside the env's transaction."""
+    attached = {row[1] for row in conn.execute("PRAGMA database_list")}
+    if START not in attached:
+        conn.execute("ATTACH DATABASE ? AS " + START, (_uri(start, immutable="1"),))
 
 
 @contextmanager
@@ -84,7 +96,9 @@ class SQLiteBackend(Backend):
     def __init__(self, root: Path, max_open: int = 64) -> None:
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
-        self._starts: dict[str, str] = {}  # handle → start file, for the pool's creator
+        self._starts: dict[str, str] = {}  # handle → start file, attached when a diff needs it
+        self._readers: dict[str, tuple[sqlite3.Connection, threading.Lock]] = {}  # template → reader
+        self._readers_lock = threading.Lock()
         self.pool = RoutingPool(self._connect, max_open=max_open)
         self.engine = create_engine("sqlite://", pool=self.pool)
         _begin_immediate(self.engine)
@@ -99,7 +113,7 @@ class SQLiteBackend(Backend):
     # -- connections ---------------------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
         handle = SERVING.get()
-        return connect(self.root / handle, self._starts.get(handle))
+        return connect(self.root / handle)
 
     def _registry_connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.root / REGISTRY_FILE, isolation_level=None, check_same_thread=False, timeout=30)
@@ -150,8 +164,8 @@ class SQLiteBackend(Backend):
                     copy.close()
                 live.execute("DELETE FROM og_changed")  # changes now count from here
                 live.execute(f"DELETE FROM {ROWS}")
-                live.execute(f"DETACH DATABASE {START}")
-                live.execute(f"ATTACH DATABASE ? AS {START}", (_uri(target, immutable="1"),))
+                if START in {row[1] for row in live.execute("PRAGMA database_list")}:
+                    live.execute(f"DETACH DATABASE {START}")  # the next diff attaches the snapshot
             finally:
                 fairy.close()
         self._starts[handle] = str(target)
@@ -160,29 +174,53 @@ class SQLiteBackend(Backend):
         return str(target)
 
     def diff(self, db: Session, handle: str, start: str, template: str, exclude: frozenset[str]) -> list[RowChange]:
-        return diff_attached(db.connection().connection.driver_connection, exclude)
+        conn = db.connection().connection.driver_connection
+        start = self._starts.get(handle, start)
+        if Path(start) == Path(template):  # most envs: the template is the start, read by a kept connection
+            reader, lock = self._template_reader(template)
+            with lock:
+                return diff_tracked(conn, reader, exclude)
+        attach_start(conn, start)  # a snapshot after a task's setup: one env's own start file
+        return diff_attached(conn, exclude)
+
+    def _template_reader(self, template: str) -> tuple[sqlite3.Connection, threading.Lock]:
+        """One read-only connection per template for this backend (its schema parsed once),
+        used by one diff at a time."""
+        with self._readers_lock:
+            found = self._readers.get(template)
+            if found is None:
+                conn = sqlite3.connect(_uri(template, immutable="1"), uri=True, check_same_thread=False)
+                found = self._readers[template] = (conn, threading.Lock())
+            return found
 
     def tables(self, db: Session) -> list[str]:
         sql = "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
         return [r[0] for r in db.connection().exec_driver_sql(sql)]
 
     def drop(self, handle: str, start: str, template: str) -> None:
+        # Unlinked under the file's write lock, so another process's session sees it gone.
+        # The env's pooled connection does it when it has one: a new connection would parse
+        # the whole schema first (~4 ms). That connection closes last, which checkpoints the
+        # WAL, with an fsync at synchronous=NORMAL (~6 ms spent making a file durable just
+        # before it is unlinked): it switches synchronous off first.
+        record = self.pool.take(handle)  # the store holds the env's lock: nobody is using it
+        self.pool.evict(handle)  # (a connection someone did hold closes when given back)
+        self._starts.pop(handle, None)
+        lock = record.dbapi_connection if record is not None else None
         try:
-            lock = sqlite3.connect(_uri(self.root / handle, mode="rw"), uri=True, isolation_level=None, timeout=30)
-            # The last connection to close a WAL file checkpoints it, with an fsync at
-            # synchronous=NORMAL or above: ~6 ms spent making a file durable just before it is
-            # unlinked. This connection closes last (after the pooled one) and skips the sync.
-            lock.execute("PRAGMA synchronous=OFF")
+            if lock is not None:
+                lock.execute("PRAGMA synchronous=OFF")
+            else:  # never opened here: no WAL of ours to checkpoint, and no schema to parse
+                lock = sqlite3.connect(_uri(self.root / handle, mode="rw"), uri=True, isolation_level=None, timeout=30)
+            lock.execute("BEGIN EXCLUSIVE")
         except sqlite3.OperationalError:  # already gone
             lock = None
-        self.pool.evict(handle)  # the store holds the env's lock: nobody here is using it
-        self._starts.pop(handle, None)
-        try:  # unlinked under the file's write lock: another process's session then sees it gone
-            if lock is not None:
-                lock.execute("BEGIN EXCLUSIVE")
+        try:
             self._unlink(handle)
         finally:
-            if lock is not None:
+            if record is not None:
+                record.close()
+            elif lock is not None:
                 lock.close()
         if start != template:
             Path(start).unlink(missing_ok=True)
@@ -211,6 +249,10 @@ class SQLiteBackend(Backend):
         return removed
 
     def close(self) -> None:
+        with self._readers_lock:
+            readers, self._readers = list(self._readers.values()), {}
+        for conn, _ in readers:
+            conn.close()
         self.pool.dispose()
         self.registry_engine.dispose()
 

@@ -11,6 +11,7 @@ never reads file pages (which, in WAL mode, may not be in the file yet).
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable
 from functools import cache
@@ -159,6 +160,41 @@ def _diff_table(conn: sqlite3.Connection, table: str, without_rowid: bool, only_
         now = conn.execute(query.format(pick=pick, a="main", b=START, t=table, same=same, noted=noted), params).fetchall()
         was = conn.execute(query.format(pick=pick, a=START, b="main", t=table, same=same, noted=noted), params).fetchall()
     return changes_of(table, list(columns), keys, typed_rows(table, columns, now), typed_rows(table, columns, was))
+
+
+def diff_tracked(conn: sqlite3.Connection, start: sqlite3.Connection, exclude: frozenset[str] = frozenset()) -> list[RowChange]:
+    """Row changes of an env file (`conn`, which tracks changes) against its start state read
+    through its own connection (`start`), without attaching it.
+
+    Attaching makes SQLite parse the start file's whole schema on the env's connection
+    (~4 ms with every app's tables and triggers) on each env's first grade; a start
+    connection (one per template, kept open by the backend) has parsed it once. The rows
+    to compare are the noted ones, fetched from both sides by rowid; a table noted whole
+    (WITHOUT ROWID) is compared whole.
+    """
+    whole = {r[0] for r in conn.execute("SELECT name FROM og_changed")}
+    noted: dict[str, list[int]] = {}
+    for name, rid in conn.execute(f"SELECT name, rid FROM {ROWS} ORDER BY name, rid"):
+        noted.setdefault(name, []).append(rid)
+    changes: list[RowChange] = []
+    for table in sorted((whole | set(noted)) - exclude - BACKEND_TABLES):
+        info = conn.execute(f'PRAGMA table_info("{table}")').fetchall()
+        columns = tuple(row[1] for row in info)
+        keys = [r[1] for r in sorted((r for r in info if r[5]), key=lambda r: r[5])] or list(columns)
+        names = ", ".join(f'"{c}"' for c in columns)
+        if table in whole:
+            query, params = f'SELECT {names} FROM "{table}"', ()
+            now, was = set(conn.execute(query).fetchall()), set(start.execute(query).fetchall())
+            now_rows, was_rows = sorted(now - was, key=repr), sorted(was - now, key=repr)
+        else:  # env files are never vacuumed, so a row keeps its rowid: compare by it
+            query = f'SELECT rowid, {names} FROM "{table}" WHERE rowid IN (SELECT value FROM json_each(?))'
+            params = (json.dumps(noted[table]),)
+            now = {r[0]: r[1:] for r in conn.execute(query, params)}
+            was = {r[0]: r[1:] for r in start.execute(query, params)}
+            now_rows = [row for rid, row in now.items() if was.get(rid) != row]
+            was_rows = [row for rid, row in was.items() if now.get(rid) != row]
+        changes.extend(changes_of(table, list(columns), keys, typed_rows(table, columns, now_rows), typed_rows(table, columns, was_rows)))
+    return changes
 
 
 def diff_files(live: Path, start: Path, exclude: frozenset[str] = frozenset()) -> list[RowChange]:
