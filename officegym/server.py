@@ -104,14 +104,20 @@ def create_agent_app(gym: Gym, host: str = "127.0.0.1", servers: dict[tuple[str,
     app = FastAPI(title="officegym", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.gym = gym
     app.state.store = gym.store
+    # Routes are tried in order: every app's API before any page, so a call does not scan UI routes.
     for registered in apps.APPS:
         app.include_router(registered.rest, prefix=f"/envs/{{env_id}}/api/{registered.name}")
+    for registered in apps.APPS:
         app.include_router(registered.ui, prefix=f"/envs/{{env_id}}/{registered.name}")
+    for registered in apps.APPS:
         if registered.rest_root:  # its routes carry the product's own paths (/services/data/…)
             app.include_router(registered.rest)
     dispatcher = McpDispatcher(gym, servers)
-    for path in ("/envs/{env_id}/mcp/{app}", "/envs/{env_id}/mcp/{app}/", "/envs/{env_id}/mcp/{app}/mcp"):
-        app.router.routes.append(Route(path, dispatcher, methods=["GET", "POST", "DELETE"]))
+    # First in the route table: tool calls are most of the traffic, and Starlette tries routes
+    # in order (every app's UI and REST routes come to about a hundred).
+    mcp_routes = [Route(path, dispatcher, methods=["GET", "POST", "DELETE"])
+                  for path in ("/envs/{env_id}/mcp/{app}", "/envs/{env_id}/mcp/{app}/", "/envs/{env_id}/mcp/{app}/mcp")]
+    app.router.routes[:0] = mcp_routes
     guard.install(app, apps.APPS)  # bounded bodies, Origin checks, security headers, last resort
     return app
 
