@@ -128,6 +128,15 @@ class RoutingPool(Pool):
             self._owners.pop(id(record), None)
         return record
 
+    def put(self, handle: str, record: _ConnectionRecord) -> None:
+        """Give the pool an open connection (one `take` handed out) under a handle, idle."""
+        with self._lock:
+            self._records[handle] = record
+            self._owners[id(record)] = handle
+            victims = self._victims()
+        for victim in victims:
+            victim.close()
+
     def open_count(self) -> int:
         return len(self._records)
 

@@ -11,10 +11,15 @@ Connections: one engine for every env file through the routing pool (routing.py)
 connection per open env, at most `max_open` of them, never one closed while in use.
 Every transaction starts with BEGIN IMMEDIATE, so another process writing the same env
 waits (busy timeout) instead of failing halfway through an operation.
+
+Recycling: a deleted env whose start is the template has its written rows put back and its
+file, connection open, kept for the next env of that template (sqlite_recycle.py), so a
+create-rollout-delete loop copies no file and parses no schema in steady state.
 """
 
 from __future__ import annotations
 
+import logging
 import secrets
 import shutil
 import sqlite3
@@ -34,8 +39,11 @@ from officegym.core.backend.base import Backend, Created, Gone, RowChange
 from officegym.core.backend.registry import Registry
 from officegym.core.backend.routing import SERVING, RoutingPool, serving
 from officegym.core.backend.sqlite_files import ROWS, START, diff_attached, diff_tracked
+from officegym.core.backend.sqlite_recycle import file_generation, file_name, generation, next_handle, reset_to_template
 
 REGISTRY_FILE = "registry.db"
+MAX_RECYCLED = 8  # reset files kept ready per template (each holds an open connection)
+_log = logging.getLogger("officegym.backend")
 
 
 def _uri(path: Path | str, **params: str) -> str:
@@ -98,7 +106,9 @@ class SQLiteBackend(Backend):
         self.root.mkdir(parents=True, exist_ok=True)
         self._starts: dict[str, str] = {}  # handle → start file, attached when a diff needs it
         self._readers: dict[str, tuple[sqlite3.Connection, threading.Lock]] = {}  # template → reader
-        self._readers_lock = threading.Lock()
+        self._readers_lock = threading.Lock()  # (also guards _recycled)
+        self._recycled: dict[str, list[str]] = {}  # template → handles of reset files, connection open
+        self._generations: dict[str, int] = {}  # file → its generation, for recycled files
         self.pool = RoutingPool(self._connect, max_open=max_open)
         self.engine = create_engine("sqlite://", pool=self.pool)
         _begin_immediate(self.engine)
@@ -112,8 +122,10 @@ class SQLiteBackend(Backend):
 
     # -- connections ---------------------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
-        handle = SERVING.get()
-        return connect(self.root / handle)
+        return connect(self._file(SERVING.get()))
+
+    def _file(self, handle: str) -> Path:
+        return self.root / file_name(handle)
 
     def _registry_connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.root / REGISTRY_FILE, isolation_level=None, check_same_thread=False, timeout=30)
@@ -128,9 +140,11 @@ class SQLiteBackend(Backend):
     @contextmanager
     def session(self, handle: str) -> Iterator[Session]:
         with serving(handle), Session(self.engine, expire_on_commit=False, autoflush=True) as db, db.begin():
-            db.connection()  # BEGIN IMMEDIATE: holding the write lock, check the file is still there
-            if not (self.root / handle).exists():  # another process deleted the env: a write now
-                raise Gone(handle)  # would go to an unlinked file and be lost
+            raw = db.connection().connection.driver_connection  # BEGIN IMMEDIATE: holding the write lock,
+            if not self._file(handle).exists():  # check the file is still there: another process
+                raise Gone(handle)  # deleted the env, and a write would go to an unlinked file
+            if file_generation(raw) != generation(handle):  # ... or recycled it for a new env
+                raise Gone(handle)
             yield db
 
     def read_template(self, template: str) -> Any:
@@ -138,20 +152,48 @@ class SQLiteBackend(Backend):
 
     # -- lifecycle -----------------------------------------------------------------------
     def create(self, template_file: Path, register: Callable[[Created, Any], None]) -> Created:
-        handle = f"{secrets.token_hex(12)}.db"  # not the env id: file names reveal nothing
-        shutil.copyfile(template_file, self.root / handle)
         template = str(Path(template_file).resolve())
+        handle = self._pop_recycled(template)
+        if handle is None:
+            handle = f"{secrets.token_hex(12)}.db"  # not the env id: file names reveal nothing
+            shutil.copyfile(template_file, self.root / handle)
         created = Created(handle=handle, start=template, template=template)
         self._starts[handle] = template
         try:
             register(created, None)
         except BaseException:
+            self._starts.pop(handle, None)
+            self.pool.evict(handle)
             self._unlink(handle)
             raise
         return created
 
+    def _pop_recycled(self, template: str) -> str | None:
+        with self._readers_lock:
+            ready = self._recycled.get(template)
+            return ready.pop() if ready else None
+
+    def _recycle(self, record: Any, handle: str, template: str) -> bool:
+        """Reset a deleted env's file (through its open connection) for the next env of the
+        same template (sqlite_recycle.py); False when there is no room or it failed."""
+        with self._readers_lock:
+            if len(self._recycled.setdefault(template, [])) >= MAX_RECYCLED:
+                return False
+        fresh = next_handle(handle)
+        reader, lock = self._template_reader(template)
+        try:
+            reset_to_template(record.dbapi_connection, reader, lock, generation(fresh))
+        except (sqlite3.Error, OSError):
+            _log.warning("could not recycle env file %s; dropping it", file_name(handle), exc_info=True)
+            return False
+        self.pool.put(fresh, record)
+        with self._readers_lock:
+            self._recycled[template].append(fresh)
+            self._generations[file_name(fresh)] = generation(fresh)
+        return True
+
     def snapshot(self, handle: str, start: str, template: str) -> str:
-        target = self.root / handle.replace(".db", ".start.db")
+        target = self.root / file_name(handle).replace(".db", ".start.db")
         target.unlink(missing_ok=True)
         with serving(handle):
             fairy = self.engine.raw_connection()
@@ -206,6 +248,8 @@ class SQLiteBackend(Backend):
         record = self.pool.take(handle)  # the store holds the env's lock: nobody is using it
         self.pool.evict(handle)  # (a connection someone did hold closes when given back)
         self._starts.pop(handle, None)
+        if record is not None and start == template and self._recycle(record, handle, template):
+            return
         lock = record.dbapi_connection if record is not None else None
         try:
             if lock is not None:
@@ -226,11 +270,16 @@ class SQLiteBackend(Backend):
             Path(start).unlink(missing_ok=True)
 
     def _unlink(self, handle: str) -> None:
+        with self._readers_lock:
+            self._generations.pop(file_name(handle), None)
         for suffix in ("", "-wal", "-shm"):
-            (self.root / f"{handle}{suffix}").unlink(missing_ok=True)
+            (self.root / f"{file_name(handle)}{suffix}").unlink(missing_ok=True)
 
     def exists(self, handle: str) -> bool:
-        return (self.root / handle).exists()
+        """The env's file is there and not recycled for another env since (as this process
+        knows; a session checks the file's own generation)."""
+        name = file_name(handle)
+        return self._file(handle).exists() and self._generations.get(name, generation(handle)) == generation(handle)
 
     def open_engines(self) -> int:
         return self.pool.open_count()
@@ -239,10 +288,12 @@ class SQLiteBackend(Backend):
         """Env files no registry row names, older than `min_age` seconds (younger ones may be
         mid-registration in another process)."""
         cutoff, removed = time.time() - min_age, 0
+        with self._readers_lock:  # files reset for the next env are ours, though registered nowhere
+            kept = {file_name(h) for h in live_handles} | {file_name(h) for ready in self._recycled.values() for h in ready}
         for path in self.root.glob("*.db"):
             if path.name == REGISTRY_FILE or path.name.endswith(".start.db"):
                 continue
-            if path.name not in live_handles and path.stat().st_mtime < cutoff:
+            if path.name not in kept and path.stat().st_mtime < cutoff:
                 self._unlink(path.name)
                 path.with_name(path.name.replace(".db", ".start.db")).unlink(missing_ok=True)
                 removed += 1
@@ -251,8 +302,11 @@ class SQLiteBackend(Backend):
     def close(self) -> None:
         with self._readers_lock:
             readers, self._readers = list(self._readers.values()), {}
+            recycled, self._recycled = [h for ready in self._recycled.values() for h in ready], {}
         for conn, _ in readers:
             conn.close()
         self.pool.dispose()
+        for handle in recycled:  # registered nowhere: nobody else would ever find them
+            self._unlink(handle)
         self.registry_engine.dispose()
 
