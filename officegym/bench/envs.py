@@ -111,7 +111,7 @@ def bench_create_with_tasks(res: Results, gym: Any, seed: int, size: str, n: int
             samples.append(time.perf_counter_ns() - t0)
             gym.delete(env.id)
         worst = max(worst, p50(samples))
-        res.add(f"create_task_p50_ms[{family.id}]", f"  create with {family.id} p50", p50(samples), "ms", CREATE_WITH_TASK_TARGET_MS, f"n={n}, variants 0..{n - 1}")
+        res.add(f"create_task_p50_ms[{family.id}]", f"  create with {family.id} p50", p50(samples), "ms", CREATE_WITH_TASK_TARGET_MS, f"n={n}, variants 0..{n - 1}; create→delete loop: files recycled")
     res.add("create_task_p50_ms", "env create p50 with a task (worst family)", worst, "ms", CREATE_WITH_TASK_TARGET_MS)
 
 
@@ -144,8 +144,8 @@ def bench_memory(res: Results, gym: Any, seed: int, size: str, envs: int) -> Non
 
 
 def _probe_operation(app: Any) -> str:
-    """The operation behind the app's REST read probe (its REST path is the operation name)."""
-    return app.probe.rest_read.name
+    """The operation behind the app's REST read probe: the one it names, else its REST path."""
+    return app.probe.rest_read.operation or app.probe.rest_read.name
 
 
 def _disk_size(gym: Any, env: Any) -> int:
