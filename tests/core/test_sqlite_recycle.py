@@ -73,3 +73,14 @@ def test_files_kept_for_reuse_survive_reclaim_and_are_removed_on_close(gym: Gym,
     assert gym.store.backend.reclaim(set(), min_age=60) == 0, "a file kept for reuse is not an orphan"
     gym.close()
     assert not [p for p in (tmp_path / "envs").glob("*.db") if p.name != "registry.db"]
+
+
+def test_a_file_whose_schema_changed_is_dropped_not_reused(gym: Gym) -> None:
+    env = gym.create()
+    with gym.store.session(env) as db:
+        db.connection().exec_driver_sql("CREATE TABLE scratch (n INTEGER)")  # as a test harness may
+    gym.delete(env.id)
+    successor = gym.create()
+    assert file_name(successor.handle) != file_name(env.handle)
+    with gym.store.session(successor) as db:
+        assert db.connection().exec_driver_sql("SELECT count(*) FROM sqlite_master WHERE name = 'scratch'").scalar() == 0

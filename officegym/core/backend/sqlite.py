@@ -183,8 +183,8 @@ class SQLiteBackend(Backend):
         reader, lock = self._template_reader(template)
         try:
             reset_to_template(record.dbapi_connection, reader, lock, generation(fresh))
-        except (sqlite3.Error, OSError):
-            _log.warning("could not recycle env file %s; dropping it", file_name(handle), exc_info=True)
+        except (sqlite3.Error, OSError) as error:
+            _log.info("not recycling env file %s (%s); dropping it", file_name(handle), error)
             return False
         self.pool.put(fresh, record)
         with self._readers_lock:

@@ -52,6 +52,12 @@ def reset_to_template(conn: sqlite3.Connection, template: sqlite3.Connection, te
     caller then drops the file instead."""
     conn.execute("BEGIN IMMEDIATE")
     try:
+        # Only rows are put back: a file whose schema changed since the copy (a table or
+        # trigger added by hand) is not the template any more, and is dropped instead.
+        with template_lock:
+            expected = template.execute("PRAGMA schema_version").fetchone()[0]
+        if conn.execute("PRAGMA schema_version").fetchone()[0] != expected:
+            raise sqlite3.DatabaseError("the env file's schema changed since it was copied: not recyclable")
         # Rows go back table by table: a parent may be restored after its children.
         conn.execute("PRAGMA defer_foreign_keys=ON")
         whole = [r[0] for r in conn.execute("SELECT name FROM og_changed")]
