@@ -18,15 +18,33 @@ from fastapi import APIRouter
 from sqlalchemy.orm import Session
 
 import apps.chat.models
+import apps.crm.models
+import apps.sheets.models
+import apps.tickets.models
 from apps.chat import api as chat_api
 from apps.chat import ui as chat_ui
 from apps.chat.operations import OPERATIONS as CHAT_OPERATIONS
+from apps.crm import api as crm_api
+from apps.crm import ui as crm_ui
+from apps.crm.operations import OPERATIONS as CRM_OPERATIONS
+from apps.sheets import api as sheets_api
+from apps.sheets import ui as sheets_ui
+from apps.sheets.operations import OPERATIONS as SHEETS_OPERATIONS
+from apps.tickets import api as tickets_api
+from apps.tickets import ui as tickets_ui
+from apps.tickets.operations import OPERATIONS as TICKETS_OPERATIONS
 from mcp_servers import chat as chat_tools
+from mcp_servers import crm as crm_tools
+from mcp_servers import sheets as sheets_tools
+from mcp_servers import tickets as tickets_tools
 from officegym.core.operations import OperationSet
 from officegym.faces.mcp import Toolset
 from officegym.faces.probe import Probe
 from seed_data.chat import seed_chat
 from seed_data.company import Company
+from seed_data.crm import seed_crm
+from seed_data.sheets import seed_sheets
+from seed_data.tickets import seed_tickets
 
 DEFAULT_TOOLSET = "reference"
 
@@ -63,6 +81,22 @@ APPS: tuple[App, ...] = (
         name="chat", product="Slack", models=apps.chat.models, seed=seed_chat, needs=(),
         operations=CHAT_OPERATIONS, rest=chat_api.router, ui=chat_ui.router,
         toolsets=chat_tools.TOOLSETS, probe=chat_tools.BENCH_PROBE, bookkeeping=apps.chat.models.BOOKKEEPING_TABLES,
+    ),
+    App(
+        name="crm", product="Salesforce", models=apps.crm.models, seed=seed_crm, needs=(),
+        operations=CRM_OPERATIONS, rest=crm_api.router, ui=crm_ui.router,
+        toolsets=crm_tools.TOOLSETS, probe=crm_tools.BENCH_PROBE, bookkeeping=apps.crm.models.BOOKKEEPING_TABLES,
+        rest_root="/services",
+    ),
+    App(
+        name="tickets", product="Jira", models=apps.tickets.models, seed=seed_tickets, needs=(),
+        operations=TICKETS_OPERATIONS, rest=tickets_api.router, ui=tickets_ui.router,
+        toolsets=tickets_tools.TOOLSETS, probe=tickets_tools.BENCH_PROBE, rest_root="/rest",
+    ),
+    App(
+        name="sheets", product="Google Sheets", models=apps.sheets.models, seed=seed_sheets, needs=(),
+        operations=SHEETS_OPERATIONS, rest=sheets_api.router, ui=sheets_ui.router,
+        toolsets=sheets_tools.TOOLSETS, probe=sheets_tools.BENCH_PROBE,
     ),
 )
 

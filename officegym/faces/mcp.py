@@ -143,8 +143,10 @@ def tool(name: str, operation: str, description: str, **binding: Any) -> Tool:
 
 
 def text_result(payload: Any, is_error: bool = False) -> types.CallToolResult:
-    """One text item holding the JSON of the product's response, as the reference servers do."""
-    return types.CallToolResult(content=[types.TextContent(type="text", text=json.dumps(payload, ensure_ascii=False))], is_error=is_error)
+    """One text item holding the JSON of the product's response, as the reference servers do
+    (or the text itself, for servers that answer in formatted text)."""
+    text = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=is_error)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ class Call:
     name: str  # a tool name (MCP) or a REST path under /envs/{id}/api/{app}/
     args: dict[str, Any] = field(default_factory=dict)
     method: str = "POST"  # REST only
+    operation: str | None = None  # REST only: the operation behind the path, when the path is not its name
 
     def numbered(self, i: int) -> dict[str, Any]:
         return {k: v.replace("{i}", str(i)) if isinstance(v, str) else v for k, v in self.args.items()}

@@ -1,0 +1,169 @@
+"""The Salesforce REST API face: `/services/data/vXX.X/…` under `/envs/{env_id}/api/crm/`, and
+at the root of the agent origin (env picked by the API token), as Salesforce serves an org.
+
+Routes parse and delegate to the operations: sobjects CRUD and describe, query (with
+nextRecordsUrl batches), queryAll, search. Answers and errors are Salesforce's: 201 with
+`{id, success, errors}` on create, 204 on update and delete, `[{message, errorCode,
+fields}]` with 400/404 on errors. Every `url` and `nextRecordsUrl` in an answer is built
+from the path the request came in on, so a client can follow it wherever the router is
+mounted, and says the API version the client asked for.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request, Response
+from fastapi.responses import JSONResponse, RedirectResponse
+
+from apps.crm.errors import CrmError, error_body
+from apps.crm.operations import OPERATIONS
+from officegym.core.env_store import Env
+from officegym.core.errors import AppError
+from officegym.core.web import current_env
+from officegym.faces.rest import BadBody, call, json_body
+
+API_VERSION = "62.0"
+VERSION = re.compile(r"^v\d{2}\.\d$")
+
+router = APIRouter()
+
+
+def _prefix(request: Request, version: str) -> str:
+    """Where this request's /services/data/ begins (the mount prefix) and its version."""
+    path = request.url.path
+    return path[: path.find("/services/data/")] if "/services/data/" in path else ""
+
+
+def _relocate(value: Any, prefix: str, version: str) -> Any:
+    if isinstance(value, dict):
+        return {k: (_move(v, prefix, version) if k in ("url", "nextRecordsUrl", "sobject", "describe", "rowTemplate") and isinstance(v, str)
+                    else _relocate(v, prefix, version)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_relocate(v, prefix, version) for v in value]
+    return value
+
+
+def _move(url: str, prefix: str, version: str) -> str:
+    if not url.startswith("/services/data/"):
+        return url
+    return prefix + url.replace(f"/services/data/v{API_VERSION}/", f"/services/data/{version}/", 1)
+
+
+def _run(request: Request, env: Env, name: str, raw: dict[str, Any], version: str, status: int = 200) -> Response:
+    if not VERSION.match(version):
+        return _error(CrmError("NOT_FOUND", f"The requested resource does not exist: API version {version[:20]!r}; use v{API_VERSION}"))
+    try:
+        body = call(request, env, OPERATIONS, OPERATIONS[name], raw, route=f"{request.method} {name}")
+    except AppError as error:
+        return _error(error)
+    if status == 204:
+        return Response(status_code=204)
+    return JSONResponse(_relocate(body, _prefix(request, version), version), status_code=status)
+
+
+def _error(error: AppError) -> JSONResponse:
+    return JSONResponse(error_body(error), status_code=getattr(error, "status_code", 400))
+
+
+async def _record_body(request: Request) -> dict[str, Any]:
+    body = await json_body(request)
+    if not isinstance(body, dict):
+        raise BadBody("the body must be a JSON object of field names to values")
+    return body
+
+
+@router.get("/services/data")
+async def versions(request: Request, env: Env = Depends(current_env)) -> JSONResponse:
+    prefix = request.url.path[: request.url.path.find("/services/data")]
+    return JSONResponse([{"label": "Winter '25", "url": f"{prefix}/services/data/v{API_VERSION}", "version": API_VERSION}])
+
+
+@router.get("/services/data/{version}")
+async def resources(version: str, request: Request, env: Env = Depends(current_env)) -> JSONResponse:
+    base = f"{_prefix(request, version)}/services/data/{version}"
+    return JSONResponse({name: f"{base}/{name}" for name in ("sobjects", "query", "queryAll", "search")})
+
+
+@router.get("/services/data/{version}/sobjects")
+async def describe_global(version: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    return _run(request, env, "crm.describeGlobal", {}, version)
+
+
+@router.get("/services/data/{version}/sobjects/{sobject}/describe")
+async def describe(version: str, sobject: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    return _run(request, env, "crm.describe", {"sobject": sobject}, version)
+
+
+@router.get("/services/data/{version}/sobjects/{sobject}")
+async def sobject_info(version: str, sobject: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    response = _run(request, env, "crm.describe", {"sobject": sobject}, version)
+    if response.status_code != 200:
+        return response
+    from apps.crm.objects import sobject as find
+
+    summary = _relocate(find(sobject).summary(), _prefix(request, version), version)
+    return JSONResponse({"objectDescribe": summary, "recentItems": []})
+
+
+@router.post("/services/data/{version}/sobjects/{sobject}")
+async def create(version: str, sobject: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    try:
+        record = await _record_body(request)
+    except BadBody as bad:
+        return _error(CrmError("JSON_PARSER_ERROR", str(bad)))
+    return _run(request, env, "crm.create", {"sobject": sobject, "record": record}, version, status=201)
+
+
+@router.get("/services/data/{version}/sobjects/{sobject}/{record_id}")
+async def retrieve(version: str, sobject: str, record_id: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    raw = {"sobject": sobject, "id": record_id, "fields": request.query_params.get("fields")}
+    return _run(request, env, "crm.retrieve", raw, version)
+
+
+@router.patch("/services/data/{version}/sobjects/{sobject}/{record_id}")
+async def update(version: str, sobject: str, record_id: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    try:
+        record = await _record_body(request)
+    except BadBody as bad:
+        return _error(CrmError("JSON_PARSER_ERROR", str(bad)))
+    return _run(request, env, "crm.update", {"sobject": sobject, "id": record_id, "record": record}, version, status=204)
+
+
+@router.delete("/services/data/{version}/sobjects/{sobject}/{record_id}")
+async def delete(version: str, sobject: str, record_id: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    return _run(request, env, "crm.delete", {"sobject": sobject, "id": record_id}, version, status=204)
+
+
+@router.get("/services/data/{version}/query")
+async def query(version: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    return _run(request, env, "crm.query", {"q": request.query_params.get("q")}, version)
+
+
+@router.get("/services/data/{version}/queryAll")
+async def query_all(version: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    return _run(request, env, "crm.queryAll", {"q": request.query_params.get("q")}, version)
+
+
+@router.get("/services/data/{version}/query/{locator}")
+@router.get("/services/data/{version}/queryAll/{locator}")
+async def query_more(version: str, locator: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    return _run(request, env, "crm.queryMore", {"locator": locator}, version)
+
+
+@router.get("/services/data/{version}/search")
+async def search(version: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    return _run(request, env, "crm.search", {"q": request.query_params.get("q")}, version)
+
+
+@router.api_route("/services/data/{rest:path}", methods=["GET", "POST", "PATCH", "PUT", "DELETE"])
+async def unknown(rest: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    """Anything else under the API answers as Salesforce does: NOT_FOUND in its error array.
+    A path with a trailing slash (simple_salesforce writes `sobjects/Contact/`) is the same
+    resource: redirected, method and body kept (307)."""
+    if rest.endswith("/") and rest.strip("/"):
+        query = f"?{request.url.query}" if request.url.query else ""
+        return RedirectResponse(request.url.path.rstrip("/") + query, status_code=307)
+    return _error(CrmError("NOT_FOUND", f"The requested resource does not exist: {request.method} /services/data/{rest[:200]} "
+                                        f"(supported: sobjects, sobjects/<Object>[/<Id>|/describe], query, queryAll, search)"))

@@ -1,0 +1,56 @@
+"""Salesforce record ids: 15 case-sensitive characters (key prefix, instance, a serial
+number in base 62) plus the 3-character case-safe checksum that makes the 18-character form.
+
+Serial numbers come from one counter per env (in og_meta), so the same calls in the same
+env always mint the same ids; the seeder numbers its records from the same counter.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqlalchemy.orm import Session
+
+from officegym.core.db import get_meta, set_meta
+
+BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+CHECKSUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345"
+INSTANCE = "Hs"  # the pod-ish characters after the prefix
+COUNTER_KEY = "crm.id_serial"
+ID_SHAPE = re.compile(r"^[a-zA-Z0-9]{15}([A-Z0-5]{3})?$")
+
+
+def checksum(id15: str) -> str:
+    """The 3-character suffix: for each 5-character chunk, a bit per uppercase letter."""
+    suffix = ""
+    for start in (0, 5, 10):
+        bits = sum(1 << i for i, ch in enumerate(id15[start:start + 5]) if "A" <= ch <= "Z")
+        suffix += CHECKSUM[bits]
+    return suffix
+
+
+def make_id(prefix: str, serial: int) -> str:
+    digits = ""
+    for _ in range(9):
+        serial, rest = divmod(serial, 62)
+        digits = BASE62[rest] + digits
+    id15 = f"{prefix}{INSTANCE}0{digits}"
+    return id15 + checksum(id15)
+
+
+def to18(value: str) -> str | None:
+    """The 18-character form of a 15- or 18-character id (checksum verified), else None."""
+    value = (value or "").strip()
+    if not ID_SHAPE.match(value):
+        return None
+    id15 = value[:15]
+    full = id15 + checksum(id15)
+    if len(value) == 18 and value.upper() != full.upper():
+        return None
+    return full
+
+
+def next_ids(db: Session, prefix: str, count: int = 1) -> list[str]:
+    serial = int(get_meta(db, COUNTER_KEY, "0") or 0)
+    set_meta(db, COUNTER_KEY, str(serial + count))
+    return [make_id(prefix, serial + n + 1) for n in range(count)]

@@ -1,0 +1,189 @@
+"""Creating, updating and deleting records, with the checks a real org makes on every save:
+known and writable fields, values of the field's type and length, restricted picklists,
+lookups that point at an existing record of the right object, active owners, required
+fields; then each object's own rules (apps/crm/rules.py) derive fields and run its
+validation rules. A record that fails any check is not written at all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.orm import Session
+
+from apps.crm import rules
+from apps.crm.errors import CrmError
+from apps.crm.ids import next_ids, to18
+from apps.crm.models import TABLES
+from apps.crm.objects import BY_PREFIX, sobject
+from apps.crm.schema import SObject
+from apps.crm.values import BadValue, coerce, sf_datetime
+from officegym.core import clock
+
+IGNORED_KEYS = frozenset({"attributes"})  # sent back by clients that echo a record they read
+
+
+def object_named(name: Any) -> SObject:
+    obj = sobject(name) if isinstance(name, str) else None
+    if obj is None:
+        raise CrmError("NOT_FOUND", f"The requested resource does not exist: sObject type {str(name)[:80]!r} is not supported; "
+                                    f"use one of: {', '.join(o.name for o in _objects())}")
+    return obj
+
+
+def _objects() -> list[SObject]:
+    from apps.crm.objects import OBJECTS
+
+    return list(OBJECTS)
+
+
+class Records:
+    def __init__(self, db: Session, actor_id: str) -> None:
+        self.db = db
+        self.actor_id = actor_id
+
+    # -- reading ----------------------------------------------------------------------
+    def get(self, obj: SObject, record_id: Any) -> dict[str, Any] | None:
+        full = to18(record_id) if isinstance(record_id, str) else None
+        if full is None or full[:3] != obj.prefix:
+            return None
+        row = self.db.execute(select(TABLES[obj.name]).where(TABLES[obj.name].c.Id == full)).mappings().first()
+        return dict(row) if row else None
+
+    def require(self, obj: SObject, record_id: Any) -> dict[str, Any]:
+        found = self.get(obj, record_id)
+        if found is None:
+            shown = str(record_id)[:40]
+            if not isinstance(record_id, str) or to18(record_id) is None:
+                raise CrmError("MALFORMED_ID", f"{obj.name} ID: id value of incorrect type: {shown!r} (ids are 15 or 18 characters, "
+                                               f"{obj.name} ids start with {obj.prefix})", ["Id"])
+            raise CrmError("NOT_FOUND", f"The requested resource does not exist: no {obj.name} with Id {shown}")
+        return found
+
+    def exists(self, record_id: str) -> SObject | None:
+        obj = BY_PREFIX.get(record_id[:3])
+        if obj is None:
+            return None
+        table = TABLES[obj.name]
+        return obj if self.db.scalar(select(func.count()).select_from(table).where(table.c.Id == record_id)) else None
+
+    # -- checks -----------------------------------------------------------------------
+    def clean(self, obj: SObject, values: Any, creating: bool) -> dict[str, Any]:
+        """The given values, by canonical field name, coerced and checked one by one."""
+        if not isinstance(values, dict):
+            raise CrmError("JSON_PARSER_ERROR", f"a {obj.name} record must be an object of field names to values")
+        cleaned: dict[str, Any] = {}
+        for key, raw in values.items():
+            if key in IGNORED_KEYS or (key == "Id" and not creating):
+                continue
+            field = obj.field(str(key))
+            if field is None:
+                raise CrmError("INVALID_FIELD", f"No such column '{str(key)[:80]}' on sobject of type {obj.name}", [str(key)[:80]])
+            if not (field.createable if creating else field.updateable):
+                verb = "create" if creating else "update"
+                raise CrmError("INVALID_FIELD_FOR_INSERT_UPDATE", f"Unable to {verb} fields: {field.name}. It is read-only "
+                                                                  f"(set by the system or derived from other fields)", [field.name])
+            try:
+                value = coerce(field, raw)
+            except BadValue as bad:
+                code = "STRING_TOO_LONG" if "too large" in str(bad) else "INVALID_TYPE_ON_FIELD_IN_RECORD"
+                raise CrmError(code, str(bad), [field.name]) from None
+            if field.type == "picklist" and field.restricted and value is not None and value not in field.picklist:
+                raise CrmError("INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST",
+                               f"{field.name}: bad value for restricted picklist field: {str(value)[:80]}; accepted: "
+                               f"{', '.join(field.picklist)}", [field.name])
+            if field.type == "multipicklist" and value is not None:
+                value = self._multi(field, value)
+            if field.type == "reference" and value is not None:
+                value = self._reference(obj, field.name, field.reference_to, value)
+            cleaned[field.name] = value
+        return cleaned
+
+    @staticmethod
+    def _multi(field: Any, value: str) -> str | None:
+        """A multi-select value as Salesforce stores it: known values, ';'-separated, in picklist order."""
+        chosen = [part.strip() for part in value.split(";") if part.strip()]
+        unknown = [part for part in chosen if part not in field.picklist]
+        if unknown:
+            raise CrmError("INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST", f"{field.name}: bad value for restricted picklist field: "
+                                                                      f"{unknown[0][:80]}; accepted: {', '.join(field.picklist)}", [field.name])
+        return ";".join(v for v in field.picklist if v in chosen) or None
+
+    def _reference(self, obj: SObject, name: str, targets: tuple[str, ...], value: str) -> str:
+        full = to18(value)
+        allowed = {sobject(t).prefix: t for t in targets}
+        if full is None or full[:3] not in allowed:
+            raise CrmError("FIELD_INTEGRITY_EXCEPTION", f"{name}: id value of incorrect type: {value[:40]!r}; it takes the Id of "
+                                                        f"a {' or '.join(targets)}", [name])
+        if self.exists(full) is None:
+            raise CrmError("INVALID_CROSS_REFERENCE_KEY", f"{name}: invalid cross reference id {value[:40]!r}: no such "
+                                                          f"{allowed[full[:3]]}", [name])
+        return full
+
+    def check_owner(self, record: dict[str, Any], obj: SObject) -> None:
+        owner = record.get("OwnerId")
+        if owner is None or obj.field("OwnerId") is None:
+            return
+        user = self.get(sobject("User"), owner)
+        if user is None or not user["IsActive"]:
+            raise CrmError("INACTIVE_OWNER_OR_USER", f"operation performed with inactive user [{owner}] as owner of "
+                                                     f"{obj.name.lower()}: owners must be active users", ["OwnerId"])
+
+    @staticmethod
+    def check_required(obj: SObject, record: dict[str, Any]) -> None:
+        missing = [f.name for f in obj.fields if f.required and f.createable and record.get(f.name) in (None, "")]
+        if missing:
+            raise CrmError("REQUIRED_FIELD_MISSING", f"Required fields are missing: [{', '.join(missing)}]", missing)
+
+    # -- writing ----------------------------------------------------------------------
+    def _stamp(self) -> str:
+        return sf_datetime(clock.from_micros(clock.tick(self.db)))
+
+    def create(self, obj: SObject, values: Any) -> str:
+        given = self.clean(obj, values, creating=True)
+        record = {f.name: f.default if f.default is not None else (False if f.type == "boolean" else None) for f in obj.fields}
+        record.update(given)
+        if obj.field("OwnerId") is not None and record.get("OwnerId") is None:
+            record["OwnerId"] = self.actor_id
+        rules.before_save(self, obj, record, None, set(given))
+        self.check_required(obj, record)
+        self.check_owner(record, obj)
+        stamp = self._stamp()
+        record.update(Id=next_ids(self.db, obj.prefix)[0], CreatedDate=stamp, LastModifiedDate=stamp, SystemModstamp=stamp,
+                      CreatedById=self.actor_id, LastModifiedById=self.actor_id)
+        self.db.execute(insert(TABLES[obj.name]).values(**record))
+        rules.after_save(self, obj, record, None)
+        return record["Id"]
+
+    def update(self, obj: SObject, record_id: Any, values: Any) -> dict[str, Any]:
+        before = self.require(obj, record_id)
+        given = self.clean(obj, values, creating=False)
+        record = {**before, **given}
+        rules.before_save(self, obj, record, before, set(given))
+        self.check_required(obj, record)
+        if "OwnerId" in given:
+            self.check_owner(record, obj)
+        stamp = self._stamp()
+        record.update(LastModifiedDate=stamp, SystemModstamp=stamp, LastModifiedById=self.actor_id)
+        changes = {k: v for k, v in record.items() if before.get(k) != v}
+        table = TABLES[obj.name]
+        self.db.execute(update(table).where(table.c.Id == before["Id"]).values(**changes))
+        rules.after_save(self, obj, record, before)
+        return record
+
+    def delete(self, obj: SObject, record_id: Any) -> str:
+        record = self.require(obj, record_id)
+        rules.before_delete(self, obj, record)
+        table = TABLES[obj.name]
+        self.db.execute(delete(table).where(table.c.Id == record["Id"]))
+        rules.after_delete(self, obj, record)
+        self._stamp()
+        return record["Id"]
+
+    def delete_where(self, obj: SObject, field: str, value: str) -> None:
+        """Delete the records of `obj` whose `field` is `value`, with their own dependents."""
+        table = TABLES[obj.name]
+        for row in self.db.execute(select(table).where(table.c[field] == value)).mappings().all():
+            rules.before_delete(self, obj, dict(row))
+            self.db.execute(delete(table).where(table.c.Id == row["Id"]))

@@ -1,0 +1,159 @@
+"""Running SOQL: parse, compile, execute one batch, shape the records as the REST API does.
+
+Results page like Salesforce's: at most 2,000 records per batch, `done` false and a
+`nextRecordsUrl` (".../query/01g…-2000") while more remain. The locator carries the query
+itself, so reading the next batch writes nothing (a read never changes an env).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from datetime import date
+from functools import lru_cache
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import DataError, OperationalError
+from sqlalchemy.orm import Session
+
+from apps.crm.objects import BY_PREFIX
+from apps.crm.schema import INT_TYPES, NUMBER_TYPES
+from apps.crm.soql.compiler import Context, Plan, compile_query
+from apps.crm.soql.parser import SoqlError, parse
+
+API = "/services/data/v62.0"
+BATCH = 2000
+MAX_OFFSET = 2000  # Salesforce refuses larger OFFSETs (NUMBER_OUTSIDE_VALID_RANGE)
+LOCATOR_PREFIX = "01g"
+
+
+def record_url(object_name: str, record_id: str) -> str:
+    return f"{API}/sobjects/{object_name}/{record_id}"
+
+
+@lru_cache(maxsize=1024)
+def plan_for(text: str, today: date, dialect: str) -> Plan:
+    """The compiled plan of a query, kept: agents repeat queries, and reusing the same
+    statement objects lets SQLAlchemy reuse their compiled SQL (parse + compile is most of a
+    query's cost). Plans are never changed after compiling; a query that does not compile
+    raises every time (errors are not cached)."""
+    return compile_query(parse(text), Context(today, dialect))
+
+
+def run_query(db: Session, text: str, today: date, start: int = 0, batch: int | None = None, endpoint: str = "query") -> dict[str, Any]:
+    plan = plan_for(text, today, db.get_bind().dialect.name)
+    batch = batch or BATCH
+    if plan.offset > MAX_OFFSET:
+        raise SoqlError("NUMBER_OUTSIDE_VALID_RANGE", f"Maximum SOQL offset allowed is {MAX_OFFSET}; got {plan.offset}")
+    if plan.count_only:
+        total = db.execute(plan.statement).scalar_one()
+        total = max(0, total - plan.offset)
+        if plan.limit is not None:
+            total = min(total, plan.limit)
+        return {"totalSize": total, "done": True, "records": []}
+    want = batch if plan.limit is None else max(0, min(batch, plan.limit - start))
+    try:
+        rows = db.execute(plan.statement.offset(plan.offset + start).limit(want)).mappings().all() if want else []
+    except (OperationalError, DataError) as error:  # the database refused it (too complex, out of range)
+        raise SoqlError("MALFORMED_QUERY", f"the query could not run: {str(error.orig).splitlines()[0][:200]}") from None
+    if start == 0 and len(rows) < batch and (plan.limit is None or len(rows) <= plan.limit):
+        total = len(rows)
+    else:
+        bounded = plan.statement.offset(plan.offset)
+        if plan.limit is not None:
+            bounded = bounded.limit(plan.limit)
+        total = db.execute(select(func.count()).select_from(bounded.subquery())).scalar_one()
+    records = [_aggregate_record(plan, row) for row in rows] if plan.aggregate else [shape_record(plan, row) for row in rows]
+    if plan.children and records:
+        _attach_children(db, plan, rows, records)
+    done = start + len(rows) >= total
+    result: dict[str, Any] = {"totalSize": total, "done": done, "records": records}
+    if not done:
+        result["nextRecordsUrl"] = f"{API}/{endpoint}/{encode_locator(text)}-{start + len(rows)}"
+    return result
+
+
+def encode_locator(text: str) -> str:
+    return LOCATOR_PREFIX + base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def decode_locator(locator: str) -> tuple[str, int]:
+    """(query text, start) from "01g…-2000"; SoqlError INVALID_QUERY_LOCATOR when it is not ours."""
+    head, dash, tail = (locator or "").rsplit("/", 1)[-1].rpartition("-")  # a whole nextRecordsUrl works too
+    bad = SoqlError("INVALID_QUERY_LOCATOR", f"invalid query locator {locator[:60]!r}: use the nextRecordsUrl of a query result")
+    if not dash or not tail.isdigit() or not head.startswith(LOCATOR_PREFIX) or len(tail) > 9:
+        raise bad
+    body = head[len(LOCATOR_PREFIX):]
+    try:
+        text = base64.b64decode(body + "=" * (-len(body) % 4), altchars=b"-_", validate=True).decode()
+    except (binascii.Error, ValueError, UnicodeDecodeError):
+        raise bad from None
+    if not text.strip():
+        raise bad
+    return text, int(tail)
+
+
+def _value(field_type: str, value: Any) -> Any:
+    if value is None:
+        return None
+    if field_type in INT_TYPES:
+        return int(value)
+    if field_type in NUMBER_TYPES:
+        return float(value)
+    if field_type == "boolean":
+        return bool(value)
+    return value
+
+
+def shape_record(plan: Plan, row: Any) -> dict[str, Any]:
+    record_id = next(row[c.label] for c in plan.columns if c.path == ("Id",))
+    record: dict[str, Any] = {"attributes": {"type": plan.obj.name, "url": record_url(plan.obj.name, record_id)}}
+    for column in plan.columns:
+        if column.hidden:
+            continue
+        container = record
+        for depth, segment in enumerate(column.path[:-1]):
+            prefix = column.path[: depth + 1]
+            parent_id = row[plan.parents[prefix]]
+            if parent_id is None:
+                container[segment] = None
+                container = None
+                break
+            if container.get(segment) is None:
+                kind = BY_PREFIX.get(parent_id[:3])
+                type_name = kind.name if kind else "Name"
+                container[segment] = {"attributes": {"type": type_name, "url": record_url(type_name, parent_id)}}
+            container = container[segment]
+        if container is not None:
+            container[column.path[-1]] = _value(column.field.type, row[column.label])
+    return record
+
+
+def _aggregate_record(plan: Plan, row: Any) -> dict[str, Any]:
+    record: dict[str, Any] = {"attributes": {"type": "AggregateResult"}}
+    for column in plan.columns:
+        record[column.path[-1]] = _value(column.field.type, row[column.label])
+    return record
+
+
+def _attach_children(db: Session, plan: Plan, rows: list[Any], records: list[dict[str, Any]]) -> None:
+    id_label = next(c.label for c in plan.columns if c.path == ("Id",))
+    ids = [row[id_label] for row in rows]
+    for child in plan.children:
+        sub = child.plan
+        statement = _filter_by_parents(sub, ids)
+        grouped: dict[str, list[dict[str, Any]]] = {}
+        for row in db.execute(statement).mappings():
+            bucket = grouped.setdefault(row[sub.link_label], [])
+            if sub.limit is None or len(bucket) < sub.limit:
+                bucket.append(shape_record(sub, row))
+        for parent_id, record in zip(ids, records, strict=True):
+            found = grouped.get(parent_id)
+            record[child.name] = {"totalSize": len(found), "done": True, "records": found} if found else None
+
+
+def _filter_by_parents(plan: Plan, ids: list[str]) -> Any:
+    """The child plan's statement restricted to these parents (its link column IN ids)."""
+    link_expr = next(col for col in plan.statement.selected_columns if col.key == plan.link_label)
+    return plan.statement.where(link_expr.element.in_(ids))

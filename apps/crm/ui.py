@@ -1,0 +1,255 @@
+"""The browser face of the crm app: a server-rendered, Lightning-like UI.
+
+Object tabs with list views (sortable, filterable, paged), record pages (details, related
+lists, activity timeline), new/edit forms that show the org's validation messages, the
+opportunity pipeline (a kanban by stage, each card movable to another stage), lead
+conversion and global search. Pages read through the same operations as every face (SOQL
+and SOSL); writes are form posts through `invoke` with face "ui", answered with a 303
+redirect, so they land in the trajectory like MCP and REST calls. A refused save re-renders
+its form with an alert naming the fields (status 400) and writes nothing. Jinja autoescapes
+every value an agent could have written.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import jinja2
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from apps.crm import ui_views as V
+from apps.crm.errors import CrmError
+from apps.crm.objects import STAGES, sobject
+from apps.crm.operations import OPERATIONS
+from officegym.core.env_store import Env
+from officegym.core.errors import AppError
+from officegym.core.ops import invoke
+from officegym.core.web import current_env, env_store
+
+router = APIRouter()
+_jinja = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"), autoescape=True,
+                            trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+_jinja.globals.update(shown=V.shown, value_at=V.value_at, label=V.label, input_value=V.input_value, tabs=V.TABS, sobject=sobject)
+OPEN_STAGES = [s for s in STAGES if not s.startswith("Closed")]
+
+
+def _op(request: Request, env: Env, name: str, route: str, **raw: Any) -> Any:
+    return invoke(env_store(request), env, OPERATIONS, OPERATIONS[name], raw, face="ui", tool=route)
+
+
+def _query(request: Request, env: Env, soql: str) -> dict[str, Any]:
+    return _op(request, env, "crm.query", "GET query", q=soql)
+
+
+def _page(request: Request, env: Env, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    base = f"/envs/{env.id}/crm"
+    html = _jinja.get_template(template).render(base=base, request=request, current=context.pop("current", ""), **context)
+    return HTMLResponse(html, status_code=status)
+
+
+def _not_found(request: Request, env: Env, what: str) -> HTMLResponse:
+    return _page(request, env, "not_found.html", status=404, title="Not found", what=what)
+
+
+@router.get("/")
+async def home(request: Request, env: Env = Depends(current_env)) -> Response:
+    counts = {name: _query(request, env, f"SELECT COUNT() FROM {name}")["totalSize"] for name in V.TABS}
+    open_pipeline = _query(request, env, "SELECT SUM(Amount) total, COUNT(Id) n FROM Opportunity WHERE IsClosed = false")["records"][0]
+    return _page(request, env, "home.html", title="Home", counts=counts, pipeline=open_pipeline)
+
+
+@router.get("/o/{object_name}")
+async def list_view(object_name: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    obj = V.searchable(object_name)
+    if obj is None:
+        return _not_found(request, env, f"object {object_name!r}")
+    cols = V.columns(obj)
+    sort = request.query_params.get("sort", cols[0])
+    sort = sort if sort in cols and not sort.startswith("What.") else cols[0]
+    descending = request.query_params.get("dir") == "desc"
+    words = request.query_params.get("q", "").strip()[:100]
+    page = max(1, min(int(request.query_params.get("page", "1")) if request.query_params.get("page", "1").isdigit() else 1, 80))
+    where = f" WHERE {obj.name_field} LIKE '%{V.quoted(words).replace('%', '')}%'" if words else ""
+    soql = (f"SELECT Id, {', '.join(c for c in cols if c != 'Id')} FROM {obj.name}{where} "
+            f"ORDER BY {sort} {'DESC' if descending else 'ASC'} LIMIT {V.PAGE_SIZE} OFFSET {(page - 1) * V.PAGE_SIZE}")
+    records = _query(request, env, soql)["records"]
+    total = _query(request, env, f"SELECT COUNT() FROM {obj.name}{where}")["totalSize"]
+
+    def link(**changes: Any) -> str:
+        params = {"sort": sort, "dir": "desc" if descending else "asc", "q": words, "page": page, **changes}
+        return "?" + urlencode({k: v for k, v in params.items() if v not in ("", None)})
+
+    return _page(request, env, "list.html", title=obj.plural, current=obj.name, obj=obj, cols=cols, records=records, total=total,
+                 sort=sort, descending=descending, words=words, page=page, pages=max(1, -(-total // V.PAGE_SIZE)), link=link)
+
+
+@router.get("/r/{record_id}")
+async def record_page(record_id: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    obj = V.object_for(record_id)
+    try:
+        record = _op(request, env, "crm.retrieve", "GET record", sobject=obj.name if obj else "", id=record_id)
+    except AppError:
+        return _not_found(request, env, f"record {record_id!r}")
+    names = _names(request, env, obj, record)
+    related = []
+    for child in obj.children:
+        if child.name not in V.RELATED:
+            continue
+        fields = V.RELATED[child.name]
+        rows = _query(request, env, f"SELECT Id, {', '.join(fields)} FROM {child.object} WHERE {child.field} = '{record['Id']}' ORDER BY CreatedDate DESC LIMIT 10")
+        related.append((child, fields, sobject(child.object), rows))
+    timeline = []
+    for kind, link_field in (("Task", "WhatId"), ("Task", "WhoId"), ("Event", "WhatId"), ("Event", "WhoId")):
+        if sobject(kind).field(link_field).reference_to and obj.name in sobject(kind).field(link_field).reference_to:
+            date_field = "ActivityDate" if kind == "Task" else "StartDateTime"
+            extra = ", Status, TaskSubtype" if kind == "Task" else ", Location"
+            rows = _query(request, env, f"SELECT Id, Subject, {date_field}, Owner.Name{extra} FROM {kind} WHERE {link_field} = '{record['Id']}' "
+                                        f"ORDER BY {date_field} DESC NULLS LAST LIMIT 30")["records"]
+            timeline += [(kind, r.get(date_field) or "", r) for r in rows]
+    timeline.sort(key=lambda item: item[1], reverse=True)
+    return _page(request, env, "record.html", title=V.title(obj, record), current=obj.name, obj=obj, record=record, names=names,
+                 related=related, timeline=timeline, stages=list(STAGES))
+
+
+def _names(request: Request, env: Env, obj: Any, record: dict[str, Any]) -> dict[str, str]:
+    """Display names of the records this one looks up (owner, account, ...), by Id."""
+    names: dict[str, str] = {}
+    for field in obj.fields:
+        target = record.get(field.name)
+        if field.type != "reference" or not target:
+            continue
+        target_obj = V.object_for(target)
+        if target_obj is None:
+            continue
+        found = _query(request, env, f"SELECT {target_obj.name_field} FROM {target_obj.name} WHERE Id = '{target}'")["records"]
+        if found:
+            names[target] = str(found[0].get(target_obj.name_field))
+    return names
+
+
+@router.get("/o/{object_name}/new")
+async def new_form(object_name: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    obj = V.searchable(object_name)
+    if obj is None:
+        return _not_found(request, env, f"object {object_name!r}")
+    preset = {k: v for k, v in request.query_params.items() if obj.field(k) is not None}
+    return _form(request, env, obj, None, preset)
+
+
+def _form(request: Request, env: Env, obj: Any, record: dict[str, Any] | None, values: dict[str, Any],
+          error: CrmError | None = None) -> HTMLResponse:
+    creating = record is None
+    return _page(request, env, "form.html", status=400 if error else 200, title=f"{'New' if creating else 'Edit'} {obj.label}",
+                 current=obj.name, obj=obj, record=record, values=values, fields=V.form_fields(obj, creating), error=error,
+                 bad=set(error.fields) if error else set())
+
+
+@router.post("/o/{object_name}/new")
+async def create(object_name: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    obj = V.searchable(object_name)
+    if obj is None:
+        return _not_found(request, env, f"object {object_name!r}")
+    form = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
+    values = V.read_form(obj, form, creating=True)
+    try:
+        made = _op(request, env, "crm.create", f"POST /o/{obj.name}/new", sobject=obj.name, record=values)
+    except CrmError as error:
+        return _form(request, env, obj, None, form, error)
+    return RedirectResponse(f"/envs/{env.id}/crm/r/{made['id']}", status_code=303)
+
+
+@router.get("/r/{record_id}/edit")
+async def edit_form(record_id: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    obj = V.object_for(record_id)
+    try:
+        record = _op(request, env, "crm.retrieve", "GET record", sobject=obj.name if obj else "", id=record_id)
+    except AppError:
+        return _not_found(request, env, f"record {record_id!r}")
+    return _form(request, env, obj, record, record)
+
+
+@router.post("/r/{record_id}/edit")
+async def update(record_id: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    obj = V.object_for(record_id)
+    try:
+        record = _op(request, env, "crm.retrieve", "GET record", sobject=obj.name if obj else "", id=record_id)
+    except AppError:
+        return _not_found(request, env, f"record {record_id!r}")
+    form = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
+    values = V.read_form(obj, form, creating=False)
+    changed = {k: v for k, v in values.items() if not V.unchanged(obj.field(k), record.get(k), v)}
+    try:
+        if changed:
+            _op(request, env, "crm.update", "POST /r/edit", sobject=obj.name, id=record["Id"], record=changed)
+    except CrmError as error:
+        return _form(request, env, obj, record, {**record, **form}, error)
+    return RedirectResponse(f"/envs/{env.id}/crm/r/{record['Id']}", status_code=303)
+
+
+@router.post("/r/{record_id}/stage")
+async def move_stage(record_id: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    form = await request.form()
+    stage = str(form.get("StageName", ""))
+    back = f"/envs/{env.id}/crm/pipeline" if form.get("from") == "pipeline" else f"/envs/{env.id}/crm/r/{record_id}"
+    try:
+        _op(request, env, "crm.update", "POST /r/stage", sobject="Opportunity", id=record_id, record={"StageName": stage})
+    except CrmError as error:
+        return _page(request, env, "message.html", status=400, title="Could not change the stage", error=error, back=back)
+    return RedirectResponse(back, status_code=303)
+
+
+@router.get("/pipeline")
+async def pipeline(request: Request, env: Env = Depends(current_env)) -> Response:
+    rows = _query(request, env, "SELECT Id, Name, Amount, CloseDate, StageName, Account.Name, Owner.Name FROM Opportunity "
+                                "WHERE IsClosed = false ORDER BY CloseDate")["records"]
+    columns = {stage: [r for r in rows if r["StageName"] == stage] for stage in OPEN_STAGES}
+    totals = {stage: sum(r["Amount"] or 0 for r in cards) for stage, cards in columns.items()}
+    return _page(request, env, "pipeline.html", title="Pipeline", current="Opportunity", columns=columns, totals=totals, stages=list(STAGES))
+
+
+@router.get("/r/{record_id}/convert")
+async def convert_form(record_id: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    try:
+        lead = _op(request, env, "crm.retrieve", "GET record", sobject="Lead", id=record_id)
+    except AppError:
+        return _not_found(request, env, f"lead {record_id!r}")
+    return _page(request, env, "convert.html", title=f"Convert Lead {lead['Name']}", current="Lead", lead=lead, error=None, form={})
+
+
+@router.post("/r/{record_id}/convert")
+async def convert(record_id: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    form = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
+    raw = {"leadId": record_id, "accountId": form.get("accountId") or None, "contactId": form.get("contactId") or None,
+           "opportunityName": form.get("opportunityName") or None, "doNotCreateOpportunity": form.get("doNotCreateOpportunity") == "on"}
+    try:
+        done = _op(request, env, "crm.convertLead", "POST /r/convert", **raw)
+    except AppError as error:
+        try:
+            lead = _op(request, env, "crm.retrieve", "GET record", sobject="Lead", id=record_id)
+        except AppError:
+            return _not_found(request, env, f"lead {record_id!r}")
+        return _page(request, env, "convert.html", status=400, title=f"Convert Lead {lead['Name']}", current="Lead", lead=lead,
+                     error=error, form=form)
+    return RedirectResponse(f"/envs/{env.id}/crm/r/{done['accountId']}?converted={record_id}", status_code=303)
+
+
+@router.get("/search")
+async def search(request: Request, env: Env = Depends(current_env)) -> Response:
+    words = request.query_params.get("q", "").strip()[:200]
+    groups: list[tuple[Any, list[dict[str, Any]]]] = []
+    error = None
+    if words:
+        term = words.replace("\\", "\\\\").replace("}", "\\}").replace("{", "\\{")
+        returning = ", ".join(f"{name}(Id, {', '.join(V.LIST_COLUMNS[name][:3])} LIMIT 20)" for name in V.TABS)
+        try:
+            found = _op(request, env, "crm.search", "GET search", q=f"FIND {{{term}}} IN ALL FIELDS RETURNING {returning}")["searchRecords"]
+        except AppError as bad:
+            found, error = [], bad
+        for name in V.TABS:
+            rows = [r for r in found if r["attributes"]["type"] == name]
+            if rows:
+                groups.append((sobject(name), rows))
+    return _page(request, env, "search.html", title=f"Search: {words}" if words else "Search", words=words, groups=groups, error=error)

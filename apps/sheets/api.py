@@ -1,0 +1,137 @@
+"""The Sheets API v4 face: `/envs/{env_id}/api/sheets/v4/spreadsheets/…`, Google's routes,
+query parameters, bodies and error shape (`{"error": {"code", "message", "status"}}` with the
+HTTP status), so `googleapiclient.discovery.build("sheets", "v4", client_options={"api_endpoint":
+".../api/sheets/"})` works unchanged. Drive-side extras (listing, sharing, .xlsx) sit under
+`/drive/v3/…` in Drive's shape."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse
+
+from apps.sheets.errors import CODE_HTTP, SheetsError, error_body
+from apps.sheets.operations import OPERATIONS
+from officegym.core.env_store import Env
+from officegym.core.errors import AppError
+from officegym.core.web import current_env
+from officegym.faces.rest import BadBody, call, json_body
+
+router = APIRouter()
+
+
+def _query(request: Request) -> dict[str, Any]:
+    args: dict[str, Any] = {}
+    for key, value in request.query_params.multi_items():
+        if key == "ranges":
+            args.setdefault("ranges", []).append(value)
+        elif key not in ("alt", "prettyPrint", "key", "fields", "$.xgafv"):
+            args[key] = value
+    return args
+
+
+async def _run(request: Request, env: Env, name: str, args: dict[str, Any], *, body_into: str | None = None,
+               body_fields: bool = False) -> JSONResponse:
+    op = OPERATIONS[name]
+    try:
+        if request.method in ("POST", "PUT"):
+            body = await json_body(request)
+            if body is not None and not isinstance(body, dict):
+                raise BadBody("the JSON body must be an object")
+            body = body or {}
+            if body_fields:
+                args = {**body, **args}
+            if body_into == "values":
+                args.setdefault("values", body.get("values", []))
+                if "majorDimension" in body:
+                    args.setdefault("majorDimension", body["majorDimension"])
+        result = call(request, env, OPERATIONS, op, args, route=f"{request.method} {request.url.path.split('/api/sheets', 1)[-1]}")
+    except BadBody as bad:
+        return JSONResponse(error_body(SheetsError("INVALID_ARGUMENT", f"Invalid JSON payload received. {bad}")), status_code=400)
+    except AppError as error:
+        return JSONResponse(error_body(error), status_code=CODE_HTTP.get(error.code, 400))
+    return JSONResponse(result)
+
+
+@router.post("/v4/spreadsheets")
+async def create(request: Request, env: Env = Depends(current_env)) -> JSONResponse:
+    return await _run(request, env, "sheets.spreadsheets.create", _query(request), body_fields=True)
+
+
+@router.post("/v4/spreadsheets/{spreadsheet_id}:batchUpdate")
+async def batch_update(spreadsheet_id: str, request: Request, env: Env = Depends(current_env)) -> JSONResponse:
+    return await _run(request, env, "sheets.spreadsheets.batchUpdate", {**_query(request), "spreadsheetId": spreadsheet_id}, body_fields=True)
+
+
+@router.get("/v4/spreadsheets/{spreadsheet_id}/values:batchGet")
+async def values_batch_get(spreadsheet_id: str, request: Request, env: Env = Depends(current_env)) -> JSONResponse:
+    return await _run(request, env, "sheets.values.batchGet", {**_query(request), "spreadsheetId": spreadsheet_id})
+
+
+@router.post("/v4/spreadsheets/{spreadsheet_id}/values:batchUpdate")
+async def values_batch_update(spreadsheet_id: str, request: Request, env: Env = Depends(current_env)) -> JSONResponse:
+    return await _run(request, env, "sheets.values.batchUpdate", {**_query(request), "spreadsheetId": spreadsheet_id}, body_fields=True)
+
+
+@router.post("/v4/spreadsheets/{spreadsheet_id}/values:batchClear")
+async def values_batch_clear(spreadsheet_id: str, request: Request, env: Env = Depends(current_env)) -> JSONResponse:
+    return await _run(request, env, "sheets.values.batchClear", {**_query(request), "spreadsheetId": spreadsheet_id}, body_fields=True)
+
+
+@router.post("/v4/spreadsheets/{spreadsheet_id}/values/{range}:append")
+async def values_append(spreadsheet_id: str, range: str, request: Request, env: Env = Depends(current_env)) -> JSONResponse:
+    return await _run(request, env, "sheets.values.append", {**_query(request), "spreadsheetId": spreadsheet_id, "range": range}, body_into="values")
+
+
+@router.post("/v4/spreadsheets/{spreadsheet_id}/values/{range}:clear")
+async def values_clear(spreadsheet_id: str, range: str, request: Request, env: Env = Depends(current_env)) -> JSONResponse:
+    return await _run(request, env, "sheets.values.clear", {**_query(request), "spreadsheetId": spreadsheet_id, "range": range})
+
+
+@router.get("/v4/spreadsheets/{spreadsheet_id}/values/{range}")
+async def values_get(spreadsheet_id: str, range: str, request: Request, env: Env = Depends(current_env)) -> JSONResponse:
+    return await _run(request, env, "sheets.values.get", {**_query(request), "spreadsheetId": spreadsheet_id, "range": range})
+
+
+@router.put("/v4/spreadsheets/{spreadsheet_id}/values/{range}")
+async def values_update(spreadsheet_id: str, range: str, request: Request, env: Env = Depends(current_env)) -> JSONResponse:
+    return await _run(request, env, "sheets.values.update", {**_query(request), "spreadsheetId": spreadsheet_id, "range": range}, body_into="values")
+
+
+@router.post("/v4/spreadsheets/{spreadsheet_id}/sheets/{sheet_id}:copyTo")
+async def copy_to(spreadsheet_id: str, sheet_id: str, request: Request, env: Env = Depends(current_env)) -> JSONResponse:
+    return await _run(request, env, "sheets.sheets.copyTo", {"spreadsheetId": spreadsheet_id, "sheetId": sheet_id}, body_fields=True)
+
+
+@router.get("/v4/spreadsheets/{spreadsheet_id}")
+async def get(spreadsheet_id: str, request: Request, env: Env = Depends(current_env)) -> JSONResponse:
+    return await _run(request, env, "sheets.spreadsheets.get", {**_query(request), "spreadsheetId": spreadsheet_id})
+
+
+# -- Drive-side extras ---------------------------------------------------------------------
+@router.get("/drive/v3/files")
+async def files(request: Request, env: Env = Depends(current_env)) -> JSONResponse:
+    args = _query(request)
+    words = args.get("q") or args.get("query")  # Drive's `q`; `query` as the search tool names it
+    if words:
+        return await _run(request, env, "sheets.files.search", {"query": words, "max_results": args.get("pageSize", 20)})
+    return await _run(request, env, "sheets.files.list", {"folder_id": args.get("folderId")})
+
+
+@router.post("/drive/v3/files/{spreadsheet_id}/permissions")
+async def share(spreadsheet_id: str, request: Request, env: Env = Depends(current_env)) -> JSONResponse:
+    body = await json_body(request) if request.headers.get("content-type", "").startswith("application/json") else None
+    body = body if isinstance(body, dict) else {}
+    recipients = [{"email_address": body.get("emailAddress"), "role": body.get("role", "reader")}]
+    return await _run(request, env, "sheets.permissions.share", {"spreadsheet_id": spreadsheet_id, "recipients": recipients})
+
+
+@router.get("/drive/v3/files/{spreadsheet_id}/export")
+async def export(spreadsheet_id: str, request: Request, env: Env = Depends(current_env)) -> JSONResponse:
+    return await _run(request, env, "sheets.exportXlsx", {"spreadsheet_id": spreadsheet_id})
+
+
+@router.post("/drive/v3/files:importXlsx")
+async def import_file(request: Request, env: Env = Depends(current_env)) -> JSONResponse:
+    return await _run(request, env, "sheets.importXlsx", {}, body_fields=True)

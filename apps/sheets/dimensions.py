@@ -1,0 +1,353 @@
+"""Structural batchUpdate kinds: tabs (add, delete, duplicate, rename and resize) and rows or
+columns (insert, delete, append), with every formula's references rewritten as Google does
+(`rewrite.py`), then the whole book recalculated once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import delete, insert, select
+
+from apps.sheets.errors import invalid
+from apps.sheets.models import Cell, Merge, NamedRange, Sheet, Spreadsheet
+from apps.sheets.rewrite import rename_sheet, shift_dimension
+
+MAX_ROWS_TOTAL = 1_000_000
+MAX_COLUMNS = 18_278
+
+
+def reload(self: Any, ss: Spreadsheet) -> None:
+    """Drop the cached book (saving it first) so the next use reads tabs and names afresh."""
+    book = self._books.pop(ss.id, None)
+    if book is not None:
+        book.save()
+
+
+def restructure(self: Any, ss: Spreadsheet, move: Callable[[dict[str, Any]], dict[str, Any] | None],
+                formula: Callable[[str, str], str]) -> None:
+    """Move every cell with `move` (None drops it) and rewrite every formula with
+    `formula(text, its sheet's title)`; spilled cells are dropped and recomputed."""
+    reload(self, ss)
+    titles = {t.sheet_id: t.title for t in self.tabs(ss.id)}
+    table = Cell.__table__
+    rows = [dict(r._mapping) for r in self.db.execute(select(table).where(table.c.spreadsheet_id == ss.id))]
+    out: dict[tuple[int, int, int], dict[str, Any]] = {}
+    for row in rows:
+        if row["spill"] is not None:
+            continue
+        moved = move(dict(row))
+        if moved is None:
+            continue
+        if moved["formula"] is not None:
+            moved["formula"] = formula(moved["formula"], titles.get(moved["sheet_id"], ""))
+            moved["deps"] = None
+        out[(moved["sheet_id"], moved["row"], moved["col"])] = moved
+    self.db.execute(delete(Cell).where(Cell.spreadsheet_id == ss.id))
+    if out:
+        self.db.execute(insert(Cell), list(out.values()))
+    self.db.flush()
+    book = self.book(ss.id)
+    book.recalc_everything()
+    book.replace_all()
+
+
+def _tab_props(self: Any, ss: Spreadsheet, tab: Sheet) -> dict[str, Any]:
+    from apps.sheets.spreadsheets import sheet_properties
+
+    return sheet_properties(tab)
+
+
+def _unique_title(self: Any, ss: Spreadsheet, title: str, label: str, except_id: int | None = None) -> str:
+    title = title.strip()
+    if not title or len(title) > 100:
+        raise invalid(f"{label}: a sheet title must be 1 to 100 characters")
+    for t in self.tabs(ss.id):
+        if t.title.lower() == title.lower() and t.sheet_id != except_id:
+            raise invalid(f'{label}: A sheet with the name "{title}" already exists. Please enter another name.')
+    return title
+
+
+def _reindex(self: Any, ss: Spreadsheet, moving: Sheet | None = None, to: int | None = None) -> None:
+    tabs = [t for t in self.tabs(ss.id) if t is not moving]
+    if moving is not None:
+        tabs.insert(max(0, min(len(tabs), to if to is not None else len(tabs))), moving)
+    for i, t in enumerate(tabs):
+        t.index = i
+    self.db.flush()
+
+
+def add_sheet(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> dict[str, Any]:
+    from apps.sheets.requests import new_sheet_id
+
+    props = body.get("properties") or {}
+    tabs = self.tabs(ss.id)
+    n = len(tabs) + 1
+    while any(t.title.lower() == f"sheet{n}" for t in tabs):
+        n += 1
+    title = _unique_title(self, ss, str(props.get("title") or f"Sheet{n}"), label)
+    grid = props.get("gridProperties") or {}
+    sid = int(props["sheetId"]) if props.get("sheetId") is not None else new_sheet_id(ss)
+    if any(t.sheet_id == sid for t in tabs):
+        raise invalid(f"{label}: A sheet with id {sid} already exists")
+    tab = Sheet(spreadsheet_id=ss.id, sheet_id=sid, title=title, index=len(tabs),
+                row_count=int(grid.get("rowCount", 1000)), column_count=int(grid.get("columnCount", 26)),
+                frozen_rows=int(grid.get("frozenRowCount", 0)), frozen_columns=int(grid.get("frozenColumnCount", 0)))
+    if not (1 <= tab.row_count <= MAX_ROWS_TOTAL and 1 <= tab.column_count <= MAX_COLUMNS):
+        raise invalid(f"{label}: rowCount must be 1..{MAX_ROWS_TOTAL} and columnCount 1..{MAX_COLUMNS}")
+    self.db.add(tab)
+    self.db.flush()
+    _reindex(self, ss, tab, props.get("index"))
+    # A formula that named this title before it existed (#REF!) resolves now; most books have none.
+    named = title.lower()
+    if any(named in text.lower() for text in self.book(ss.id).book.formulas.values()):
+        restructure(self, ss, lambda row: row, lambda text, _: text)
+    else:
+        reload(self, ss)
+    return {"addSheet": {"properties": _tab_props(self, ss, tab)}}
+
+
+def delete_sheet(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> dict[str, Any]:
+    tab = self.tab(ss.id, sheet_id=int(body.get("sheetId", -1)))
+    if len(self.tabs(ss.id)) == 1:
+        raise invalid(f"{label}: You can't remove all the sheets in a document.")
+    title = tab.title
+    for table in (Merge, NamedRange):
+        self.db.execute(delete(table).where(table.spreadsheet_id == ss.id, table.sheet_id == tab.sheet_id))
+    reload(self, ss)
+    self.db.delete(tab)
+    self.db.flush()
+    _reindex(self, ss)
+    restructure(self, ss, lambda row: None if row["sheet_id"] == tab.sheet_id else row,
+                lambda text, _: rename_sheet(text, title, None))
+    return {}
+
+
+def update_sheet_properties(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> dict[str, Any]:
+    props = body.get("properties") or {}
+    fields = str(body.get("fields") or "")
+    if not fields:
+        raise invalid(f"{label}: fields is required (e.g. 'title' or 'gridProperties.frozenRowCount')")
+    tab = self.tab(ss.id, sheet_id=int(props.get("sheetId", 0) or 0))
+    wanted = {f.strip() for f in fields.split(",")}
+    every = "*" in wanted
+    grid = props.get("gridProperties") or {}
+    if every or "title" in wanted:
+        if "title" in props:
+            old = tab.title
+            tab.title = _unique_title(self, ss, str(props["title"]), label, except_id=tab.sheet_id)
+            self.db.flush()
+            if old != tab.title:
+                restructure(self, ss, lambda row: row, lambda text, _: rename_sheet(text, old, tab.title))
+    for field_name, column in (("frozenRowCount", "frozen_rows"), ("frozenColumnCount", "frozen_columns"),
+                               ("rowCount", "row_count"), ("columnCount", "column_count")):
+        if (every or f"gridProperties.{field_name}" in wanted or "gridProperties" in wanted) and field_name in grid:
+            value = int(grid[field_name])
+            if value < 0 or (column in ("row_count", "column_count") and value < 1):
+                raise invalid(f"{label}: gridProperties.{field_name} must be positive")
+            setattr(tab, column, value)
+    if (every or "hidden" in wanted) and "hidden" in props:
+        tab.hidden = bool(props["hidden"])
+    if (every or "index" in wanted) and "index" in props:
+        _reindex(self, ss, tab, int(props["index"]))
+    self.db.flush()
+    reload(self, ss)
+    return {}
+
+
+def update_spreadsheet_properties(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> dict[str, Any]:
+    props = body.get("properties") or {}
+    if "title" in props:
+        if not str(props["title"]).strip():
+            raise invalid(f"{label}: the title must not be empty")
+        ss.title = str(props["title"])
+    if "locale" in props:
+        ss.locale = str(props["locale"])[:16]
+    if "timeZone" in props:
+        ss.time_zone = str(props["timeZone"])[:64]
+    return {}
+
+
+def _dimension_range(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> tuple[Sheet, bool, int, int]:
+    rng = body.get("range") or {}
+    tab = self.tab(ss.id, sheet_id=int(rng.get("sheetId", 0) or 0))
+    dim = rng.get("dimension")
+    if dim not in ("ROWS", "COLUMNS"):
+        raise invalid(f"{label}: range.dimension must be ROWS or COLUMNS")
+    try:
+        start, end = int(rng.get("startIndex", 0) or 0), int(rng["endIndex"])
+    except (KeyError, TypeError, ValueError):
+        raise invalid(f"{label}: range.startIndex and range.endIndex are required integers") from None
+    if start < 0 or end <= start:
+        raise invalid(f"{label}: range.endIndex must be greater than range.startIndex")
+    return tab, dim == "ROWS", start, end
+
+
+def _shift(self: Any, ss: Spreadsheet, tab: Sheet, rows: bool, start: int, count: int) -> None:
+    axis = "row" if rows else "col"
+    gone_end = start - count if count < 0 else start
+
+    def move(row: dict[str, Any]) -> dict[str, Any] | None:
+        if row["sheet_id"] != tab.sheet_id:
+            return row
+        at = row[axis]
+        if count < 0 and start <= at < gone_end:
+            return None
+        if at >= (gone_end if count < 0 else start):
+            row[axis] = at + count
+        return row
+
+    dimension = "ROWS" if rows else "COLUMNS"
+    # Named ranges and merges move with their cells.
+    for named in self.db.scalars(select(NamedRange).where(NamedRange.spreadsheet_id == ss.id, NamedRange.sheet_id == tab.sheet_id)):
+        a, b = ("start_row", "end_row") if rows else ("start_col", "end_col")
+        lo, hi = getattr(named, a), getattr(named, b)
+        setattr(named, a, _moved(lo, start, count))
+        if hi is not None:
+            setattr(named, b, max(_moved(hi - 1, start, count) + 1, getattr(named, a)))
+    for merge in self.db.scalars(select(Merge).where(Merge.spreadsheet_id == ss.id, Merge.sheet_id == tab.sheet_id)).all():
+        a, b = ("start_row", "end_row") if rows else ("start_col", "end_col")
+        lo, hi = _moved(getattr(merge, a), start, count), _moved(getattr(merge, b) - 1, start, count) + 1
+        if hi - lo < 1 or (count < 0 and start <= getattr(merge, a) and getattr(merge, b) <= gone_end):
+            self.db.delete(merge)
+        else:
+            setattr(merge, a, lo)
+            setattr(merge, b, hi)
+    self.db.flush()
+    restructure(self, ss, move, lambda text, own: shift_dimension(text, own, tab.title, dimension, start, count))
+
+
+def _moved(at: int, start: int, count: int) -> int:
+    if count >= 0:
+        return at + count if at >= start else at
+    end = start - count
+    if at >= end:
+        return at + count
+    return min(at, start)
+
+
+def insert_dimension(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> dict[str, Any]:
+    tab, rows, start, end = _dimension_range(self, ss, body, label)
+    limit = tab.row_count if rows else tab.column_count
+    if start > limit:
+        raise invalid(f"{label}: startIndex {start} is past the end of the sheet ({limit})")
+    if rows:
+        tab.row_count += end - start
+    else:
+        tab.column_count += end - start
+    if tab.row_count > MAX_ROWS_TOTAL or tab.column_count > MAX_COLUMNS:
+        raise invalid(f"{label}: the sheet would exceed {MAX_ROWS_TOTAL} rows or {MAX_COLUMNS} columns")
+    self.db.flush()
+    _shift(self, ss, tab, rows, start, end - start)
+    return {}
+
+
+def delete_dimension(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> dict[str, Any]:
+    tab, rows, start, end = _dimension_range(self, ss, body, label)
+    limit = tab.row_count if rows else tab.column_count
+    end = min(end, limit)
+    if start >= limit:
+        raise invalid(f"{label}: startIndex {start} is past the end of the sheet ({limit})")
+    if end - start >= limit:
+        raise invalid(f"{label}: You can't delete all the {'rows' if rows else 'columns'} on the sheet.")
+    if rows:
+        tab.row_count -= end - start
+    else:
+        tab.column_count -= end - start
+    self.db.flush()
+    _shift(self, ss, tab, rows, start, -(end - start))
+    return {}
+
+
+def append_dimension(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> dict[str, Any]:
+    tab = self.tab(ss.id, sheet_id=int(body.get("sheetId", 0) or 0))
+    length = int(body.get("length", 0) or 0)
+    if length < 1:
+        raise invalid(f"{label}: length must be at least 1")
+    if body.get("dimension") == "COLUMNS":
+        tab.column_count += length
+    elif body.get("dimension") == "ROWS":
+        tab.row_count += length
+    else:
+        raise invalid(f"{label}: dimension must be ROWS or COLUMNS")
+    if tab.row_count > MAX_ROWS_TOTAL or tab.column_count > MAX_COLUMNS:
+        raise invalid(f"{label}: the sheet would exceed {MAX_ROWS_TOTAL} rows or {MAX_COLUMNS} columns")
+    self.db.flush()
+    reload(self, ss)
+    return {}
+
+
+def _range_shift(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str, inserting: bool) -> dict[str, Any]:
+    from apps.sheets.requests import grid_of
+
+    tab, grid = grid_of(self, ss, body.get("range"), label)
+    dim = body.get("shiftDimension")
+    if dim not in ("ROWS", "COLUMNS"):
+        raise invalid(f"{label}: shiftDimension must be ROWS or COLUMNS")
+    rows = dim == "ROWS"
+    size = ((grid.r2 or 0) - grid.r1) if rows else ((grid.c2 or 0) - grid.c1)
+
+    def move(row: dict[str, Any]) -> dict[str, Any] | None:
+        if row["sheet_id"] != tab.sheet_id:
+            return row
+        across, along = (row["col"], row["row"]) if rows else (row["row"], row["col"])
+        lo, hi = (grid.c1, grid.c2) if rows else (grid.r1, grid.r2)
+        start = grid.r1 if rows else grid.c1
+        if not lo <= across < hi:  # type: ignore[operator]
+            return row
+        if inserting:
+            if along >= start:
+                row["row" if rows else "col"] = along + size
+        else:
+            if start <= along < start + size:
+                return None
+            if along >= start + size:
+                row["row" if rows else "col"] = along - size
+        limit = tab.row_count if rows else tab.column_count
+        return row if row["row" if rows else "col"] < limit else None
+
+    restructure(self, ss, move, lambda text, _: text)
+    return {}
+
+
+def copy_tab(self: Any, source: Spreadsheet, tab: Sheet, target: Spreadsheet, title: str) -> dict[str, Any]:
+    from apps.sheets.requests import new_sheet_id
+
+    reload(self, source)
+    tabs = self.tabs(target.id)
+    name, n = title, 2
+    while any(t.title.lower() == name.lower() for t in tabs):
+        name, n = f"{title} {n}", n + 1
+    new = Sheet(spreadsheet_id=target.id, sheet_id=new_sheet_id(target), title=name, index=len(tabs), row_count=tab.row_count,
+                column_count=tab.column_count, frozen_rows=tab.frozen_rows, frozen_columns=tab.frozen_columns)
+    self.db.add(new)
+    table = Cell.__table__
+    rows = [dict(r._mapping) for r in self.db.execute(select(table).where(table.c.spreadsheet_id == source.id, table.c.sheet_id == tab.sheet_id))]
+    copies = [{**r, "spreadsheet_id": target.id, "sheet_id": new.sheet_id, "deps": None} for r in rows if r["spill"] is None]
+    self.db.flush()
+    if copies:
+        self.db.execute(insert(Cell), copies)
+    self.db.flush()
+    restructure(self, target, lambda row: row, lambda text, _: text)
+    return _tab_props(self, target, new)
+
+
+def duplicate_sheet(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> dict[str, Any]:
+    tab = self.tab(ss.id, sheet_id=int(body.get("sourceSheetId", -1)))
+    props = copy_tab(self, ss, tab, ss, str(body.get("newSheetName") or f"Copy of {tab.title}"))
+    if body.get("insertSheetIndex") is not None:
+        moved = self.tab(ss.id, sheet_id=props["sheetId"])
+        _reindex(self, ss, moved, int(body["insertSheetIndex"]))
+        props["index"] = moved.index
+    return {"duplicateSheet": {"properties": props}}
+
+
+HANDLERS: dict[str, Callable[..., dict[str, Any]]] = {
+    "addSheet": add_sheet, "deleteSheet": delete_sheet, "updateSheetProperties": update_sheet_properties,
+    "updateSpreadsheetProperties": update_spreadsheet_properties, "insertDimension": insert_dimension,
+    "deleteDimension": delete_dimension, "appendDimension": append_dimension, "duplicateSheet": duplicate_sheet,
+    "insertRange": lambda s, ss, b, lab: _range_shift(s, ss, b, lab, True),
+    "deleteRange": lambda s, ss, b, lab: _range_shift(s, ss, b, lab, False),
+}
+
+__all__ = ["HANDLERS", "reload", "restructure"]

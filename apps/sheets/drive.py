@@ -1,0 +1,138 @@
+"""The Drive side of spreadsheets: listing, searching, folders, sharing with the company's
+people, and finding cells. The operations are bound into `SheetsService` (service.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import or_, select
+
+from apps.sheets.a1 import cell_name
+from apps.sheets.entry import decode, load_json
+from apps.sheets.errors import invalid
+from apps.sheets.formulas.formats import display
+from apps.sheets.ids import permission_id
+from apps.sheets.models import Cell, Folder, Permission, Spreadsheet
+from apps.sheets.params import FolderId, MaxResults, Query, SpreadsheetId
+from officegym.core.operations import operation
+
+ROLES = ("reader", "commenter", "writer")
+MAX_SEARCH = 100
+
+
+def _visible(self: Any) -> Any:
+    return select(Spreadsheet).join(Permission, Permission.spreadsheet_id == Spreadsheet.id).where(Permission.email == self.actor_email)
+
+
+@operation("sheets.files.list")
+def files_list(self: Any, folder_id: FolderId | None = None) -> list[dict[str, str]]:
+    """Spreadsheets you can open (in a folder, when given), most recently modified first: [{id, title}]."""
+    query = _visible(self)
+    if folder_id:
+        query = query.where(Spreadsheet.folder_id == folder_id)
+    found = self.db.scalars(query.order_by(Spreadsheet.modified.desc(), Spreadsheet.id)).all()
+    return [{"id": s.id, "title": s.title} for s in found]
+
+
+@operation("sheets.files.search")
+def files_search(self: Any, query: Query, max_results: MaxResults = 20) -> list[dict[str, Any]]:
+    """Spreadsheets whose title (or content) contains the query, case-insensitive."""
+    words = query.strip()
+    if not words:
+        raise invalid("query must not be empty")
+    limit = min(max(1, max_results), MAX_SEARCH)
+    pattern = f"%{words.lower()}%"
+    content = select(Cell.spreadsheet_id).where(Cell.kind == "s", Cell.value.ilike(pattern))
+    found = self.db.scalars(_visible(self).where(or_(Spreadsheet.title.ilike(pattern), Spreadsheet.id.in_(content)))
+                            .order_by(Spreadsheet.modified.desc(), Spreadsheet.id).limit(limit)).all()
+    out = []
+    for s in found:
+        owners = self.db.scalars(select(Permission.email).where(Permission.spreadsheet_id == s.id, Permission.role == "owner")).all()
+        out.append({"id": s.id, "name": s.title, "created_time": s.created, "modified_time": s.modified, "owners": list(owners),
+                    "web_link": f"https://docs.google.com/spreadsheets/d/{s.id}/edit"})
+    return out
+
+
+@operation("sheets.folders.list")
+def folders_list(self: Any, parent_folder_id: FolderId | None = None) -> list[dict[str, str]]:
+    """Folders in a parent folder (default: My Drive's root): [{id, name, parent}]."""
+    parent = parent_folder_id or "root"
+    found = self.db.scalars(select(Folder).where(Folder.parent == parent).order_by(Folder.name)).all()
+    return [{"id": f.id, "name": f.name, "parent": f.parent} for f in found]
+
+
+@operation("sheets.permissions.share", writes=True)
+def permissions_share(self: Any, spreadsheet_id: SpreadsheetId, recipients: list[dict[str, Any]],
+                      send_notification: bool = True) -> dict[str, list[dict[str, Any]]]:
+    """Share with people by email as reader, commenter or writer: {successes, failures}."""
+    spreadsheet = self.spreadsheet(spreadsheet_id)
+    if self.role(spreadsheet.id) != "owner" and self.role(spreadsheet.id) != "writer":
+        raise invalid("only the owner or an editor may share this spreadsheet")
+    if not recipients:
+        raise invalid("recipients must list at least one {email_address, role}")
+    people = _people_emails(self)
+    successes, failures = [], []
+    for item in recipients:
+        if not isinstance(item, dict):
+            failures.append({"email_address": None, "error": "Each recipient must be an object {email_address, role}."})
+            continue
+        email = str(item.get("email_address") or "").strip().lower()
+        role = item.get("role", "writer")
+        if not email:
+            failures.append({"email_address": None, "error": "Missing email_address in recipient entry."})
+            continue
+        if role not in ROLES:
+            failures.append({"email_address": email, "error": f"Invalid role '{role}'. Must be 'reader', 'commenter', or 'writer'."})
+            continue
+        if people is not None and email not in people:
+            failures.append({"email_address": email, "error": f"Failed to share: no Google account for {email} in this organisation"})
+            continue
+        existing = self.db.get(Permission, (spreadsheet.id, email))
+        if existing is not None and existing.role == "owner":
+            failures.append({"email_address": email, "error": "Failed to share: that person owns the spreadsheet"})
+            continue
+        pid = permission_id(spreadsheet.id, email)
+        if existing is None:
+            self.db.add(Permission(spreadsheet_id=spreadsheet.id, email=email, role=role, permission_id=pid))
+        else:
+            existing.role = role
+        successes.append({"email_address": email, "role": role, "permissionId": pid})
+    self.db.flush()
+    if successes:
+        self.touch(spreadsheet)
+    return {"successes": successes, "failures": failures}
+
+
+def _people_emails(self: Any) -> set[str] | None:
+    """Everyone a spreadsheet may be shared with: the company's people (from the chat
+    directory when it is seeded alongside), else anyone."""
+    from officegym.core.db import get_meta
+
+    listed = get_meta(self.db, "sheets.people")
+    return set(listed.split(",")) if listed else None
+
+
+@operation("sheets.find")
+def find_cells(self: Any, spreadsheet_id: SpreadsheetId, query: Query, sheet: str | None = None, case_sensitive: bool = False,
+               max_results: MaxResults = 50) -> list[dict[str, Any]]:
+    """Cells whose shown value contains the query: [{sheet, cell, value}], tab by tab, row by row."""
+    self.spreadsheet(spreadsheet_id)
+    tabs = self.tabs(spreadsheet_id)
+    if sheet is not None:
+        tabs = [t for t in tabs if t.title == sheet]
+        if not tabs:
+            raise invalid(f"Sheet '{sheet}' not found")
+    needle = query if case_sensitive else query.lower()
+    self.book(spreadsheet_id).save() if spreadsheet_id in self._books else None
+    results: list[dict[str, Any]] = []
+    for tab in tabs:
+        rows = self.db.execute(select(Cell.row, Cell.col, Cell.kind, Cell.value, Cell.note, Cell.number_format).where(
+            Cell.spreadsheet_id == spreadsheet_id, Cell.sheet_id == tab.sheet_id, Cell.kind != "").order_by(Cell.row, Cell.col)).all()
+        for row, col, kind, value, note, fmt in rows:
+            shown = display(decode(kind, value, note), load_json(fmt))
+            text = str(shown) if case_sensitive else str(shown).lower()
+            if needle in text:
+                results.append({"sheet": tab.title, "cell": cell_name(row, col), "value": shown})
+                if len(results) >= max_results:
+                    return results
+    return results

@@ -1,0 +1,392 @@
+"""The in-memory workbook: cells, the dependency graph, recalculation and spilled arrays.
+
+A `Book` holds one spreadsheet's cells keyed by (sheetId, row, col). Each formula's
+precedents (the ranges it reads, resolved to sheet ids) are kept in two reverse indexes:
+single cells in a dict, ranges in per-column buckets. After an edit `recalc(changed)` walks
+only the dependants of what changed, orders them topologically (Kahn), evaluates each once,
+and reports the cells whose value changed, so a 10,000-cell book recalculates one edit in
+milliseconds. Cells left in a cycle get Google's circular-dependency #REF!.
+
+A formula whose result is an array (FILTER, SORT, UNIQUE, a range) spills into the cells to
+its right and below; if one of them holds data the formula shows #REF!, as in Google Sheets.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import defaultdict, deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from apps.sheets.a1 import GridRange, cell_name
+from apps.sheets.formulas import functions  # noqa: F401 - registers every function
+from apps.sheets.formulas.evaluator import evaluate
+from apps.sheets.formulas.parser import FormulaSyntaxError, parse, references
+from apps.sheets.formulas.values import CellError, FormulaError, Matrix
+
+Key = tuple[int, int, int]  # (sheetId, row, col), 0-based
+Dep = tuple[int, int, int, int | None, int | None]  # (sheetId, r1, c1, r2, c2); None = open end
+CIRCULAR = CellError("#REF!", "Circular dependency detected. To resolve with iterative calculation, see File > Settings.")
+VOLATILE = frozenset({"NOW", "TODAY", "RAND", "RANDBETWEEN"})
+MAX_SPILL_PASSES = 8
+MAX_RANGE_CELLS = 2_000_000
+
+
+@dataclass(slots=True)
+class SheetInfo:
+    id: int
+    title: str
+    rows: int
+    cols: int
+
+
+class Book:
+    def __init__(self, sheets: Iterable[SheetInfo], names: dict[str, tuple[int, GridRange]] | None = None,
+                 now: datetime | None = None) -> None:
+        self.sheets = {s.id: s for s in sheets}
+        self.by_title = {s.title.lower(): s.id for s in self.sheets.values()}
+        self.names = {k.lower(): v for k, v in (names or {}).items()}
+        self.now = now or datetime(2026, 1, 1)
+        self.inputs: dict[Key, Any] = {}
+        self.formulas: dict[Key, str] = {}
+        self.values: dict[Key, Any] = {}
+        self.deps: dict[Key, list[Dep]] = {}
+        self.volatile: set[Key] = set()
+        self.spill: dict[Key, Any] = {}
+        self.spill_owner: dict[Key, Key] = {}
+        self.spill_area: dict[Key, list[Key]] = {}
+        self._single: dict[Key, set[Key]] = defaultdict(set)
+        self._columns: dict[tuple[int, int], list[tuple[int, int | None, Key]]] = defaultdict(list)
+        self._wide: dict[int, list[tuple[Dep, Key]]] = defaultdict(list)
+        self._extent: dict[int, tuple[int, int]] = {}
+        # Range reads per sheet, dropped whenever a value on that sheet changes: a summary tab
+        # reads the same few columns of a big table once per formula, so they are read once.
+        self._ranges: dict[int, dict[tuple[int, int, int, int], Matrix]] = defaultdict(dict)
+
+    # -- reading ------------------------------------------------------------------------
+    def get(self, key: Key) -> Any:
+        if key in self.formulas:
+            return self.values.get(key)
+        if key in self.inputs:
+            return self.inputs[key]
+        return self.spill.get(key)
+
+    def extent(self, sheet_id: int) -> tuple[int, int]:
+        """(rows, cols) actually used on a sheet: open-ended ranges stop there."""
+        found = self._extent.get(sheet_id)
+        if found is None:
+            rows = cols = 0
+            for source in (self.inputs, self.formulas, self.spill):
+                for s, r, c in source:
+                    if s == sheet_id:
+                        rows, cols = max(rows, r + 1), max(cols, c + 1)
+            found = self._extent[sheet_id] = (rows, cols)
+        return found
+
+    def read(self, sheet_id: int, grid: GridRange) -> Matrix:
+        info = self.sheets[sheet_id]
+        r2, c2 = grid.r2, grid.c2
+        if r2 is None or c2 is None:  # an open-ended range stops at the last used row/column
+            used_rows, used_cols = self.extent(sheet_id)
+            r2 = r2 if r2 is not None else min(info.rows, max(used_rows, grid.r1 + 1))
+            c2 = c2 if c2 is not None else min(info.cols, max(used_cols, grid.c1 + 1))
+        # A reference past the grid reads only the cells that exist, and no formula may make
+        # the server read millions of cells.
+        r2, c2 = min(r2, max(info.rows, grid.r1 + 1)), min(c2, max(info.cols, grid.c1 + 1))
+        if (r2 - grid.r1) * (c2 - grid.c1) > MAX_RANGE_CELLS:
+            raise FormulaError("#REF!", f"The range is larger than {MAX_RANGE_CELLS:,} cells.")
+        cached = self._ranges[sheet_id].get((grid.r1, grid.c1, r2, c2))
+        if cached is not None:
+            return cached
+        # Inlined lookups (a key is in at most one of inputs / formula values / spill): ranges
+        # of thousands of cells are read on every SUM over them, so this loop is the hot path.
+        iget, vget, sget = self.inputs.get, self.values.get, self.spill.get
+        rows = []
+        for r in range(grid.r1, r2):
+            line = []
+            for c in range(grid.c1, c2):
+                key = (sheet_id, r, c)
+                value = iget(key)
+                if value is None:
+                    value = vget(key)
+                    if value is None:
+                        value = sget(key)
+                line.append(value)
+            rows.append(line)
+        found = self._ranges[sheet_id][(grid.r1, grid.c1, r2, c2)] = Matrix(rows)
+        return found
+
+    # -- writing ------------------------------------------------------------------------
+    def set_input(self, key: Key, value: Any) -> None:
+        """A literal value (None clears the cell)."""
+        self._drop_formula(key)
+        if value is None:
+            self.inputs.pop(key, None)
+        else:
+            self.inputs[key] = value
+        self._changed(key[0])
+
+    def set_formula(self, key: Key, text: str, deps: list[Dep] | None = None, value: Any = None) -> None:
+        self._drop_formula(key)
+        self.inputs.pop(key, None)
+        self.formulas[key] = text
+        self.values[key] = value
+        if deps is None:
+            deps, volatile = self.compile(key[0], text)
+            if volatile:
+                self.volatile.add(key)
+        self.deps[key] = deps
+        for dep in deps:
+            self._index(dep, key)
+        self._changed(key[0])
+
+    def _changed(self, sheet_id: int) -> None:
+        self._extent.pop(sheet_id, None)
+        self._ranges.pop(sheet_id, None)
+
+    def mark_volatile(self, key: Key) -> None:
+        self.volatile.add(key)
+
+    def _drop_formula(self, key: Key) -> None:
+        if key not in self.formulas:
+            return
+        del self.formulas[key]
+        self.values.pop(key, None)
+        self.volatile.discard(key)
+        for dep in self.deps.pop(key, ()):
+            self._unindex(dep, key)
+        self._clear_spill(key)
+
+    def _index(self, dep: Dep, key: Key) -> None:
+        s, r1, c1, r2, c2 = dep
+        if r2 == r1 + 1 and c2 == c1 + 1:
+            self._single[(s, r1, c1)].add(key)
+        elif c2 is None or c2 - c1 > 64:
+            self._wide[s].append((dep, key))
+        else:
+            for c in range(c1, c2):
+                self._columns[(s, c)].append((r1, r2, key))
+
+    def _unindex(self, dep: Dep, key: Key) -> None:
+        s, r1, c1, r2, c2 = dep
+        if r2 == r1 + 1 and c2 == c1 + 1:
+            self._single[(s, r1, c1)].discard(key)
+        elif c2 is None or c2 - c1 > 64:
+            self._wide[s].remove((dep, key))
+        else:
+            for c in range(c1, c2):
+                self._columns[(s, c)].remove((r1, r2, key))
+
+    def compile(self, sheet_id: int, text: str) -> tuple[list[Dep], bool]:
+        """The ranges a formula reads (resolved to sheet ids) and whether it is volatile."""
+        try:
+            tree = parse(text)
+        except FormulaSyntaxError:
+            return [], False
+        deps: list[Dep] = []
+        for node in references(tree):
+            if node[0] == "name":
+                found = self.names.get(node[1].lower())
+                if found is None:
+                    continue
+                target, grid = found
+            else:
+                target = sheet_id if node[1] is None else self.by_title.get(node[1].lower())
+                if target is None:
+                    continue
+                grid = node[2]
+            deps.append((target, grid.r1, grid.c1, grid.r2, grid.c2))
+        return deps, _is_volatile(tree)
+
+    def dependants(self, key: Key) -> set[Key]:
+        s, r, c = key
+        found = set(self._single.get(key, ()))
+        for r1, r2, owner in self._columns.get((s, c), ()):
+            if r1 <= r and (r2 is None or r < r2):
+                found.add(owner)
+        for (_, r1, c1, r2, c2), owner in self._wide.get(s, ()):
+            if r1 <= r and (r2 is None or r < r2) and c1 <= c and (c2 is None or c < c2):
+                found.add(owner)
+        return found
+
+    # -- evaluation ---------------------------------------------------------------------
+    def evaluate_formula(self, key: Key) -> Any:
+        text = self.formulas[key]
+        try:
+            tree = parse(text)
+        except FormulaSyntaxError as bad:
+            return CellError("#ERROR!", str(bad))
+        try:
+            return evaluate(tree, _Context(self, key[0]))
+        except FormulaError as error:
+            return error.error
+        except RecursionError:
+            return CellError("#ERROR!", "The formula is nested too deeply.")
+
+    def recalc_all(self) -> set[Key]:
+        return self.recalc(set(self.formulas), include_self=True)
+
+    def recalc(self, changed: set[Key], include_self: bool = False) -> set[Key]:
+        """Recalculate the dependants of `changed` (and `changed` formulas themselves when
+        `include_self`); returns every cell whose value changed, spilled cells included."""
+        touched: set[Key] = set()
+        pending = set(changed)
+        first = True
+        for _ in range(MAX_SPILL_PASSES):
+            if not pending:
+                break
+            spilled = self._pass(pending, include_self or first, touched)
+            first = False
+            pending = spilled
+        return touched
+
+    def _pass(self, changed: set[Key], include_self: bool, touched: set[Key]) -> set[Key]:
+        dirty: set[Key] = {k for k in changed if k in self.formulas} if include_self else set()
+        dirty |= self.volatile
+        dirty |= {a for a in self.spill_area if isinstance(self.values.get(a), CellError) and self.values[a].message.startswith("Array result")}
+        edges: dict[Key, set[Key]] = defaultdict(set)
+        queue = deque(changed | dirty)
+        seen = set(queue)
+        while queue:
+            cell = queue.popleft()
+            for dep in self.dependants(cell):
+                edges[cell].add(dep)
+                if dep not in seen:
+                    seen.add(dep)
+                    queue.append(dep)
+                dirty.add(dep)
+            owner = self.spill_owner.get(cell)
+            if owner is not None and cell in changed and cell in self.inputs:
+                dirty.add(owner)
+        indegree = {k: 0 for k in dirty}
+        for source, targets in edges.items():
+            if source in dirty:
+                for target in targets:
+                    if target in indegree and target != source:
+                        indegree[target] += 1
+                    elif target == source:
+                        indegree[target] += 1
+        ready = deque(sorted(k for k, n in indegree.items() if n == 0))
+        spill_changed: set[Key] = set()
+        done = 0
+        while ready:
+            key = ready.popleft()
+            done += 1
+            self._store(key, self.evaluate_formula(key), touched, spill_changed)
+            for target in edges.get(key, ()):
+                if target in indegree and target != key:
+                    indegree[target] -= 1
+                    if indegree[target] == 0:
+                        ready.append(target)
+        for key, n in indegree.items():
+            if n > 0:
+                self._store(key, CIRCULAR, touched, spill_changed)
+        return spill_changed - changed
+
+    def _store(self, key: Key, result: Any, touched: set[Key], spill_changed: set[Key]) -> None:
+        if isinstance(result, Matrix) and (result.height > 1 or result.width > 1):
+            result = self._spill(key, result, touched, spill_changed)
+        else:
+            if isinstance(result, Matrix):
+                result = result.rows[0][0] if result.rows and result.rows[0] else None
+            self._clear_spill(key, touched, spill_changed)
+        if result is None:
+            result = 0.0  # a formula reading a blank shows 0, as in every spreadsheet
+        if isinstance(result, int) and not isinstance(result, bool):
+            result = float(result)
+        if isinstance(result, float) and not math.isfinite(result):
+            result = CellError("#NUM!", "The result is too large or not a number.")
+        if self.values.get(key) != result or key not in self.values:
+            touched.add(key)
+            self._ranges.pop(key[0], None)
+        self.values[key] = result
+
+    def _clear_spill(self, anchor: Key, touched: set[Key] | None = None, spill_changed: set[Key] | None = None) -> None:
+        area = self.spill_area.pop(anchor, None)
+        if not area:
+            return
+        for cell in area:
+            if self.spill_owner.get(cell) == anchor:
+                del self.spill_owner[cell]
+                self.spill.pop(cell, None)
+                if touched is not None:
+                    touched.add(cell)
+                if spill_changed is not None:
+                    spill_changed.add(cell)
+        self._changed(anchor[0])
+
+    def _spill(self, anchor: Key, result: Matrix, touched: set[Key], spill_changed: set[Key]) -> Any:
+        s, r0, c0 = anchor
+        info = self.sheets[s]
+        cells = [(s, r0 + i, c0 + j) for i in range(result.height) for j in range(result.width)]
+        for cell in cells[1:]:
+            if cell in self.inputs or cell in self.formulas or (cell in self.spill_owner and self.spill_owner[cell] != anchor) \
+                    or cell[1] >= info.rows or cell[2] >= info.cols:
+                self._clear_spill(anchor, touched, spill_changed)
+                self.spill_area[anchor] = []
+                return CellError("#REF!", f"Array result was not expanded because it would overwrite data in {cell_name(cell[1], cell[2])}.")
+        old = set(self.spill_area.get(anchor, ()))
+        new_cells = cells[1:]
+        for cell in old - set(new_cells):
+            self.spill_owner.pop(cell, None)
+            self.spill.pop(cell, None)
+            touched.add(cell)
+            spill_changed.add(cell)
+        flat = [v if v is not None else None for row in result.rows for v in row]
+        for cell, value in zip(new_cells, flat[1:]):
+            if self.spill.get(cell) != value or cell not in self.spill:
+                touched.add(cell)
+                spill_changed.add(cell)
+            self.spill[cell] = value
+            self.spill_owner[cell] = anchor
+        self.spill_area[anchor] = new_cells
+        self._changed(s)
+        return flat[0]
+
+
+def _is_volatile(tree: tuple[Any, ...]) -> bool:
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if node[0] == "call":
+            if node[1] in VOLATILE:
+                return True
+            stack.extend(node[2])
+        elif node[0] == "op":
+            stack.extend((node[2], node[3]))
+        elif node[0] in ("neg", "pct"):
+            stack.append(node[1])
+    return False
+
+
+class _Context:
+    __slots__ = ("book", "sheet_id", "sheet", "now")
+
+    def __init__(self, book: Book, sheet_id: int) -> None:
+        self.book = book
+        self.sheet_id = sheet_id
+        self.sheet = book.sheets[sheet_id].title
+        self.now = book.now
+
+    def read(self, sheet: str | None, grid: GridRange) -> Matrix:
+        target = self.sheet_id if sheet is None else self.book.by_title.get(sheet.lower())
+        if target is None:
+            raise FormulaError("#REF!", f"Unresolved sheet name '{sheet}'.")
+        return self.book.read(target, grid)
+
+    def resolve_name(self, name: str) -> tuple[str, GridRange] | None:
+        found = self.book.names.get(name.lower())
+        if found is None:
+            return None
+        return self.book.sheets[found[0]].title, found[1]
+
+
+def deps_json(deps: list[Dep]) -> str:
+    return json.dumps(deps, separators=(",", ":"))
+
+
+def deps_from_json(text: str | None) -> list[Dep]:
+    return [tuple(d) for d in json.loads(text) if isinstance(d, list)] if text else []  # type: ignore[misc]

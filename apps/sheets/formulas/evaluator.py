@@ -1,0 +1,203 @@
+"""Evaluating a formula tree against a workbook: operators, references, names, and calls into
+the function registry (functions.py). Arrays broadcast through operators element by element
+(as Google's array formulas and Excel's dynamic arrays do), so `FILTER(A:A, B:B>5)` works."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+from apps.sheets.a1 import GridRange
+from apps.sheets.formulas.values import (
+    CellError, FormulaError, Matrix, check, compare, fail, finite, scalar, to_number, to_text,
+)
+
+
+class Context(Protocol):
+    """What a formula can read: the workbook's cells, its names, the env's clock."""
+
+    sheet: str  # the title of the sheet holding the formula
+    now: datetime
+
+    def read(self, sheet: str | None, grid: GridRange) -> Matrix: ...
+
+    def resolve_name(self, name: str) -> tuple[str, GridRange] | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Fn:
+    """A spreadsheet function: eager ones get evaluated arguments; lazy ones (IF, IFERROR…)
+    get the trees and evaluate only the branches they take."""
+
+    call: Callable[..., Any]
+    lazy: bool = False
+    min_args: int = 0
+    max_args: int | None = None
+    errors_ok: bool = False  # takes error values as arguments (ISERROR, ISNA…)
+
+
+FUNCTIONS: dict[str, Fn] = {}
+
+
+def function(name: str, min_args: int = 0, max_args: int | None = None, *, lazy: bool = False, errors_ok: bool = False) -> Callable:
+    def register(call: Callable) -> Callable:
+        FUNCTIONS[name] = Fn(call, lazy, min_args, max_args, errors_ok)
+        return call
+
+    return register
+
+
+def evaluate(node: tuple[Any, ...], ctx: Context) -> Any:
+    kind = node[0]
+    if kind == "num" or kind == "str" or kind == "bool":
+        return node[1]
+    if kind == "ref":
+        return ctx.read(node[1], node[2])
+    if kind == "op":
+        # Operators chain to the left (=A1+A2+…+A5000): walk the chain iteratively so a long
+        # sum is not a deep recursion.
+        spine = []
+        while node[0] == "op":
+            spine.append(node)
+            node = node[2]
+        value = evaluate(node, ctx)
+        for link in reversed(spine):
+            value = _operate(link[1], value, evaluate(link[3], ctx))
+        return value
+    if kind == "call":
+        return _call(node[1], node[2], ctx)
+    if kind == "neg":
+        return _map1(evaluate(node[1], ctx), lambda v: -to_number(v))
+    if kind == "pct":
+        return _map1(evaluate(node[1], ctx), lambda v: to_number(v) / 100)
+    if kind == "err":
+        return CellError(node[1])
+    if kind == "name":
+        found = ctx.resolve_name(node[1])
+        if found is None:
+            return CellError("#NAME?", f"Unknown range name: '{node[1]}'.")
+        return ctx.read(found[0], found[1])
+    if kind == "blank":
+        return None
+    if kind == "array":
+        return Matrix([[scalar(evaluate(item, ctx)) for item in row] for row in node[1]])
+    raise ValueError(f"unknown node {kind!r}")
+
+
+def _call(name: str, args: tuple[Any, ...], ctx: Context) -> Any:
+    fn = FUNCTIONS.get(name)
+    if fn is None:
+        return CellError("#NAME?", f"Unknown function: '{name}'.")
+    if len(args) < fn.min_args or (fn.max_args is not None and len(args) > fn.max_args):
+        expected = str(fn.min_args) if fn.max_args == fn.min_args else (
+            f"between {fn.min_args} and {fn.max_args}" if fn.max_args is not None else f"at least {fn.min_args}")
+        return CellError("#N/A", f"Wrong number of arguments to {name}. Expected {expected} arguments, but got {len(args)} arguments.")
+    try:
+        if fn.lazy:
+            return fn.call(ctx, *args)
+        values = [evaluate(arg, ctx) for arg in args]
+        if not fn.errors_ok:
+            for value in values:
+                if isinstance(value, CellError):
+                    return value
+        return fn.call(*values)
+    except FormulaError as error:
+        return error.error
+    except (ZeroDivisionError,):
+        return CellError("#DIV/0!", "Function attempted to divide by zero.")
+    except (OverflowError, ValueError) as error:
+        return CellError("#NUM!", str(error))
+    except (TypeError, IndexError, KeyError, AttributeError):
+        # Arguments of a shape the function does not take: the cell shows an error, the
+        # request never fails (property-tested in tests/apps/sheets/test_formula_fuzz.py).
+        return CellError("#VALUE!", f"Function {name} cannot use these arguments.")
+
+
+def _map1(value: Any, op: Callable[[Any], Any]) -> Any:
+    if isinstance(value, Matrix):
+        return Matrix([[_safe(op, v) for v in row] for row in value.rows])
+    return _safe(op, value)
+
+
+def _safe(op: Callable[..., Any], *values: Any) -> Any:
+    try:
+        return op(*values)
+    except FormulaError as error:
+        return error.error
+
+
+def _broadcast(a: Any, b: Any, op: Callable[[Any, Any], Any]) -> Any:
+    if not isinstance(a, Matrix) and not isinstance(b, Matrix):
+        return _safe(op, a, b)
+    ma = a if isinstance(a, Matrix) else None
+    mb = b if isinstance(b, Matrix) else None
+    height = max(m.height for m in (ma, mb) if m is not None)
+    width = max(m.width for m in (ma, mb) if m is not None)
+
+    def at(m: Matrix | None, plain: Any, r: int, c: int) -> Any:
+        if m is None:
+            return plain
+        if m.height == 1 and m.width == 1:
+            return m.rows[0][0]
+        rr = 0 if m.height == 1 else r
+        cc = 0 if m.width == 1 else c
+        if rr >= m.height or cc >= m.width:
+            return CellError("#N/A", "Array arguments are of different size.")
+        return m.rows[rr][cc]
+
+    return Matrix([[_safe(op, at(ma, a, r, c), at(mb, b, r, c)) for c in range(width)] for r in range(height)])
+
+
+def _arith(symbol: str) -> Callable[[Any, Any], Any]:
+    def run(x: Any, y: Any) -> Any:
+        left, right = to_number(x), to_number(y)
+        if symbol == "+":
+            return left + right
+        if symbol == "-":
+            return left - right
+        if symbol == "*":
+            return left * right
+        if symbol == "/":
+            if right == 0:
+                raise fail("#DIV/0!", "Function DIVIDE parameter 2 cannot be zero.")
+            return left / right
+        if left == 0 and right < 0:
+            raise fail("#DIV/0!", "Function POW parameter 1 cannot be zero when parameter 2 is negative.")
+        try:
+            result = math.pow(left, right)
+        except (ValueError, OverflowError):
+            raise fail("#NUM!", f"POW({left}, {right}) has no real result") from None
+        return finite(result)
+
+    return run
+
+
+def _comparer(symbol: str) -> Callable[[Any, Any], bool]:
+    tests = {"=": lambda c: c == 0, "<>": lambda c: c != 0, "<": lambda c: c < 0, ">": lambda c: c > 0,
+             "<=": lambda c: c <= 0, ">=": lambda c: c >= 0}
+    test = tests[symbol]
+    return lambda x, y: test(compare(x, y))
+
+
+_OPS: dict[str, Callable[[Any, Any], Any]] = {
+    **{s: _arith(s) for s in "+-*/^"},
+    **{s: _comparer(s) for s in ("=", "<>", "<", ">", "<=", ">=")},
+    "&": lambda x, y: to_text(x) + to_text(y),
+}
+
+
+def _operate(symbol: str, a: Any, b: Any) -> Any:
+    return _broadcast(a, b, _OPS[symbol])
+
+
+def number_or_error(value: Any) -> Any:
+    """Turn a Python result into a cell value (non-finite numbers → #NUM!)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return CellError("#NUM!", "the result is not a finite number")
+    return value
+
+
+__all__ = ["FUNCTIONS", "Context", "Fn", "evaluate", "function", "check"]

@@ -1,0 +1,111 @@
+"""Dates: DATE, TODAY and NOW (the env's clock, never the machine's), YEAR, MONTH, DAY,
+WEEKDAY, EDATE, EOMONTH, DAYS, NETWORKDAYS. Dates are serial numbers, day 0 = 1899-12-30."""
+
+from __future__ import annotations
+
+import calendar
+import math
+from datetime import date, timedelta
+from typing import Any
+
+from apps.sheets.formulas.evaluator import function
+from apps.sheets.formulas.values import Matrix, check, fail, from_serial, to_number, to_serial
+
+
+def _day(value: Any) -> date:
+    return from_serial(math.floor(to_number(value))).date()
+
+
+@function("DATE", 3, 3)
+def _date(year: Any, month: Any, day: Any) -> float:
+    y, m, d = int(to_number(year)), int(to_number(month)), int(to_number(day))
+    if 0 <= y < 1900:
+        y += 1900
+    y += (m - 1) // 12
+    m = (m - 1) % 12 + 1
+    if not 1 <= y <= 9999:
+        raise fail("#NUM!", f"DATE year {y} is out of range")
+    return to_serial(date(y, m, 1)) + d - 1
+
+
+@function("TODAY", 0, 0, lazy=True)
+def _today(ctx: Any) -> float:
+    return float(to_serial(ctx.now.date()))
+
+
+@function("NOW", 0, 0, lazy=True)
+def _now(ctx: Any) -> float:
+    return to_serial(ctx.now)
+
+
+@function("YEAR", 1, 1)
+def _year(value: Any) -> float:
+    return float(_day(value).year)
+
+
+@function("MONTH", 1, 1)
+def _month(value: Any) -> float:
+    return float(_day(value).month)
+
+
+@function("DAY", 1, 1)
+def _dayfn(value: Any) -> float:
+    return float(_day(value).day)
+
+
+@function("WEEKDAY", 1, 2)
+def _weekday(value: Any, kind: Any = 1.0) -> float:
+    weekday = _day(value).weekday()  # Monday = 0
+    mode = int(to_number(kind))
+    if mode == 2:
+        return float(weekday + 1)
+    if mode == 3:
+        return float(weekday)
+    return float((weekday + 1) % 7 + 1)
+
+
+def _shift_months(start: date, months: int) -> tuple[int, int]:
+    total = start.year * 12 + start.month - 1 + months
+    return total // 12, total % 12 + 1
+
+
+@function("EDATE", 2, 2)
+def _edate(start: Any, months: Any) -> float:
+    begin = _day(start)
+    y, m = _shift_months(begin, int(to_number(months)))
+    return float(to_serial(date(y, m, min(begin.day, calendar.monthrange(y, m)[1]))))
+
+
+@function("EOMONTH", 2, 2)
+def _eomonth(start: Any, months: Any) -> float:
+    y, m = _shift_months(_day(start), int(to_number(months)))
+    if not 1 <= y <= 9999:
+        raise fail("#NUM!", "EOMONTH is out of range")
+    return float(to_serial(date(y, m, calendar.monthrange(y, m)[1])))
+
+
+@function("DAYS", 2, 2)
+def _days(end: Any, start: Any) -> float:
+    return float(math.floor(to_number(end)) - math.floor(to_number(start)))
+
+
+@function("NETWORKDAYS", 2, 3)
+def _networkdays(start: Any, end: Any, holidays: Any = None) -> float:
+    first, last = _day(start), _day(end)
+    sign = 1
+    if first > last:
+        first, last, sign = last, first, -1
+    skip: set[date] = set()
+    if holidays is not None:
+        for v in (holidays.flat() if isinstance(holidays, Matrix) else [holidays]):
+            check(v)
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                skip.add(_day(v))
+    days = (last - first).days + 1
+    whole_weeks, rest = divmod(days, 7)
+    count = whole_weeks * 5
+    for i in range(rest):
+        if (first + timedelta(days=whole_weeks * 7 + i)).weekday() < 5:
+            count += 1
+    count -= sum(1 for h in skip if first <= h <= last and h.weekday() < 5)
+    return float(sign * count)

@@ -1,0 +1,130 @@
+"""Logic and information: IF, IFS, IFERROR, IFNA, AND, OR, NOT, SWITCH, IS* — the lazy ones
+evaluate only the branch they take, so an error in the other branch does not surface."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from apps.sheets.formulas.evaluator import evaluate, function
+from apps.sheets.formulas.values import CellError, Matrix, check, compare, fail, scalar, to_bool
+
+
+def _flat_bools(args: tuple[Any, ...]) -> list[bool]:
+    found = []
+    for arg in args:
+        if isinstance(arg, Matrix):
+            for v in arg.flat():
+                check(v)
+                if isinstance(v, (bool, int, float)):
+                    found.append(bool(v))
+        elif arg is not None:
+            found.append(to_bool(arg))
+    if not found:
+        raise fail("#VALUE!", "the function has no logical values to work on")
+    return found
+
+
+@function("IF", 2, 3, lazy=True)
+def _if(ctx: Any, test: Any, yes: Any, no: Any = ("bool", False)) -> Any:
+    condition = scalar(evaluate(test, ctx))
+    if isinstance(condition, CellError):
+        return condition
+    taken = yes if to_bool(condition) else no
+    result = evaluate(taken, ctx)
+    return 0.0 if taken == ("blank",) else result
+
+
+@function("IFS", 2, lazy=True)
+def _ifs(ctx: Any, *pairs: Any) -> Any:
+    if len(pairs) % 2:
+        raise fail("#N/A", "IFS takes pairs of condition and value")
+    for i in range(0, len(pairs), 2):
+        condition = scalar(evaluate(pairs[i], ctx))
+        if isinstance(condition, CellError):
+            return condition
+        if to_bool(condition):
+            return evaluate(pairs[i + 1], ctx)
+    raise fail("#N/A", "No match.")
+
+
+@function("IFERROR", 1, 2, lazy=True)
+def _iferror(ctx: Any, value: Any, fallback: Any = ("str", "")) -> Any:
+    result = evaluate(value, ctx)
+    return evaluate(fallback, ctx) if isinstance(scalar(result), CellError) else result
+
+
+@function("IFNA", 2, 2, lazy=True)
+def _ifna(ctx: Any, value: Any, fallback: Any) -> Any:
+    result = evaluate(value, ctx)
+    found = scalar(result)
+    return evaluate(fallback, ctx) if isinstance(found, CellError) and found.code == "#N/A" else result
+
+
+@function("SWITCH", 3, lazy=True)
+def _switch(ctx: Any, expr: Any, *cases: Any) -> Any:
+    subject = scalar(evaluate(expr, ctx))
+    if isinstance(subject, CellError):
+        return subject
+    for i in range(0, len(cases) - 1, 2):
+        if compare(subject, evaluate(cases[i], ctx)) == 0:
+            return evaluate(cases[i + 1], ctx)
+    if len(cases) % 2:
+        return evaluate(cases[-1], ctx)
+    raise fail("#N/A", "No match.")
+
+
+@function("AND", 1)
+def _and(*args: Any) -> bool:
+    return all(_flat_bools(args))
+
+
+@function("OR", 1)
+def _or(*args: Any) -> bool:
+    return any(_flat_bools(args))
+
+
+@function("NOT", 1, 1)
+def _not(value: Any) -> bool:
+    return not to_bool(value)
+
+
+@function("TRUE", 0, 0)
+def _true() -> bool:
+    return True
+
+
+@function("FALSE", 0, 0)
+def _false() -> bool:
+    return False
+
+
+@function("ISBLANK", 1, 1, errors_ok=True)
+def _isblank(value: Any) -> bool:
+    return scalar(value) is None
+
+
+@function("ISNUMBER", 1, 1, errors_ok=True)
+def _isnumber(value: Any) -> bool:
+    v = scalar(value)
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+@function("ISTEXT", 1, 1, errors_ok=True)
+def _istext(value: Any) -> bool:
+    return isinstance(scalar(value), str)
+
+
+@function("ISERROR", 1, 1, errors_ok=True)
+def _iserror(value: Any) -> bool:
+    return isinstance(scalar(value), CellError)
+
+
+@function("ISNA", 1, 1, errors_ok=True)
+def _isna(value: Any) -> bool:
+    v = scalar(value)
+    return isinstance(v, CellError) and v.code == "#N/A"
+
+
+@function("NA", 0, 0)
+def _na() -> Any:
+    return CellError("#N/A", "Value not available.")

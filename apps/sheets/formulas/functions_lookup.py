@@ -1,0 +1,243 @@
+"""Lookup and arrays: VLOOKUP, HLOOKUP, INDEX, MATCH, XLOOKUP, and the array functions FILTER,
+SORT, UNIQUE whose results spill into the cells below and to the right."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from apps.sheets.formulas.evaluator import function
+from apps.sheets.formulas.functions_math import _wildcard
+from apps.sheets.formulas.values import CellError, Matrix, compare, fail, matrix_of, scalar, to_bool, to_number
+
+
+def _exact(a: Any, key: Any) -> bool:
+    if isinstance(a, CellError):
+        return False
+    if isinstance(key, str) and isinstance(a, str) and any(ch in key for ch in "*?~"):
+        return _wildcard(key).fullmatch(a) is not None
+    if (a is None) != (key is None) and not (key == "" or a == ""):
+        return False
+    return compare(a, key) == 0 and (isinstance(a, str) == isinstance(key, str))
+
+
+def _approx(items: list[Any], key: Any, descending: bool = False) -> int | None:
+    """Index of the last item <= key in ascending data (first >= key when descending), by
+    binary search as spreadsheets do; values of another type than the key are skipped."""
+    best = None
+    lo, hi = 0, len(items) - 1
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        item = items[mid]
+        if item is None or isinstance(item, CellError):
+            hi = mid - 1
+            continue
+        c = compare(item, key)
+        if (c <= 0) != descending or c == 0:
+            if c == 0 or not descending:
+                best = mid
+            lo = mid + 1
+        else:
+            if descending:
+                best = mid
+            hi = mid - 1
+    return best
+
+
+def _not_found(name: str, key: Any) -> Any:
+    shown = key if not isinstance(key, float) or key != int(key) else int(key)
+    return CellError("#N/A", f"Did not find value '{shown}' in {name} evaluation.")
+
+
+def _lookup(name: str, key: Any, table: Any, index: Any, sorted_flag: Any, by_rows: bool) -> Any:
+    key = scalar(key)
+    grid = matrix_of(table)
+    position = int(to_number(index))
+    lines = grid.rows if by_rows else [list(col) for col in zip(*grid.rows)]
+    width = len(lines[0]) if lines else 0
+    if position < 1:
+        raise fail("#VALUE!", f"Function {name} parameter 3 value is {position}. It should be greater than or equal to 1.")
+    if position > width:
+        raise fail("#REF!", f"{name} evaluates to an out of bounds range.")
+    keys = [line[0] for line in lines]
+    approximate = sorted_flag is not None and to_bool(sorted_flag)
+    found = _approx(keys, key) if approximate else next((i for i, k in enumerate(keys) if _exact(k, key)), None)
+    if found is None:
+        return _not_found(name, key)
+    return lines[found][position - 1]
+
+
+@function("VLOOKUP", 3, 4)
+def _vlookup(key: Any, table: Any, index: Any, is_sorted: Any = True) -> Any:
+    return _lookup("VLOOKUP", key, table, index, is_sorted, by_rows=True)
+
+
+@function("HLOOKUP", 3, 4)
+def _hlookup(key: Any, table: Any, index: Any, is_sorted: Any = True) -> Any:
+    return _lookup("HLOOKUP", key, table, index, is_sorted, by_rows=False)
+
+
+def _vector(area: Any) -> list[Any]:
+    grid = matrix_of(area)
+    if grid.height != 1 and grid.width != 1:
+        raise fail("#N/A", "the range must be a single row or a single column")
+    return list(grid.flat())
+
+
+@function("MATCH", 2, 3)
+def _match(key: Any, area: Any, kind: Any = 1.0) -> float:
+    key, items, mode = scalar(key), _vector(area), int(to_number(kind))
+    if mode == 0:
+        found = next((i for i, v in enumerate(items) if _exact(v, key)), None)
+    else:
+        found = _approx(items, key, descending=mode < 0)
+    if found is None:
+        raise fail("#N/A", f"Did not find value '{key}' in MATCH evaluation.")
+    return float(found + 1)
+
+
+@function("INDEX", 1, 3)
+def _index(area: Any, row: Any = 0.0, col: Any = None) -> Any:
+    grid = matrix_of(area)
+    r = int(to_number(row)) if row is not None else 0
+    c = int(to_number(col)) if col is not None else 0
+    if col is None and grid.height == 1 and grid.width > 1:
+        r, c = 1, r
+    if r < 0 or c < 0 or r > grid.height or c > grid.width:
+        raise fail("#REF!", "INDEX evaluates to an out of bounds range.")
+    if r and c:
+        return grid.rows[r - 1][c - 1]
+    if r:
+        return Matrix([grid.rows[r - 1]])
+    if c:
+        return Matrix([[line[c - 1]] for line in grid.rows])
+    return grid
+
+
+@function("XLOOKUP", 3, 6)
+def _xlookup(key: Any, lookup: Any, result: Any, missing: Any = None, match_mode: Any = 0.0, search_mode: Any = 1.0) -> Any:
+    key, items = scalar(key), _vector(lookup)
+    grid = matrix_of(result)
+    vertical = matrix_of(lookup).width == 1 and matrix_of(lookup).height >= 1
+    mode, direction = int(to_number(match_mode)), int(to_number(search_mode))
+    order = range(len(items)) if direction >= 0 else range(len(items) - 1, -1, -1)
+    found = None
+    if mode in (0, 2):
+        found = next((i for i in order if _exact(items[i], key)), None)
+    else:
+        exact = next((i for i in order if _exact(items[i], key)), None)
+        if exact is not None:
+            found = exact
+        else:
+            candidates = [i for i in order if items[i] is not None and not isinstance(items[i], CellError)
+                          and (compare(items[i], key) < 0 if mode == -1 else compare(items[i], key) > 0)]
+            if candidates:
+                found = (max if mode == -1 else min)(candidates, key=lambda i: _key(items[i]))
+    if found is None:
+        if missing is not None:
+            return missing
+        return _not_found("XLOOKUP", key)
+    if vertical:
+        if found >= grid.height:
+            raise fail("#VALUE!", "XLOOKUP's lookup and result ranges must be the same size.")
+        row = grid.rows[found]
+        return row[0] if len(row) == 1 else Matrix([row])
+    if found >= grid.width:
+        raise fail("#VALUE!", "XLOOKUP's lookup and result ranges must be the same size.")
+    column = [line[found] for line in grid.rows]
+    return column[0] if len(column) == 1 else Matrix([[v] for v in column])
+
+
+def _key(value: Any) -> Any:
+    return functools.cmp_to_key(compare)(value)
+
+
+@function("FILTER", 2)
+def _filter(area: Any, *conditions: Any) -> Any:
+    grid = matrix_of(area)
+    keep_rows = [True] * grid.height
+    keep_cols = [True] * grid.width
+    by_columns = False
+    for condition in conditions:
+        cond = matrix_of(condition)
+        if cond.width == 1 and cond.height == grid.height:
+            keep_rows = [k and _truthy(v) for k, v in zip(keep_rows, cond.flat())]
+        elif cond.height == 1 and cond.width == grid.width:
+            by_columns = True
+            keep_cols = [k and _truthy(v) for k, v in zip(keep_cols, cond.flat())]
+        else:
+            raise fail("#VALUE!", f"FILTER has mismatched range sizes. Expected row count: {grid.height}. column count: 1. "
+                                  f"Actual row count: {cond.height}, column count: {cond.width}.")
+    rows = [row for row, keep in zip(grid.rows, keep_rows) if keep]
+    if by_columns:
+        rows = [[v for v, keep in zip(row, keep_cols) if keep] for row in rows]
+    if not rows or not rows[0]:
+        raise fail("#N/A", "No matches are found in FILTER evaluation.")
+    return Matrix(rows)
+
+
+def _truthy(value: Any) -> bool:
+    if isinstance(value, CellError):
+        return False
+    try:
+        return to_bool(value)
+    except Exception:  # noqa: BLE001 - text conditions keep nothing, as in Google Sheets
+        return False
+
+
+@function("SORT", 1)
+def _sort(area: Any, *keys: Any) -> Any:
+    grid = matrix_of(area)
+    rows = [list(r) for r in grid.rows]
+    specs = [(keys[i], keys[i + 1] if i + 1 < len(keys) else True) for i in range(0, len(keys), 2)] or [(1.0, True)]
+    for column, ascending in reversed(specs):
+        index = int(to_number(column)) - 1
+        if not 0 <= index < grid.width:
+            raise fail("#VALUE!", f"SORT: sort column {index + 1} is outside the range (1 to {grid.width})")
+        asc = _ascending(ascending)
+        blanks = [r for r in rows if r[index] is None]
+        filled = [r for r in rows if r[index] is not None]
+        filled.sort(key=lambda r: functools.cmp_to_key(compare)(r[index]), reverse=not asc)
+        rows = filled + blanks  # blanks last either way, as Google sorts them
+    return Matrix(rows)
+
+
+def _ascending(flag: Any) -> bool:
+    value = scalar(flag)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value > 0  # Excel's 1 / -1
+    return to_bool(value) if value is not None else True
+
+
+@function("UNIQUE", 1, 3)
+def _unique(area: Any, by_column: Any = False, exactly_once: Any = False) -> Any:
+    grid = matrix_of(area)
+    rows = grid.rows if not to_bool(by_column) else [list(c) for c in zip(*grid.rows)]
+    counts: dict[tuple, int] = {}
+    order: list[tuple] = []
+    for row in rows:
+        key = tuple(v.lower() if isinstance(v, str) else v for v in row)
+        if key not in counts:
+            order.append(key)
+            counts[key] = 0
+        counts[key] += 1
+    first = {}
+    for row in rows:
+        key = tuple(v.lower() if isinstance(v, str) else v for v in row)
+        first.setdefault(key, row)
+    kept = [first[k] for k in order if not to_bool(exactly_once) or counts[k] == 1]
+    if not kept:
+        raise fail("#N/A", "No unique values found.")
+    if to_bool(by_column):
+        kept = [list(r) for r in zip(*kept)]
+    return Matrix([list(r) for r in kept])
+
+
+@function("ROWS", 1, 1)
+def _rows(area: Any) -> float:
+    return float(matrix_of(area).height)
+
+
+@function("COLUMNS", 1, 1)
+def _columns(area: Any) -> float:
+    return float(matrix_of(area).width)

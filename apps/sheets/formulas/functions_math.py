@@ -1,0 +1,314 @@
+"""Math and statistics: SUM, AVERAGE, COUNT, COUNTA, MIN, MAX, ROUND and friends, and the
+conditional aggregates SUMIF(S), COUNTIF(S), AVERAGEIF(S) with spreadsheet criteria."""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+import statistics
+from collections.abc import Callable, Iterator
+from decimal import ROUND_DOWN, ROUND_HALF_UP, ROUND_UP, Decimal
+from typing import Any
+
+from apps.sheets.formulas.evaluator import function
+from apps.sheets.formulas.values import (
+    CellError, Matrix, check, compare, fail, number_text, parse_date_text, parse_number_text, to_number,
+)
+
+
+def numbers(args: tuple[Any, ...]) -> Iterator[float]:
+    """The numbers of arguments as SUM reads them: in ranges only numbers count; a value
+    given directly counts when it reads as a number (TRUE, "3")."""
+    for arg in args:
+        if isinstance(arg, Matrix):
+            cells = list(arg.flat())
+            found = [v for v in cells if type(v) is float]  # the engine keeps every number a float
+            if len(found) != len(cells):
+                for value in cells:
+                    if type(value) is CellError:
+                        check(value)
+                found += [float(v) for v in cells if type(v) is int]
+            yield from found
+        elif arg is not None:
+            yield to_number(arg)
+
+
+@function("SUM", 1)
+def _sum(*args: Any) -> float:
+    return math.fsum(numbers(args))
+
+
+@function("AVERAGE", 1)
+def _average(*args: Any) -> float:
+    found = list(numbers(args))
+    if not found:
+        raise fail("#DIV/0!", "Evaluation of function AVERAGE caused a divide by zero error.")
+    return math.fsum(found) / len(found)
+
+
+@function("COUNT", 1)
+def _count(*args: Any) -> float:
+    total = 0
+    for arg in args:
+        if isinstance(arg, Matrix):
+            total += sum(1 for v in arg.flat() if isinstance(v, (int, float)) and not isinstance(v, bool))
+        elif isinstance(arg, (int, float)) and not isinstance(arg, bool) or (isinstance(arg, str) and parse_number_text(arg) is not None):
+            total += 1
+    return float(total)
+
+
+@function("COUNTA", 1)
+def _counta(*args: Any) -> float:
+    total = 0
+    for arg in args:
+        if isinstance(arg, Matrix):
+            total += sum(1 for v in arg.flat() if v is not None)
+        else:
+            total += 1
+    return float(total)
+
+
+@function("COUNTBLANK", 1, 1)
+def _countblank(area: Any) -> float:
+    values = area.flat() if isinstance(area, Matrix) else [area]
+    return float(sum(1 for v in values if v is None or v == ""))
+
+
+@function("MIN", 1)
+def _min(*args: Any) -> float:
+    return min(numbers(args), default=0.0)
+
+
+@function("MAX", 1)
+def _max(*args: Any) -> float:
+    return max(numbers(args), default=0.0)
+
+
+@function("MEDIAN", 1)
+def _median(*args: Any) -> float:
+    found = list(numbers(args))
+    if not found:
+        raise fail("#NUM!", "MEDIAN has no numbers to work on")
+    return float(statistics.median(found))
+
+
+@function("PRODUCT", 1)
+def _product(*args: Any) -> float:
+    return math.prod(numbers(args))
+
+
+def _rounder(mode: str) -> Callable[..., float]:
+    def run(value: Any, places: Any = 0.0) -> float:
+        number, digits = to_number(value), int(to_number(places))
+        exponent = Decimal(1).scaleb(-digits)
+        return float(Decimal(repr(number)).quantize(exponent, rounding=mode)) if digits >= 0 else float(
+            (Decimal(repr(number)) / exponent).quantize(Decimal(1), rounding=mode) * exponent)
+
+    return run
+
+
+function("ROUND", 1, 2)(_rounder(ROUND_HALF_UP))
+function("ROUNDUP", 1, 2)(_rounder(ROUND_UP))
+function("ROUNDDOWN", 1, 2)(_rounder(ROUND_DOWN))
+
+
+@function("ABS", 1, 1)
+def _abs(value: Any) -> float:
+    return abs(to_number(value))
+
+
+@function("INT", 1, 1)
+def _int(value: Any) -> float:
+    return float(math.floor(to_number(value)))
+
+
+@function("MOD", 2, 2)
+def _mod(value: Any, divisor: Any) -> float:
+    d = to_number(divisor)
+    if d == 0:
+        raise fail("#DIV/0!", "Function MOD parameter 2 cannot be zero.")
+    return to_number(value) - d * math.floor(to_number(value) / d)
+
+
+@function("SQRT", 1, 1)
+def _sqrt(value: Any) -> float:
+    number = to_number(value)
+    if number < 0:
+        raise fail("#NUM!", "Function SQRT parameter 1 value is negative. It should be positive or zero.")
+    return math.sqrt(number)
+
+
+@function("POWER", 2, 2)
+def _power(base: Any, exponent: Any) -> float:
+    return math.pow(to_number(base), to_number(exponent))
+
+
+@function("SUMPRODUCT", 1)
+def _sumproduct(*arrays: Any) -> float:
+    grids = [a if isinstance(a, Matrix) else Matrix([[a]]) for a in arrays]
+    if any((g.height, g.width) != (grids[0].height, grids[0].width) for g in grids):
+        raise fail("#VALUE!", "SUMPRODUCT has mismatched range sizes.")
+    total = 0.0
+    for cells in zip(*(list(g.flat()) for g in grids)):
+        product = 1.0
+        for v in cells:
+            check(v)
+            product *= float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else 0.0
+        total += product
+    return total
+
+
+# -- criteria ------------------------------------------------------------------------------
+_OPERATOR = re.compile(r"^(<=|>=|<>|<|>|=)?(.*)$", re.S)
+
+
+def criterion(spec: Any) -> Callable[[Any], bool]:
+    """A test from a SUMIF/COUNTIF criterion: 5, ">=10", "<>closed", "Won*", "" (blank)."""
+    if isinstance(spec, CellError):
+        check(spec)
+    return _criterion(type(spec).__name__, spec)
+
+
+@functools.lru_cache(maxsize=4096)
+def _criterion(_kind: str, spec: Any) -> Callable[[Any], bool]:
+    """Built once per distinct criterion (a summary tab asks the same few hundreds of times);
+    the kind is part of the key so TRUE and 1 stay different criteria."""
+    if isinstance(spec, bool):
+        return lambda v: isinstance(v, bool) and v == spec
+    if spec is None:
+        spec = ""
+    if isinstance(spec, (int, float)):
+        spec = "=" + number_text(float(spec))
+    match = _OPERATOR.match(spec)
+    op, operand = (match.group(1) or "="), match.group(2)
+    number = parse_number_text(operand) if operand else None
+    if number is None and operand:
+        dated = parse_date_text(operand)
+        number = dated[0] if dated else None
+    if number is not None:
+        def numeric(v: Any) -> bool:
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                if isinstance(v, str) and parse_number_text(v) == number and op == "=":
+                    return True
+                return op == "<>"
+            c = (v > number) - (v < number)
+            return _test(op, c)
+        return numeric
+    if operand.upper() in ("TRUE", "FALSE"):
+        flag = operand.upper() == "TRUE"
+        return lambda v: _test(op, 0 if (isinstance(v, bool) and v == flag) else 1) if op in ("=", "<>") else False
+    if operand == "":
+        return (lambda v: v is None or v == "") if op == "=" else (lambda v: not (v is None or v == ""))
+    pattern = _wildcard(operand)
+
+    def textual(v: Any) -> bool:
+        if isinstance(v, CellError):
+            return False
+        if op in ("=", "<>"):
+            hit = isinstance(v, str) and pattern.fullmatch(v) is not None
+            return hit if op == "=" else not hit
+        if not isinstance(v, str):
+            return False
+        return _test(op, compare(v, operand))
+
+    return textual
+
+
+def _test(op: str, c: int) -> bool:
+    return {"=": c == 0, "<>": c != 0, "<": c < 0, ">": c > 0, "<=": c <= 0, ">=": c >= 0}[op]
+
+
+def _wildcard(text: str) -> re.Pattern[str]:
+    out = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "~" and i + 1 < len(text):
+            out.append(re.escape(text[i + 1]))
+            i += 2
+            continue
+        out.append(".*" if ch == "*" else "." if ch == "?" else re.escape(ch))
+        i += 1
+    return re.compile("".join(out), re.I | re.S)
+
+
+def _cells(area: Any) -> list[Any]:
+    return list(area.flat()) if isinstance(area, Matrix) else [area]
+
+
+def _matching(pairs: tuple[Any, ...], size: int) -> list[bool]:
+    if not pairs or len(pairs) % 2:
+        raise fail("#N/A", "Criteria come in pairs: a criteria range, then its criterion.")
+    hits = [True] * size
+    for i in range(0, len(pairs), 2):
+        cells, test = _cells(pairs[i]), criterion(pairs[i + 1] if not isinstance(pairs[i + 1], Matrix) else pairs[i + 1].rows[0][0])
+        if len(cells) != size:
+            raise fail("#VALUE!", "Array arguments to the IFS function are of different size.")
+        hits = [h and test(c) for h, c in zip(hits, cells)]
+    return hits
+
+
+def _values_at(area: Any, hits: list[bool]) -> list[float]:
+    out = []
+    for hit, v in zip(hits, _cells(area)):
+        if hit:
+            check(v)
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                out.append(float(v))
+    return out
+
+
+@function("SUMIF", 2, 3)
+def _sumif(area: Any, spec: Any, sum_area: Any = None) -> float:
+    cells = _cells(area)
+    hits = _matching((area, spec), len(cells))
+    return math.fsum(_values_at(sum_area if sum_area is not None else area, hits))
+
+
+@function("SUMIFS", 3)
+def _sumifs(sum_area: Any, *pairs: Any) -> float:
+    if len(pairs) % 2:
+        raise fail("#N/A", "SUMIFS takes a sum range and then pairs of criteria range and criterion")
+    return math.fsum(_values_at(sum_area, _matching(pairs, len(_cells(sum_area)))))
+
+
+@function("COUNTIF", 2, 2)
+def _countif(area: Any, spec: Any) -> float:
+    return float(sum(_matching((area, spec), len(_cells(area)))))
+
+
+@function("COUNTIFS", 2)
+def _countifs(*pairs: Any) -> float:
+    if len(pairs) % 2:
+        raise fail("#N/A", "COUNTIFS takes pairs of criteria range and criterion")
+    return float(sum(_matching(pairs, len(_cells(pairs[0])))))
+
+
+def _mean(found: list[float], name: str) -> float:
+    if not found:
+        raise fail("#DIV/0!", f"Evaluation of function {name} caused a divide by zero error.")
+    return math.fsum(found) / len(found)
+
+
+@function("AVERAGEIF", 2, 3)
+def _averageif(area: Any, spec: Any, avg_area: Any = None) -> float:
+    hits = _matching((area, spec), len(_cells(area)))
+    return _mean(_values_at(avg_area if avg_area is not None else area, hits), "AVERAGEIF")
+
+
+@function("AVERAGEIFS", 3)
+def _averageifs(avg_area: Any, *pairs: Any) -> float:
+    if len(pairs) % 2:
+        raise fail("#N/A", "AVERAGEIFS takes an average range and then pairs of criteria range and criterion")
+    return _mean(_values_at(avg_area, _matching(pairs, len(_cells(avg_area)))), "AVERAGEIFS")
+
+
+@function("MINIFS", 3)
+def _minifs(area: Any, *pairs: Any) -> float:
+    return min(_values_at(area, _matching(pairs, len(_cells(area)))), default=0.0)
+
+
+@function("MAXIFS", 3)
+def _maxifs(area: Any, *pairs: Any) -> float:
+    return max(_values_at(area, _matching(pairs, len(_cells(area)))), default=0.0)

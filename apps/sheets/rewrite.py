@@ -1,0 +1,125 @@
+"""Rewriting the references inside formulas when the grid moves under them, as Google does:
+rows or columns inserted or deleted (a reference into deleted cells becomes #REF!), a formula
+copied elsewhere (relative parts move, `$` parts stay), a sheet renamed or deleted."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from apps.sheets.a1 import column_index, column_letter, quote_sheet, split_sheet
+from apps.sheets.formulas.parser import FormulaSyntaxError, tokens
+
+_CORNER = re.compile(r"^(\$?)([A-Za-z]{0,3})(\$?)([0-9]*)$")
+Rewriter = Callable[[str | None, str], str | None]  # (sheet in the ref, area) → new area, or None for #REF!
+
+
+def rewrite(formula: str, rewriter: Callable[[str | None, str, str], str]) -> str:
+    """The formula with each reference token replaced by `rewriter(sheet, area, token)`."""
+    try:
+        found = tokens(formula)
+    except Exception:  # noqa: BLE001 - a formula that does not lex is left as typed
+        return formula
+    body = formula[1:] if formula.startswith("=") else formula
+    out, pos = [], 0
+    for token in found:
+        if token.type != "REF":
+            continue
+        sheet, area = split_sheet(str(token))
+        out.append(body[pos:token.start_pos])
+        out.append(rewriter(sheet, area, str(token)))
+        pos = token.end_pos
+    out.append(body[pos:])
+    return "=" + "".join(out)
+
+
+def _corners(area: str) -> list[list[str]]:
+    parts = []
+    for corner in area.split(":"):
+        match = _CORNER.match(corner)
+        if not match:
+            raise FormulaSyntaxError(area)
+        parts.append(list(match.groups()))
+    return parts
+
+
+def _join(sheet: str | None, parts: list[list[str]]) -> str:
+    area = ":".join("".join(p) for p in parts)
+    return f"{quote_sheet(sheet)}!{area}" if sheet is not None else area
+
+
+def shift_dimension(formula: str, formula_sheet: str, target: str, dimension: str, start: int, count: int) -> str:
+    """References to `target` move for `count` rows/columns inserted at `start` (count < 0:
+    deleted from start to start-count); a reference wholly inside deleted cells is #REF!."""
+    rows = dimension == "ROWS"
+
+    def move(sheet: str | None, area: str, token: str) -> str:
+        if (sheet or formula_sheet).lower() != target.lower():
+            return token
+        parts = _corners(area)
+        index = 3 if rows else 1
+        positions = []
+        for p in parts:
+            if not p[index]:
+                positions.append(None)
+            else:
+                positions.append(int(p[index]) - 1 if rows else column_index(p[index]))
+        if all(v is None for v in positions):
+            return token
+        if count > 0:
+            new = [v + count if v is not None and v >= start else v for v in positions]
+        else:
+            gone = -count
+            end = start + gone
+            if len(positions) == 1 or positions[1] is None:
+                v = positions[0]
+                if v is not None and start <= v < end:
+                    return "#REF!"
+                new = [v - gone if v is not None and v >= end else v for v in positions]
+            else:
+                lo, hi = positions[0], positions[1]
+                if lo is None or hi is None:
+                    return token
+                if start <= lo and hi < end:
+                    return "#REF!"
+                new_lo = lo if lo < start else max(start, lo - gone) if lo >= end else start
+                new_hi = hi if hi < start else (hi - gone if hi >= end else start - 1)
+                new = [new_lo, new_hi]
+        for p, v in zip(parts, new):
+            if v is not None:
+                p[index] = str(v + 1) if rows else column_letter(v)
+        return _join(sheet, parts)
+
+    return rewrite(formula, move)
+
+
+def offset(formula: str, d_rows: int, d_cols: int) -> str:
+    """The formula copied `d_rows` down and `d_cols` right: relative parts move."""
+
+    def move(sheet: str | None, area: str, token: str) -> str:
+        parts = _corners(area)
+        for p in parts:
+            if p[1] and not p[0]:
+                c = column_index(p[1]) + d_cols
+                if c < 0:
+                    return "#REF!"
+                p[1] = column_letter(c)
+            if p[3] and not p[2]:
+                r = int(p[3]) + d_rows
+                if r < 1:
+                    return "#REF!"
+                p[3] = str(r)
+        return _join(sheet, parts)
+
+    return rewrite(formula, move)
+
+
+def rename_sheet(formula: str, old: str, new: str | None) -> str:
+    """References to sheet `old` now name `new` (None: the sheet is gone, they become #REF!)."""
+
+    def move(sheet: str | None, area: str, token: str) -> str:
+        if sheet is None or sheet.lower() != old.lower():
+            return token
+        return "#REF!" if new is None else f"{quote_sheet(new)}!{area}"
+
+    return rewrite(formula, move)

@@ -1,0 +1,331 @@
+"""Domain operations of the sheets app: the Sheets API v4 values methods here; spreadsheets
+and batchUpdate requests (spreadsheets.py, requests.py, dimensions.py), Drive-side listing and
+sharing (drive.py), the MCP servers' composite tools (tool_ops.py, excel_ops.py) and .xlsx
+import/export (xlsx.py) are declared in their own modules and bound onto this class at its end.
+
+Methods return the body of Google's response and raise `SheetsError` with Google's status and
+message. The service never commits: the caller's transaction makes each operation atomic.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from apps.sheets import drive, excel_ops, spreadsheets, tool_ops, xlsx
+from apps.sheets.a1 import A1Error, GridRange, parse_range, quote_sheet
+from apps.sheets.entry import Entered, decode, enter, load_json, plain
+from apps.sheets.errors import SheetsError, invalid, not_found
+from apps.sheets.formulas.formats import display
+from apps.sheets.models import Cell, NamedRange, Permission, Sheet, Spreadsheet
+from apps.sheets.params import Dimension, InputOption, Range, Ranges, RenderOption, SpreadsheetId, ValueRanges, Values
+from apps.sheets.store import StoredBook
+from officegym.core import clock
+from officegym.core.db import get_meta
+from officegym.core.operations import operation
+
+ACTOR_META_KEY = "sheets.actor_email"
+WRITE_ROLES = ("owner", "writer")
+MAX_WRITE_CELLS = 200_000  # one request; Google's limit is 10 million cells per spreadsheet
+
+
+class SheetsService:
+    def __init__(self, db: Session, actor_email: str | None = None) -> None:
+        self.db = db
+        self.actor_email = (actor_email or get_meta(db, ACTOR_META_KEY) or "").lower()
+        self._books: dict[str, StoredBook] = {}
+
+    # -- lookups ----------------------------------------------------------------------------
+    def role(self, spreadsheet_id: str) -> str | None:
+        found = self.db.get(Permission, (spreadsheet_id, self.actor_email))
+        return found.role if found else None
+
+    def spreadsheet(self, spreadsheet_id: str, write: bool = False) -> Spreadsheet:
+        found = self.db.get(Spreadsheet, spreadsheet_id) if spreadsheet_id else None
+        role = self.role(spreadsheet_id) if found else None
+        if found is None or role is None:
+            raise not_found(f"Requested entity was not found. (no spreadsheet {spreadsheet_id!r} you can open; "
+                            "list_spreadsheets or search_spreadsheets give the IDs)")
+        if write and role not in WRITE_ROLES:
+            raise SheetsError("PERMISSION_DENIED", f"The caller does not have permission: you are a {role} of this spreadsheet, not an editor")
+        return found
+
+    def tabs(self, spreadsheet_id: str) -> list[Sheet]:
+        return list(self.db.scalars(select(Sheet).where(Sheet.spreadsheet_id == spreadsheet_id).order_by(Sheet.index)))
+
+    def tab(self, spreadsheet_id: str, title: str | None = None, sheet_id: int | None = None) -> Sheet:
+        for tab in self.tabs(spreadsheet_id):
+            if (sheet_id is not None and tab.sheet_id == sheet_id) or (title is not None and tab.title.lower() == title.lower()):
+                return tab
+        if sheet_id is not None:
+            raise invalid(f"No grid with id: {sheet_id}")
+        raise invalid(f"Unable to parse range: {title} (no sheet named {title!r}; sheets: "
+                      f"{', '.join(t.title for t in self.tabs(spreadsheet_id))})")
+
+    def locate(self, spreadsheet_id: str, text: str) -> tuple[Sheet, GridRange]:
+        """The tab and rectangle an A1 range names (a named range works too)."""
+        try:
+            title, area = parse_range(text)
+        except A1Error as bad:
+            raise invalid(str(bad)) from None
+        if title is None:
+            tab = self.tabs(spreadsheet_id)[0]
+        else:
+            tab = next((t for t in self.tabs(spreadsheet_id) if t.title.lower() == title.lower()), None)
+            if tab is None:
+                named = self.db.get(NamedRange, (spreadsheet_id, title)) if area is None else None
+                if named is None:
+                    raise invalid(f"Unable to parse range: {text}")
+                tab = self.tab(spreadsheet_id, sheet_id=named.sheet_id)
+                area = GridRange(tab.title, named.start_row, named.start_col, named.end_row, named.end_col)
+        grid = GridRange(tab.title, *(area.r1, area.c1, area.r2, area.c2) if area else (0, 0, None, None))
+        if grid.r1 >= tab.row_count or grid.c1 >= tab.column_count:
+            raise invalid(f"Range ({quote_sheet(tab.title)}!{text.split('!')[-1]}) exceeds grid limits. "
+                          f"Max rows: {tab.row_count}, max columns: {tab.column_count}")
+        return tab, grid
+
+    def book(self, spreadsheet_id: str) -> StoredBook:
+        found = self._books.get(spreadsheet_id)
+        if found is None:
+            found = self._books[spreadsheet_id] = StoredBook(self.db, spreadsheet_id, clock.now(self.db).replace(tzinfo=None))
+        return found
+
+    def touch(self, spreadsheet: Spreadsheet) -> None:
+        spreadsheet.modified = clock.from_micros(clock.tick(self.db)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")[:-4] + "Z"
+
+    def save(self, spreadsheet: Spreadsheet) -> None:
+        book = self._books.get(spreadsheet.id)
+        if book is not None:
+            book.save()
+        self.touch(spreadsheet)
+
+    # -- reading cells ----------------------------------------------------------------------
+    def grid_values(self, spreadsheet_id: str, tab: Sheet, grid: GridRange, render: str = "FORMATTED_VALUE") -> list[list[Any]]:
+        """The rendered values of a rectangle, rows × columns, trailing empties left out."""
+        bounded = grid.bounded(tab.row_count, tab.column_count)
+        book = self._books.get(spreadsheet_id)
+        query = select(Cell.row, Cell.col, Cell.formula, Cell.kind, Cell.value, Cell.note, Cell.number_format).where(
+            Cell.spreadsheet_id == spreadsheet_id, Cell.sheet_id == tab.sheet_id,
+            Cell.row >= bounded.r1, Cell.row < bounded.r2, Cell.col >= bounded.c1, Cell.col < bounded.c2)
+        cells: dict[tuple[int, int], Any] = {}
+        if book is not None and book.dirty:
+            book.save()
+        for row, col, formula, kind, value, note, fmt in self.db.execute(query):
+            if not kind and formula is None:
+                continue
+            decoded = decode(kind, value, note)
+            if render == "FORMULA":
+                shown = formula if formula is not None else plain(decoded)
+            elif render == "UNFORMATTED_VALUE":
+                shown = plain(decoded)
+            else:
+                shown = display(decoded, load_json(fmt))
+            cells[(row, col)] = shown
+        if not cells:
+            return []
+        last_row = max(r for r, _ in cells)
+        out = []
+        for r in range(bounded.r1, last_row + 1):
+            row_cells = [(c, v) for (rr, c), v in cells.items() if rr == r]
+            if not row_cells:
+                out.append([])
+                continue
+            last_col = max(c for c, _ in row_cells)
+            line = [""] * (last_col - bounded.c1 + 1)
+            for c, v in row_cells:
+                line[c - bounded.c1] = v
+            out.append(line)
+        return out
+
+    def value_range(self, spreadsheet_id: str, text: str, major: str = "ROWS", render: str = "FORMATTED_VALUE") -> dict[str, Any]:
+        self.spreadsheet(spreadsheet_id)
+        tab, grid = self.locate(spreadsheet_id, text)
+        values = self.grid_values(spreadsheet_id, tab, grid, render)
+        shown = grid.bounded(tab.row_count, tab.column_count)
+        body: dict[str, Any] = {"range": shown.a1(), "majorDimension": major}
+        if values:
+            if major == "COLUMNS":
+                width = max(len(r) for r in values)
+                columns = [[(r[c] if c < len(r) else "") for r in values] for c in range(width)]
+                values = [_trim(col) for col in columns]
+            body["values"] = values
+        return body
+
+    # -- writing cells ----------------------------------------------------------------------
+    def write_values(self, spreadsheet: Spreadsheet, text: str, values: list[list[Any]], option: str,
+                     major: str = "ROWS", at_row: int | None = None) -> dict[str, Any]:
+        if option not in ("RAW", "USER_ENTERED"):
+            raise invalid(f"Invalid valueInputOption: {option!r}; accepted: RAW, USER_ENTERED")
+        tab, grid = self.locate(spreadsheet.id, text)
+        rows = _rows_of(values, major)
+        top = grid.r1 if at_row is None else at_row
+        height = len(rows)
+        width = max((len(r) for r in rows), default=0)
+        if height * max(width, 1) > MAX_WRITE_CELLS:
+            raise invalid(f"Too many cells in one request: {height * width}; at most {MAX_WRITE_CELLS}")
+        if at_row is None and not grid.is_cell and ((grid.r2 is not None and height > grid.r2 - grid.r1) or (grid.c2 is not None and width > grid.c2 - grid.c1)):
+            raise invalid(f"Requested writing within range [{grid.a1()}], but tried writing {height} rows × {width} columns; "
+                          "widen the range or send fewer values")
+        if top + height > tab.row_count or grid.c1 + width > tab.column_count:
+            if at_row is None:
+                raise invalid(f"Range ({quote_sheet(tab.title)}!{GridRange(None, top, grid.c1, top + height, grid.c1 + width).a1()}) "
+                              f"exceeds grid limits. Max rows: {tab.row_count}, max columns: {tab.column_count}")
+            tab.row_count = max(tab.row_count, top + height)
+            tab.column_count = max(tab.column_count, grid.c1 + width)
+            self.db.flush()
+            self._books.pop(spreadsheet.id, None)
+        book = self.book(spreadsheet.id)
+        book.book.sheets[tab.sheet_id].rows = tab.row_count
+        book.book.sheets[tab.sheet_id].cols = tab.column_count
+        entries: dict[tuple[int, int, int], Entered] = {}
+        for i, row in enumerate(rows):
+            if not isinstance(row, list):
+                raise invalid(f"Invalid values[{i}]: each row must be an array of cell values")
+            for j, raw in enumerate(row):
+                if raw is None:
+                    continue
+                if isinstance(raw, (dict, list)):
+                    raise invalid(f"Invalid values[{i}][{j}]: a cell value must be a string, number or boolean")
+                if isinstance(raw, float) and not math.isfinite(raw):
+                    raise invalid(f"Invalid values[{i}][{j}]: {raw} is not a finite number")
+                if isinstance(raw, str) and len(raw) > 50_000:
+                    raise invalid(f"Your input contains more than the maximum of 50000 characters in a single cell (values[{i}][{j}])")
+                entries[(tab.sheet_id, top + i, grid.c1 + j)] = enter(raw, option)
+        book.write(entries)
+        self.save(spreadsheet)
+        written = GridRange(tab.title, top, grid.c1, top + max(height, 1), grid.c1 + max(width, 1))
+        body: dict[str, Any] = {"spreadsheetId": spreadsheet.id, "updatedRange": written.a1()}
+        if entries:
+            body.update(updatedRows=len({k[1] for k in entries}), updatedColumns=len({k[2] for k in entries}), updatedCells=len(entries))
+        return body
+
+    # -- the Sheets API values methods -----------------------------------------------------
+    @operation("sheets.values.get")
+    def values_get(self, spreadsheetId: SpreadsheetId, range: Range, majorDimension: Dimension = "ROWS",
+                   valueRenderOption: RenderOption = "FORMATTED_VALUE") -> dict[str, Any]:
+        """Read a range: `{range, majorDimension, values}`; trailing empty cells are left out."""
+        return self.value_range(spreadsheetId, range, majorDimension, valueRenderOption)
+
+    @operation("sheets.values.batchGet")
+    def values_batch_get(self, spreadsheetId: SpreadsheetId, ranges: Ranges, majorDimension: Dimension = "ROWS",
+                         valueRenderOption: RenderOption = "FORMATTED_VALUE") -> dict[str, Any]:
+        """Read several ranges: `{spreadsheetId, valueRanges: [...]}`."""
+        listed = [ranges] if isinstance(ranges, str) else ranges
+        return {"spreadsheetId": spreadsheetId,
+                "valueRanges": [self.value_range(spreadsheetId, r, majorDimension, valueRenderOption) for r in listed]}
+
+    @operation("sheets.values.update", writes=True)
+    def values_update(self, spreadsheetId: SpreadsheetId, range: Range, values: Values, valueInputOption: InputOption,
+                      majorDimension: Dimension = "ROWS") -> dict[str, Any]:
+        """Write values into a range, starting at its top-left cell; null leaves a cell as it is."""
+        return self.write_values(self.spreadsheet(spreadsheetId, write=True), range, values, valueInputOption, majorDimension)
+
+    @operation("sheets.values.append", writes=True)
+    def values_append(self, spreadsheetId: SpreadsheetId, range: Range, values: Values, valueInputOption: InputOption,
+                      majorDimension: Dimension = "ROWS", insertDataOption: str = "OVERWRITE") -> dict[str, Any]:
+        """Append rows after the table found in the range (the last row with data in its columns)."""
+        spreadsheet = self.spreadsheet(spreadsheetId, write=True)
+        tab, grid = self.locate(spreadsheetId, range)
+        bounded = grid.bounded(tab.row_count, tab.column_count)
+        last = self.db.scalar(select(Cell.row).where(
+            Cell.spreadsheet_id == spreadsheetId, Cell.sheet_id == tab.sheet_id, Cell.kind != "",
+            Cell.row >= bounded.r1, Cell.col >= bounded.c1, Cell.col < bounded.c2).order_by(Cell.row.desc()).limit(1))
+        start = bounded.r1 if last is None else last + 1
+        updates = self.write_values(spreadsheet, range, values, valueInputOption, majorDimension, at_row=start)
+        body: dict[str, Any] = {"spreadsheetId": spreadsheetId, "updates": updates}
+        if last is not None:
+            width = max((len(r) for r in values), default=1)
+            body["tableRange"] = GridRange(tab.title, bounded.r1, bounded.c1, last + 1, bounded.c1 + max(width, 1)).a1()
+        return body
+
+    @operation("sheets.values.clear", writes=True)
+    def values_clear(self, spreadsheetId: SpreadsheetId, range: Range) -> dict[str, Any]:
+        """Clear the values of a range (formats stay)."""
+        spreadsheet = self.spreadsheet(spreadsheetId, write=True)
+        return {"spreadsheetId": spreadsheetId, "clearedRange": self.clear_range(spreadsheet, range)}
+
+    def clear_range(self, spreadsheet: Spreadsheet, text: str) -> str:
+        tab, grid = self.locate(spreadsheet.id, text)
+        bounded = grid.bounded(tab.row_count, tab.column_count)
+        book = self.book(spreadsheet.id)
+        keys = [k for k in (*book.book.inputs, *book.book.formulas)
+                if k[0] == tab.sheet_id and bounded.contains(k[1], k[2])]
+        book.write({k: Entered(None, None) for k in keys})
+        self.save(spreadsheet)
+        return bounded.a1()
+
+    @operation("sheets.values.batchClear", writes=True)
+    def values_batch_clear(self, spreadsheetId: SpreadsheetId, ranges: Ranges) -> dict[str, Any]:
+        spreadsheet = self.spreadsheet(spreadsheetId, write=True)
+        listed = [ranges] if isinstance(ranges, str) else ranges
+        return {"spreadsheetId": spreadsheetId, "clearedRanges": [self.clear_range(spreadsheet, r) for r in listed]}
+
+    @operation("sheets.values.batchUpdate", writes=True)
+    def values_batch_update(self, spreadsheetId: SpreadsheetId, data: ValueRanges, valueInputOption: InputOption) -> dict[str, Any]:
+        """Write several ranges: `{spreadsheetId, totalUpdated…, responses: [...]}`."""
+        spreadsheet = self.spreadsheet(spreadsheetId, write=True)
+        responses = []
+        for i, item in enumerate(data):
+            if not isinstance(item, dict) or "range" not in item or not isinstance(item.get("values", []), list):
+                raise invalid(f"Invalid data[{i}]: each item must be {{\"range\": \"Sheet1!A1\", \"values\": [[…]]}}")
+            responses.append(self.write_values(spreadsheet, str(item["range"]), item.get("values") or [], valueInputOption,
+                                               item.get("majorDimension") or "ROWS"))
+        return {
+            "spreadsheetId": spreadsheetId,
+            "totalUpdatedRows": sum(r.get("updatedRows", 0) for r in responses),
+            "totalUpdatedColumns": sum(r.get("updatedColumns", 0) for r in responses),
+            "totalUpdatedCells": sum(r.get("updatedCells", 0) for r in responses),
+            "totalUpdatedSheets": len({r["updatedRange"].rsplit("!", 1)[0] for r in responses}),
+            "responses": responses,
+        }
+
+    # -- bound from their own modules --------------------------------------------------------
+    spreadsheets_get = spreadsheets.spreadsheets_get
+    spreadsheets_create = spreadsheets.spreadsheets_create
+    spreadsheets_batch_update = spreadsheets.spreadsheets_batch_update
+    sheets_copy_to = spreadsheets.sheets_copy_to
+    files_list = drive.files_list
+    files_search = drive.files_search
+    folders_list = drive.folders_list
+    permissions_share = drive.permissions_share
+    find_cells = drive.find_cells
+    get_sheet_data = tool_ops.get_sheet_data
+    get_sheet_formulas = tool_ops.get_sheet_formulas
+    update_cells = tool_ops.update_cells
+    batch_update_cells = tool_ops.batch_update_cells
+    add_rows = tool_ops.add_rows
+    add_columns = tool_ops.add_columns
+    list_sheets = tool_ops.list_sheets
+    copy_sheet = tool_ops.copy_sheet
+    rename_sheet = tool_ops.rename_sheet
+    multiple_sheet_data = tool_ops.multiple_sheet_data
+    spreadsheet_summary = tool_ops.spreadsheet_summary
+    create_sheet = tool_ops.create_sheet
+    add_chart = tool_ops.add_chart
+    apply_formula = excel_ops.apply_formula
+    validate_formula = excel_ops.validate_formula
+    format_range = excel_ops.format_range
+    pivot_table = excel_ops.pivot_table
+    workbook_metadata = excel_ops.workbook_metadata
+    range_edit = excel_ops.range_edit
+    read_range = excel_ops.read_range
+    write_range = excel_ops.write_range
+    create_spreadsheet = tool_ops.create_spreadsheet
+    import_xlsx = xlsx.import_xlsx
+    export_xlsx = xlsx.export_xlsx
+
+
+def _rows_of(values: list[list[Any]], major: str) -> list[list[Any]]:
+    if major != "COLUMNS":
+        return values
+    width = max((len(c) for c in values), default=0)
+    return [[col[i] if i < len(col) else None for col in values] for i in range(width)]
+
+
+def _trim(line: list[Any]) -> list[Any]:
+    while line and line[-1] == "":
+        line.pop()
+    return line

@@ -1,0 +1,200 @@
+"""spreadsheets.get, spreadsheets.create, spreadsheets.batchUpdate, sheets.copyTo.
+
+The operations are bound into `SheetsService` (service.py); `self` is that service.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from apps.sheets import requests as kinds
+from apps.sheets.a1 import GridRange
+from apps.sheets.entry import decode, load_json, plain
+from apps.sheets.errors import invalid
+from apps.sheets.formulas.formats import display
+from apps.sheets.ids import google_id, permission_id
+from apps.sheets.models import Cell, Chart, Merge, NamedRange, Permission, Sheet, Spreadsheet
+from apps.sheets.params import Ranges, Requests, SpreadsheetId, Title
+from officegym.core import clock
+from officegym.core.db import get_meta
+from officegym.core.operations import operation
+
+DEFAULT_ROWS, DEFAULT_COLS = 1000, 26
+
+
+def grid_range_json(sheet_id: int, r1: int, c1: int, r2: int | None, c2: int | None) -> dict[str, int]:
+    out = {"sheetId": sheet_id, "startRowIndex": r1, "startColumnIndex": c1}
+    if r2 is not None:
+        out["endRowIndex"] = r2
+    if c2 is not None:
+        out["endColumnIndex"] = c2
+    return out
+
+
+def sheet_properties(tab: Sheet) -> dict[str, Any]:
+    grid: dict[str, Any] = {"rowCount": tab.row_count, "columnCount": tab.column_count}
+    if tab.frozen_rows:
+        grid["frozenRowCount"] = tab.frozen_rows
+    if tab.frozen_columns:
+        grid["frozenColumnCount"] = tab.frozen_columns
+    props: dict[str, Any] = {"sheetId": tab.sheet_id, "title": tab.title, "index": tab.index, "sheetType": "GRID", "gridProperties": grid}
+    if tab.hidden:
+        props["hidden"] = True
+    if tab.tab_color:
+        props["tabColorStyle"] = {"rgbColor": kinds.hex_to_rgb(tab.tab_color)}
+    return props
+
+
+def resource(self: Any, spreadsheet: Spreadsheet, include_grid: bool = False, ranges: list[str] | None = None) -> dict[str, Any]:
+    tabs = self.tabs(spreadsheet.id)
+    merges = self.db.scalars(select(Merge).where(Merge.spreadsheet_id == spreadsheet.id)).all()
+    charts = self.db.scalars(select(Chart).where(Chart.spreadsheet_id == spreadsheet.id)).all()
+    sheets = []
+    wanted = None
+    if ranges:
+        wanted = {}
+        for text in ranges:
+            tab, grid = self.locate(spreadsheet.id, text)
+            wanted.setdefault(tab.sheet_id, []).append(grid)
+    for tab in tabs:
+        entry: dict[str, Any] = {"properties": sheet_properties(tab)}
+        own = [m for m in merges if m.sheet_id == tab.sheet_id]
+        if own:
+            entry["merges"] = [grid_range_json(m.sheet_id, m.start_row, m.start_col, m.end_row, m.end_col) for m in own]
+        own_charts = [c for c in charts if c.sheet_id == tab.sheet_id]
+        if own_charts:
+            entry["charts"] = [{"chartId": c.chart_id, "spec": load_json(c.spec)} for c in own_charts]
+        if include_grid and (wanted is None or tab.sheet_id in wanted):
+            grids = wanted.get(tab.sheet_id) if wanted else [GridRange(tab.title, 0, 0, None, None)]
+            entry["data"] = [grid_data(self, spreadsheet.id, tab, g) for g in grids]
+        sheets.append(entry)
+    names = self.db.scalars(select(NamedRange).where(NamedRange.spreadsheet_id == spreadsheet.id).order_by(NamedRange.name)).all()
+    body: dict[str, Any] = {
+        "spreadsheetId": spreadsheet.id,
+        "properties": {"title": spreadsheet.title, "locale": spreadsheet.locale, "autoRecalc": "ON_CHANGE",
+                       "timeZone": spreadsheet.time_zone},
+        "sheets": sheets,
+        "spreadsheetUrl": f"https://docs.google.com/spreadsheets/d/{spreadsheet.id}/edit",
+    }
+    if names:
+        body["namedRanges"] = [{"namedRangeId": n.named_range_id, "name": n.name,
+                                "range": grid_range_json(n.sheet_id, n.start_row, n.start_col, n.end_row, n.end_col)} for n in names]
+    return body
+
+
+def _extended(value: Any) -> dict[str, Any]:
+    if isinstance(value, bool):
+        return {"boolValue": value}
+    if isinstance(value, (int, float)):
+        return {"numberValue": plain(value)}
+    if hasattr(value, "code"):
+        return {"errorValue": {"type": kinds.ERROR_TYPES.get(value.code, "ERROR"), "message": value.message or value.code}}
+    return {"stringValue": value}
+
+
+def grid_data(self: Any, spreadsheet_id: str, tab: Sheet, grid: GridRange) -> dict[str, Any]:
+    """GridData for spreadsheets.get with includeGridData: entered and effective values, formats."""
+    bounded = grid.bounded(tab.row_count, tab.column_count)
+    self.book(spreadsheet_id).save()
+    rows = self.db.execute(select(Cell).where(
+        Cell.spreadsheet_id == spreadsheet_id, Cell.sheet_id == tab.sheet_id, Cell.row >= bounded.r1, Cell.row < bounded.r2,
+        Cell.col >= bounded.c1, Cell.col < bounded.c2)).scalars().all()
+    by_row: dict[int, dict[int, Cell]] = {}
+    for cell in rows:
+        by_row.setdefault(cell.row, {})[cell.col] = cell
+    row_data = []
+    last = max(by_row, default=bounded.r1 - 1)
+    for r in range(bounded.r1, last + 1):
+        cells = by_row.get(r, {})
+        values = []
+        for c in range(bounded.c1, (max(cells) + 1) if cells else bounded.c1):
+            cell = cells.get(c)
+            if cell is None:
+                values.append({})
+                continue
+            value = decode(cell.kind, cell.value, cell.note)
+            fmt = load_json(cell.number_format)
+            item: dict[str, Any] = {}
+            if cell.formula is not None:
+                item["userEnteredValue"] = {"formulaValue": cell.formula}
+            elif value is not None and cell.spill is None:
+                item["userEnteredValue"] = _extended(value)
+            if value is not None:
+                item["effectiveValue"] = _extended(value)
+                item["formattedValue"] = str(display(value, fmt))
+            style = load_json(cell.style) or {}
+            if fmt or style:
+                item["userEnteredFormat"] = {**style, **({"numberFormat": fmt} if fmt else {})}
+            values.append(item)
+        row_data.append({"values": values} if values else {})
+    return {"startRow": bounded.r1, "startColumn": bounded.c1, "rowData": row_data}
+
+
+@operation("sheets.spreadsheets.get")
+def spreadsheets_get(self: Any, spreadsheetId: SpreadsheetId, ranges: Ranges | None = None, includeGridData: bool = False) -> dict[str, Any]:
+    """A spreadsheet's properties, tabs (sheetId, title, index, grid size, frozen rows), merges,
+    named ranges; with includeGridData, the cells of `ranges` (or of every tab)."""
+    spreadsheet = self.spreadsheet(spreadsheetId)
+    listed = [ranges] if isinstance(ranges, str) else ranges
+    return resource(self, spreadsheet, includeGridData, listed)
+
+
+def new_spreadsheet(self: Any, title: str, tabs: list[str] | None = None, folder: str = "root") -> Spreadsheet:
+    if not title.strip():
+        raise invalid("Invalid spreadsheet title: it must not be empty")
+    micros = clock.tick(self.db)
+    stamp = clock.from_micros(micros).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+    seed = get_meta(self.db, "seed") or "0"
+    spreadsheet = Spreadsheet(id=google_id(seed, "spreadsheet", micros, title), title=title, owner_email=self.actor_email,
+                              folder_id=folder, created=stamp, modified=stamp, next_sheet_id=1)
+    self.db.add(spreadsheet)
+    self.db.flush()
+    self.db.add(Permission(spreadsheet_id=spreadsheet.id, email=self.actor_email, role="owner",
+                           permission_id=permission_id(spreadsheet.id, self.actor_email)))
+    for index, name in enumerate(tabs or ["Sheet1"]):
+        self.db.add(Sheet(spreadsheet_id=spreadsheet.id, sheet_id=kinds.new_sheet_id(spreadsheet, index), title=name, index=index,
+                          row_count=DEFAULT_ROWS, column_count=DEFAULT_COLS))
+    self.db.flush()
+    return spreadsheet
+
+
+@operation("sheets.spreadsheets.create", writes=True)
+def spreadsheets_create(self: Any, properties: dict[str, Any] | None = None, sheets: list[dict[str, Any]] | None = None,
+                        title: Title | None = None) -> dict[str, Any]:
+    """Create a spreadsheet you own: `properties.title` (or `title`), optional `sheets` with their titles."""
+    name = (properties or {}).get("title") or title or "Untitled spreadsheet"
+    tabs = [str((s.get("properties") or {}).get("title") or f"Sheet{i + 1}") for i, s in enumerate(sheets or []) if isinstance(s, dict)]
+    if len(set(t.lower() for t in tabs)) != len(tabs):
+        raise invalid("Invalid requests: sheet titles must be unique")
+    spreadsheet = new_spreadsheet(self, str(name), tabs or None)
+    return resource(self, spreadsheet)
+
+
+@operation("sheets.spreadsheets.batchUpdate", writes=True)
+def spreadsheets_batch_update(self: Any, spreadsheetId: SpreadsheetId, requests: Requests,
+                              includeSpreadsheetInResponse: bool = False) -> dict[str, Any]:
+    """Apply requests in order, all or none: `{spreadsheetId, replies: [...]}` (one reply per request)."""
+    spreadsheet = self.spreadsheet(spreadsheetId, write=True)
+    if not requests:
+        raise invalid("Invalid requests: at least one request is required")
+    replies = []
+    for i, request in enumerate(requests):
+        replies.append(kinds.apply(self, spreadsheet, request, i))
+    self.save(spreadsheet)
+    body: dict[str, Any] = {"spreadsheetId": spreadsheetId, "replies": replies}
+    if includeSpreadsheetInResponse:
+        body["updatedSpreadsheet"] = resource(self, spreadsheet)
+    return body
+
+
+@operation("sheets.sheets.copyTo", writes=True)
+def sheets_copy_to(self: Any, spreadsheetId: SpreadsheetId, sheetId: int, destinationSpreadsheetId: SpreadsheetId) -> dict[str, Any]:
+    """Copy a tab, with its cells and formats, into another (or the same) spreadsheet: its SheetProperties."""
+    source = self.spreadsheet(spreadsheetId)
+    target = self.spreadsheet(destinationSpreadsheetId, write=True)
+    tab = self.tab(source.id, sheet_id=sheetId)
+    props = kinds.copy_tab(self, source, tab, target, f"Copy of {tab.title}")
+    self.save(target)
+    return props

@@ -1,0 +1,1 @@
+"""JQL: a lark grammar (parser.py) compiled to SQLAlchemy Core conditions (compiler.py)."""

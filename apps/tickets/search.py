@@ -1,0 +1,81 @@
+"""JQL search over issues: `tickets.searchIssues` (Jira's /search/jql and mcp-atlassian's
+jira_search) and a project's issues. The operations are bound into `TicketsService`."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from sqlalchemy import select
+
+from apps.tickets import fields as F
+from apps.tickets import shapes
+from apps.tickets.errors import TicketsError
+from apps.tickets.jql import compiler
+from apps.tickets.jql.parser import JqlError
+from apps.tickets.models import Issue
+from apps.tickets.params import CloudId, Jql, Limit, Names, Offset, ProjectRef, Style, Token
+from officegym.core.operations import operation
+
+MAX_PAGE = 100  # Jira Cloud's cap for a page of full issues
+SIMPLE_MAX = 50  # mcp-atlassian's cap
+
+
+def encode_token(offset: int) -> str:
+    return base64.urlsafe_b64encode(f"offset:{offset}".encode()).decode()
+
+
+def decode_token(token: str) -> int:
+    try:
+        kind, _, value = base64.urlsafe_b64decode(token.encode()).decode().partition(":")
+        if kind == "offset" and value.isdigit() and len(value) < 10:
+            return int(value)
+    except (ValueError, UnicodeDecodeError):
+        pass
+    raise TicketsError("invalid_arguments", "nextPageToken is not one this search returned; pass the nextPageToken of the previous page", field="nextPageToken")
+
+
+def run(self, jql: str, offset: int, size: int, projects: list[str] | None = None) -> tuple[list[Issue], int]:
+    """A page of issues matching `jql` (within `projects`, when given), and how many match in all."""
+    try:
+        where, order = compiler.compile_query(jql or "", compiler.JqlContext(self.db, self.actor_id, self.now()))
+    except JqlError as bad:
+        raise TicketsError("invalid_jql", bad.message, field=None) from None
+    stmt = select(Issue)
+    if where is not None:
+        stmt = stmt.where(where)
+    if projects:
+        stmt = stmt.where(Issue.project_key.in_(projects))
+    total = shapes.count(self.db, stmt)
+    page = list(self.db.scalars(stmt.order_by(*order).offset(offset).limit(size)))
+    return page, total
+
+
+@operation("tickets.searchIssues")
+def search_issues(self, jql: Jql = "", fields: Names | None = None, max_results: Limit | None = None, start_at: Offset | None = None,
+                  next_page_token: Token | None = None, projects_filter: Names | None = None, expand: str | None = None, api: str = "3",
+                  style: Style = "jira", cloud_id: CloudId | None = None) -> dict[str, Any]:
+    """Issues matching a JQL query, a page at a time."""
+    self.check_cloud(cloud_id)
+    text = jql or ""  # not stripped: error positions count from what the caller sent
+    projects = [self.project(p).key for p in F.string_list(projects_filter, "projects_filter")] if projects_filter else None
+    offset = decode_token(next_page_token) if next_page_token else (start_at or 0)
+    cap = SIMPLE_MAX if style == "simplified" else MAX_PAGE
+    size = min(max_results or (10 if style == "simplified" else 50), cap)
+    page, total = run(self, text, offset, size, projects)
+    wanted = F.string_list(fields, "fields") if fields else None
+    issues = self.shape(page, style, wanted=wanted, v3=api != "2")
+    if style == "simplified":
+        return {"total": total, "start_at": offset, "max_results": size, "issues": issues}
+    body: dict[str, Any] = {"expand": "names,schema", "startAt": offset, "maxResults": size, "total": total, "issues": issues,
+                            "isLast": offset + len(page) >= total}
+    if not body["isLast"]:
+        body["nextPageToken"] = encode_token(offset + len(page))
+    return body
+
+
+@operation("tickets.getProjectIssues")
+def get_project_issues(self, project: ProjectRef, max_results: Limit | None = None, start_at: Offset | None = None, style: Style = "jira") -> dict[str, Any]:
+    """The issues of one project, newest first."""
+    key = self.project(project).key
+    return search_issues(self, jql=f"project = {key} ORDER BY created DESC", max_results=max_results, start_at=start_at, style=style)

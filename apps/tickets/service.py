@@ -1,0 +1,350 @@
+"""Domain operations of the tickets app (a Jira clone): issues, their fields and workflow.
+
+Every face (REST, MCP, UI) is a binding over `TicketsService`. Methods return Jira REST's
+answer (`style="jira"`) or mcp-atlassian's simplified one (`style="simplified"`), raise
+`TicketsError` with Jira's messages, and never commit: the caller's transaction makes each
+operation atomic. Every field change goes to the changelog in the same transaction.
+
+Comments, links, watchers and worklogs (collab.py), boards and sprints (agile.py), projects,
+users and fields (directory.py) and search (search.py) are declared in their own modules and
+bound onto this class at its end.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from sqlalchemy import delete, func, or_, select
+from sqlalchemy.orm import Session
+
+from apps.tickets import agile, catalog, collab, directory, edits, search, shapes, site, workflow
+from apps.tickets import fields as F
+from apps.tickets.edits import EDITABLE
+from apps.tickets.errors import TicketsError, not_found
+from apps.tickets.ids import jira_time, split_key
+from apps.tickets.models import (
+    ChangeItem, Comment, Issue, IssueComponent, IssueVersion, Label, Link, ProjectRow, RemoteLink, SprintIssue, User, Watcher, Worklog,
+)
+from apps.tickets.params import (
+    Body, CloudId, CommentLimit, DateText, IssueRef, JsonList, IssueTypeName, JsonObject, Names, ProjectRef, Style, Summary, UserRef, decode,
+)
+from officegym.core import clock
+from officegym.core.db import get_meta
+from officegym.core.operations import operation
+
+ACTOR_META_KEY = "tickets.actor_account_id"
+SITE_META_KEY = "tickets.site"
+CLOUD_META_KEY = "tickets.cloud_id"
+_ARI = re.compile(r"^ari:cloud:jira:[^:]*:issue/(\d{1,9})$")
+MAX_BATCH = 50
+
+
+class TicketsService:
+    def __init__(self, db: Session, actor_id: str | None = None) -> None:
+        self.db = db
+        self.actor_id = actor_id or get_meta(db, ACTOR_META_KEY) or ""
+        self.base = get_meta(db, SITE_META_KEY) or "https://example.atlassian.net"
+        self.cloud_id = get_meta(db, CLOUD_META_KEY) or ""
+        self._stamp: str | None = None
+
+    def check_cloud(self, cloud_id: str | None) -> None:
+        """The official server's `cloudId`: this site's id, URL or host name."""
+        if cloud_id is None:
+            return
+        given = cloud_id.strip().rstrip("/").lower()
+        host = self.base.lower().removeprefix("https://")
+        if given not in (self.cloud_id.lower(), self.base.lower(), host):
+            raise TicketsError("cloud_not_found", f"cloudId {cloud_id[:60]!r} is not a site you can access; use {self.cloud_id!r} "
+                                                  "(from getAccessibleAtlassianResources) or the site URL", field="cloudId", status=404)
+
+    # -- lookups -------------------------------------------------------------------------
+    def stamp(self) -> str:
+        """The time of this operation's writes: one tick of the env clock per operation."""
+        if self._stamp is None:
+            self._stamp = jira_time(clock.from_micros(clock.tick(self.db)))
+        return self._stamp
+
+    def now(self) -> Any:
+        return clock.now(self.db)
+
+    def issue(self, ref: str | None) -> Issue:
+        text = (ref or "").strip()
+        found = None
+        ari = _ARI.match(text)
+        if ari:
+            text = ari[1]
+        key = split_key(text)
+        if key:
+            found = self.db.scalar(select(Issue).where(Issue.project_key == key[0], Issue.number == key[1]))
+        elif text.isdigit() and len(text) < 10:
+            found = self.db.get(Issue, int(text))
+        if found is None:
+            if not text:
+                raise TicketsError("invalid_arguments", "an issue is required: pass a key like 'SUP-12' or a numeric id like '10002'", field="issueIdOrKey")
+            raise not_found("issue", f"Issue does not exist or you do not have permission to see it: {text[:64]!r}. Pass a key like 'SUP-12' (see jira_search).")
+        return found
+
+    def user(self, ref: str | None, field: str = "accountId") -> User:
+        text = (ref or "").strip()
+        if not text:
+            raise TicketsError("invalid_arguments", f"a user is required for '{field}': an accountId, email or display name", field=field)
+        found = self.db.get(User, text)
+        if found is None:
+            matches = list(self.db.scalars(select(User).where(or_(func.lower(User.email) == text.lower(),
+                                                                   func.lower(User.display_name) == text.lower())).order_by(User.account_id)))
+            if len(matches) > 1:
+                raise TicketsError("ambiguous_user", f"{len(matches)} users match {text!r}; pass one of their accountIds: "
+                                   + ", ".join(m.account_id for m in matches[:5]), field=field)
+            found = matches[0] if matches else None
+        if found is None:
+            raise TicketsError("user_not_found", f"User '{text[:80]}' does not exist. Pass an accountId, email or display name (see jira_get_user_profile).", field=field, status=404 if field == "accountId" else 400)
+        return found
+
+    def project(self, ref: str | None, field: str = "project") -> catalog.Project:
+        found = catalog.project(ref)
+        if found is None:
+            known = ", ".join(p.key for p in catalog.PROJECTS)
+            raise TicketsError("project_not_found", f"No project could be found with key '{(ref or '')[:64]}'. Projects: {known}.", field=field, status=404 if field == "projectIdOrKey" else 400)
+        return found
+
+    def shape(self, issues: list[Issue], style: str, wanted: list[str] | None = None, v3: bool = True, comment_limit: int | None = None) -> list[dict[str, Any]]:
+        want = list(wanted or shapes.DEFAULT_FIELDS)
+        if "*all" in want or "*navigable" in want:
+            want = list(shapes.DEFAULT_FIELDS)
+        if style == "simplified":  # what the simplified shape shows, and nothing more (no watchers, no worklogs)
+            load = {"labels", "components", "fixVersions", "subtasks", "issuelinks", catalog.SPRINT_FIELD} | ({"comment"} if comment_limit != 0 else set())
+        else:
+            load = set(want)
+        related = shapes.Related.load(self.db, issues, load)
+        if style == "simplified":
+            keep = None if wanted is None else set(wanted)
+            return [shapes.simplified(i, related, self.base, 10 if comment_limit is None else comment_limit, keep) for i in issues]
+        return [shapes.issue(i, related, self.base, want, v3, comment_limit) for i in issues]
+
+    def one(self, issue: Issue, style: str, **kw: Any) -> dict[str, Any]:
+        return self.shape([issue], style, **kw)[0]
+
+    # -- the changelog --------------------------------------------------------------------
+    def record(self, issue: Issue, items: list[tuple[str, Any, Any, Any, Any]]) -> None:
+        """One changelog history with these items (field, from, fromString, to, toString)."""
+        items = [i for i in items if (i[1], i[2]) != (i[3], i[4])]
+        if not items:
+            return
+        history = (self.db.scalar(select(func.max(ChangeItem.history_id))) or 0) + 1
+        next_id = (self.db.scalar(select(func.max(ChangeItem.id))) or 0) + 1
+        for n, (name, from_value, from_string, to_value, to_string) in enumerate(items):
+            self.db.add(ChangeItem(id=next_id + n, history_id=history, issue_id=issue.id, author_id=self.actor_id or None, created=self.stamp(),
+                                   field=name, from_value=_text(from_value), from_string=_text(from_string), to_value=_text(to_value),
+                                   to_string=_text(to_string)))
+        issue.updated = self.stamp()
+
+    # -- issues --------------------------------------------------------------------------
+    @operation("tickets.getIssue")
+    def get_issue(self, issue: IssueRef, fields: Names | None = None, expand: str | None = None, comment_limit: CommentLimit | None = None,
+                  update_history: bool = True, api: str = "3", style: Style = "jira", cloud_id: CloudId | None = None) -> dict[str, Any]:
+        """One issue with its fields; `expand=changelog` adds its history. (`update_history`, the
+        reference server's "add to recently viewed", changes nothing here.)"""
+        self.check_cloud(cloud_id)
+        found = self.issue(issue)
+        wanted = F.string_list(fields, "fields") if fields else None
+        shaped = self.one(found, style, wanted=wanted, v3=api != "2", comment_limit=comment_limit)
+        if expand and "changelog" in expand.lower():
+            histories = collab.histories(self, found)
+            if style == "simplified":
+                shaped["changelog"] = histories
+            else:
+                shaped["changelog"] = {"startAt": 0, "maxResults": len(histories), "total": len(histories), "histories": histories}
+        return shaped
+
+    @operation("tickets.createIssue", writes=True)
+    def create_issue(self, project: ProjectRef | None = None, summary: Summary | None = None, issue_type: IssueTypeName | None = None,
+                     description: Body | None = None, assignee: UserRef | None = None, priority: str | None = None,
+                     labels: Names | None = None, components: Names | None = None, parent: IssueRef | None = None,
+                     duedate: DateText | None = None, fields: JsonObject | None = None, style: Style = "jira", cloud_id: CloudId | None = None) -> dict[str, Any]:
+        """Create an issue in a project; `fields` takes Jira's field JSON for anything else."""
+        self.check_cloud(cloud_id)
+        given = F.normalize(decode(fields, "fields", dict), EDITABLE | {"project"})
+        flat = {"summary": summary, "description": description, "issuetype": issue_type, "assignee": assignee, "priority": priority,
+                "labels": labels, "components": components, "parent": parent, "duedate": duedate}
+        values = {**given, **{k: v for k, v in flat.items() if v is not None}}
+        project_ref = project if project is not None else F.ref(given.get("project"), "key", "id")
+        if not project_ref:
+            raise TicketsError("invalid_arguments", "argument 'project' is required: specify a valid project ID or key (SUP, ENG, IT).", field="project")
+        proj = self.project(project_ref)
+        if not values.get("issuetype"):
+            raise TicketsError("invalid_arguments", f"argument 'issue_type' is required: specify an issue type ({', '.join(proj.issue_types)}).", field="issuetype")
+        if not values.get("summary"):
+            raise TicketsError("invalid_arguments", "argument 'summary' is required: you must specify a summary of the issue.", field="summary")
+        row = self.db.get(ProjectRow, proj.key)
+        row.last_number += 1
+        new_id = max(self.db.scalar(select(func.max(Issue.id))) or 0, 9999) + 1
+        rank = (self.db.scalar(select(func.max(Issue.rank))) or 0) + 1
+        issue = Issue(id=new_id, key=f"{proj.key}-{row.last_number}", project_key=proj.key, number=row.last_number, issue_type="Task",
+                      summary="", description="", status=proj.workflow.statuses[0], priority=catalog.DEFAULT_PRIORITY,
+                      reporter_id=self.actor_id or None, creator_id=self.actor_id or None, created=self.stamp(), updated=self.stamp(), rank=rank)
+        self.db.add(issue)
+        self.db.flush()
+        self.apply(issue, values, creating=True)
+        for watcher in {w for w in (issue.reporter_id, issue.assignee_id) if w}:
+            self.db.add(Watcher(issue_id=issue.id, account_id=watcher))
+        self.db.flush()
+        if style == "simplified":
+            return {"message": "Issue created successfully", "issue": self.one(issue, style)}
+        return {"id": str(issue.id), "key": issue.key, "self": f"{self.base}/rest/api/3/issue/{issue.id}"}
+
+    @operation("tickets.batchCreateIssues", writes=True)
+    def batch_create_issues(self, issues: JsonList, validate_only: bool = False, style: Style = "jira") -> dict[str, Any]:
+        """Create several issues at once: a JSON array of {project_key, summary, issue_type, description?, assignee?,
+        components?, additional_fields?} (or Jira's {"fields": {...}}). All or none are created."""
+        items = decode(issues, "issues", list)
+        if not items or len(items) > MAX_BATCH:
+            raise TicketsError("invalid_arguments", f"issues must be a JSON array of 1 to {MAX_BATCH} issues")
+        created: list[dict[str, Any]] = []
+        # validate_only runs the same creations in a savepoint and rolls it back: the checks are the real ones.
+        savepoint = self.db.begin_nested() if validate_only else None
+        try:
+            self._create_each(items, created, style)
+        finally:
+            if savepoint is not None:
+                savepoint.rollback()
+                self._stamp = None
+        if validate_only:
+            return {"message": f"All {len(created)} issues are valid; nothing was created (validate_only)", "issues": created}
+        if style == "simplified":
+            return {"message": f"{len(created)} issues created successfully", "issues": created}
+        return {"issues": created, "errors": []}
+
+    def _create_each(self, items: list[Any], created: list[dict[str, Any]], style: str) -> None:
+        for n, item in enumerate(items):
+            if not isinstance(item, dict):
+                raise TicketsError("invalid_arguments", f"issues[{n}] must be an object like {{\"project_key\": \"ENG\", \"summary\": \"…\", \"issue_type\": \"Task\"}}")
+            flat = {k: v for k, v in item.items() if k != "fields"}
+            known = {"project_key", "project", "summary", "issue_type", "description", "assignee", "components", "additional_fields", "priority", "labels", "parent", "duedate"}
+            unknown = sorted(set(flat) - known)
+            if unknown:
+                raise TicketsError("invalid_arguments", f"issues[{n}]: unknown key {unknown[0][:40]!r}; accepted: {', '.join(sorted(known))} or 'fields'")
+            extra = {**decode(item.get("fields"), f"issues[{n}].fields", dict), **decode(flat.get("additional_fields"), f"issues[{n}].additional_fields", dict)}
+            try:
+                result = self.create_issue(project=flat.get("project_key") or flat.get("project"), summary=flat.get("summary"),
+                                           issue_type=flat.get("issue_type"), description=flat.get("description"), assignee=flat.get("assignee"),
+                                           priority=flat.get("priority"), labels=flat.get("labels"), components=flat.get("components"),
+                                           parent=flat.get("parent"), duedate=flat.get("duedate"), fields=extra or None, style=style)
+            except TicketsError as error:
+                raise TicketsError(error.code, f"issues[{n}]: {error.message}", field=error.field, status=error.status_code) from None
+            created.append(result.get("issue", result))
+
+    @operation("tickets.updateIssue", writes=True)
+    def update_issue(self, issue: IssueRef, fields: JsonObject | None = None, additional_fields: JsonObject | None = None,
+                     components: Names | None = None, update: JsonObject | None = None, transition: str | None = None,
+                     comment: Body | None = None, style: Style = "jira", cloud_id: CloudId | None = None) -> dict[str, Any]:
+        """Edit fields (Jira's `fields`, and `update` verbs like {"labels": [{"add": "x"}]}); optionally transition and comment."""
+        self.check_cloud(cloud_id)
+        found = self.issue(issue)
+        values = F.normalize(decode(fields, "fields", dict), EDITABLE)
+        values.update(F.normalize(decode(additional_fields, "additional_fields", dict), EDITABLE))
+        if components is not None:
+            values["components"] = components
+        values.update(self.verbs(found, decode(update, "update", dict)))
+        if not values and transition is None and comment is None:
+            raise TicketsError("invalid_arguments", "nothing to update: pass fields, e.g. {\"summary\": \"New title\"} or {\"priority\": {\"name\": \"High\"}}")
+        self.record(found, self.apply(found, values))
+        if transition:
+            self._transition(found, transition, {}, None)
+        if comment:
+            collab.add_comment_row(self, found, F.text(comment, "comment"))
+        self.db.flush()
+        if style == "simplified":
+            return {"message": "Issue updated successfully", "issue": self.one(found, style)}
+        return {}
+
+    @operation("tickets.deleteIssue", writes=True)
+    def delete_issue(self, issue: IssueRef, delete_subtasks: bool = False, style: Style = "jira") -> dict[str, Any]:
+        """Delete an issue (and, with delete_subtasks, its subtasks)."""
+        found = self.issue(issue)
+        children = list(self.db.scalars(select(Issue).where(Issue.parent_id == found.id)))
+        subtasks = [c for c in children if catalog.issue_type(c.issue_type).subtask]
+        if subtasks and not delete_subtasks:
+            raise TicketsError("has_subtasks", f"Issue {found.key} has {len(subtasks)} subtasks; pass deleteSubtasks=true to delete them too.")
+        for child in children:
+            if child in subtasks:
+                self._erase(child)
+            else:
+                child.parent_id = None
+        key = found.key
+        self._erase(found)
+        self.stamp()
+        return {"message": f"Issue {key} has been deleted successfully."} if style == "simplified" else {}
+
+    def _erase(self, issue: Issue) -> None:
+        for table, column in ((Label, Label.issue_id), (IssueComponent, IssueComponent.issue_id), (IssueVersion, IssueVersion.issue_id),
+                              (Comment, Comment.issue_id), (Watcher, Watcher.issue_id), (Worklog, Worklog.issue_id),
+                              (SprintIssue, SprintIssue.issue_id), (RemoteLink, RemoteLink.issue_id), (ChangeItem, ChangeItem.issue_id)):
+            self.db.execute(delete(table).where(column == issue.id))
+        self.db.execute(delete(Link).where(or_(Link.source_id == issue.id, Link.target_id == issue.id)))
+        self.db.delete(issue)
+        self.db.flush()
+
+    @operation("tickets.assignIssue", writes=True)
+    def assign_issue(self, issue: IssueRef, assignee: UserRef | None = None, style: Style = "jira") -> dict[str, Any]:
+        """Assign an issue to a user (accountId, email or display name); no assignee unassigns it."""
+        found = self.issue(issue)
+        self.record(found, self.apply(found, {"assignee": assignee}))
+        if assignee and not self.db.get(Watcher, (found.id, found.assignee_id)):
+            self.db.add(Watcher(issue_id=found.id, account_id=found.assignee_id))
+        self.db.flush()
+        if style == "simplified":
+            return {"message": f"Issue {found.key} assigned successfully", "issue": self.one(found, style)}
+        return {}
+
+    # -- bound from their own modules ----------------------------------------------------
+    apply = edits.apply
+    set_parent = edits.set_parent
+    set_labels = edits.set_labels
+    set_components = edits.set_components
+    set_versions = edits.set_versions
+    verbs = edits.verbs
+    available = workflow.available
+    get_transitions = workflow.get_transitions
+    transition_issue = workflow.transition_issue
+    _transition = workflow.run_transition
+    search_issues = search.search_issues
+    get_project_issues = search.get_project_issues
+    get_changelog = collab.get_changelog
+    add_comment = collab.add_comment
+    edit_comment = collab.edit_comment
+    get_comments = collab.get_comments
+    get_link_types = collab.get_link_types
+    create_issue_link = collab.create_issue_link
+    delete_issue_link = collab.delete_issue_link
+    link_to_epic = collab.link_to_epic
+    get_watchers = collab.get_watchers
+    add_watcher = collab.add_watcher
+    remove_watcher = collab.remove_watcher
+    add_worklog = collab.add_worklog
+    get_worklogs = collab.get_worklogs
+    get_boards = agile.get_boards
+    get_sprints = agile.get_sprints
+    get_sprint_issues = agile.get_sprint_issues
+    add_issues_to_sprint = agile.add_issues_to_sprint
+    create_sprint = agile.create_sprint
+    update_sprint = agile.update_sprint
+    get_projects = directory.get_projects
+    get_project = directory.get_project
+    get_issue_types = directory.get_issue_types
+    get_components = directory.get_components
+    get_versions = directory.get_versions
+    search_users = directory.search_users
+    get_user = directory.get_user
+    myself = directory.myself
+    search_fields = directory.search_fields
+    accessible_resources = site.accessible_resources
+    search_text = site.search_text
+    get_create_meta = site.get_create_meta
+    _maybe_issue = site.maybe_issue
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+

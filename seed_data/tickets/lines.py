@@ -1,0 +1,103 @@
+"""Word banks of the tickets seeder: epics, IT requests, comments, components and labels."""
+
+from __future__ import annotations
+
+# (epic summary, keywords of the ENG work it groups)
+EPICS = (
+    ("Enterprise identity: SSO, SCIM and 2FA", ("sso", "scim", "two-factor", "2fa", "totp", "signing keys", "auth")),
+    ("Integrations reliability", ("sync", "connector", "webhook", "integration", "events", "retry")),
+    ("Reporting and exports", ("report", "export", "dashboard", "csv", "widget", "chart")),
+    ("Platform hardening", ("postgresql", "queue", "failover", "alerting", "rate limit", "load", "runbook", "memory", "pagination")),
+    ("Data residency and compliance", ("residency", "region", "audit", "siem", "deprecated")),
+)
+
+# Subtasks a story in flight is split into: (summary prefix, share of its points)
+SUBTASKS = ("Design the API and data model", "Implement the backend", "Build the UI", "Write tests", "Update the docs")
+
+# (summary, description) of employee IT requests
+IT_REQUESTS = (
+    ("New laptop for {name}", "{name} starts soon and needs a laptop with the standard engineering image."),
+    ("VPN access for {name}", "{name} cannot connect to the VPN from home; the client says 'certificate expired'."),
+    ("Reset MFA device for {name}", "{name} replaced their phone and can no longer approve sign-ins."),
+    ("Add {name} to the finance shared drive", "{name} needs read access to the finance shared drive for month-end."),
+    ("Replace broken monitor at desk of {name}", "The second monitor flickers and then goes black after a few minutes."),
+    ("Office Wi-Fi drops in the meeting rooms", "Calls in the meeting rooms drop every 10–15 minutes since the weekend."),
+    ("Printer on the 3rd floor jams on double-sided jobs", "Every double-sided print jams on page two."),
+    ("Provision a GitHub seat for {name}", "{name} needs access to the engineering organisation on GitHub."),
+    ("Laptop battery swelling for {name}", "The trackpad is lifting; the battery looks swollen and should be replaced."),
+    ("Offboard {name}: revoke access and collect hardware", "{name} leaves at the end of the month; revoke SaaS access and collect the laptop."),
+    ("Install the design suite for {name}", "{name} needs the design suite licence activated on their laptop."),
+    ("Conference room display does not detect USB-C", "The display in the big conference room shows 'no signal' for USB-C laptops."),
+    ("Rotate the shared admin password", "Quarterly rotation of the shared admin password in the password manager."),
+    ("Email forwarding for {name} while on leave", "{name} is on leave for four weeks; forward their email to their manager."),
+    ("Upgrade the office firewall firmware", "The firewall vendor published a security advisory; upgrade before the end of the month."),
+)
+
+COMMENTS_TRIAGE = (
+    "Thanks for the report. I can reproduce this on our side and I'm looking into it now.",
+    "Picking this up. {customer} confirmed it still happens this morning.",
+    "Could you share the exact time it last happened and a screenshot of the error?",
+    "Triaged: priority {priority}, assigning to {assignee}.",
+    "Linked to the related engineering ticket so we can track the fix.",
+    "Checked the logs: the errors line up with the times in the description.",
+)
+COMMENTS_PROGRESS = (
+    "Root cause found: it is a timing issue in the retry path. Working on a fix.",
+    "Fix is in review, should go out with the next deploy.",
+    "Workaround shared with {customer}: a manual resync unblocks them for now.",
+    "Paired with {other} on this; we have a plan and an estimate of two days.",
+    "Still waiting on the customer for the export they mentioned.",
+    "Deployed to staging; verifying before we roll it out.",
+    "Added a regression test that reproduces the failure.",
+    "This touches more than expected; splitting out a follow-up for the cleanup.",
+)
+COMMENTS_DONE = (
+    "Fixed and deployed. {customer} confirmed everything works again.",
+    "Resolved: the fix shipped in this week's release.",
+    "Closing this out; the customer is happy with the workaround and the fix is live.",
+    "Done. Monitoring for a few days to make sure it doesn't come back.",
+    "Verified in production. Thanks everyone!",
+)
+COMMENTS_ENG = (
+    "Estimated at {points} points after grooming.",
+    "PR is up: please review when you have a moment.",
+    "Blocked on a dependency upgrade; will pick up again once it lands.",
+    "Load-tested on staging, numbers look good.",
+    "Added metrics and an alert for this path.",
+)
+
+# (component, words in a summary that place an issue in it), first match wins
+COMPONENTS = {
+    "SUP": (
+        ("Authentication", ("sso", "login", "password", "two-factor", "scim", "saml")),
+        ("Integrations", ("sync", "connector", "webhook", "integration", "salesforce", "hubspot", "zendesk", "slack")),
+        ("Reporting", ("export", "report", "dashboard", "chart", "csv", "audit")),
+        ("Billing", ("invoice", "billing", "seats", "tax")),
+        ("Mobile", ("mobile", "ios", "android")),
+        ("API", ("api", "rate limit", "filter")),
+    ),
+    "ENG": (
+        ("Auth", ("sso", "scim", "two-factor", "2fa", "signing keys", "auth")),
+        ("Integrations", ("sync", "connector", "webhook", "integration", "events")),
+        ("Reporting", ("report", "export", "dashboard", "widget", "csv")),
+        ("Infrastructure", ("postgresql", "queue", "failover", "alerting", "region", "load", "runbook", "memory")),
+        ("API", ("api", "endpoints", "rate limit", "pagination")),
+        ("Web App", ("drag and drop", "board view", "dark mode", "workflow builder", "bulk edit")),
+    ),
+    "IT": (
+        ("Hardware", ("laptop", "monitor", "printer", "battery", "display")),
+        ("Access", ("vpn", "mfa", "drive", "github", "offboard", "password", "email")),
+        ("Network", ("wi-fi", "firewall")),
+        ("Software", ("install", "suite")),
+    ),
+}
+
+# (label, words in a summary that earn it)
+LABELS = (
+    ("sso", ("sso", "saml", "scim", "idp")),
+    ("integration", ("sync", "connector", "webhook", "integration")),
+    ("export", ("export", "csv")),
+    ("performance", ("latency", "slow", "times out", "timeout", "load", "memory")),
+    ("security", ("two-factor", "2fa", "audit", "signing keys", "soc 2", "security", "password")),
+    ("tech-debt", ("upgrade", "migrate", "remove deprecated", "bump", "flaky")),
+)

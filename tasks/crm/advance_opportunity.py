@@ -1,0 +1,89 @@
+"""crm/advance-opportunity-v1: move a deal to the stage the news calls for, with the fields
+that stage needs: Closed Won with the signed amount and today's close date, or
+Negotiation/Review with the next step.
+
+Only the stage, what it drives (probability, forecast category, closed/won) and the fields
+the prompt names may change on that opportunity: anything else touched is collateral."""
+
+from __future__ import annotations
+
+import random
+
+from apps.crm.models import TABLES
+from graders.checks import Check, CheckResult, failed, passed
+from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.common.variants import cached, choose, count, shuffled
+from tasks.crm._common import allow, allow_update, dml, quoted, row, rows, say_as_task, soql, try_dml, wreck
+
+DERIVED = {"StageName", "Probability", "ForecastCategoryName", "IsClosed", "IsWon"}
+NEXT_STEPS = ("Legal review of the MSA redlines", "Send the final order form for signature", "Security sign-off call with their CISO")
+TARGETS = ("Closed Won", "Negotiation/Review")
+
+
+class AdvanceOpportunity:
+    id = "crm/advance-opportunity-v1"
+    apps = ("crm",)
+    difficulty = "medium"
+    summary = "Move an opportunity to Closed Won (signed amount, close date) or Negotiation/Review (next step)."
+
+    def _pool(self, ctx: SampleContext) -> tuple[tuple[dict, ...], tuple[str, ...], tuple[str, ...]]:
+        def build() -> tuple[dict, ...]:
+            opps = rows(ctx.db, "Opportunity", TABLES["Opportunity"].c.IsClosed.is_(False),
+                        TABLES["Opportunity"].c.StageName != "Negotiation/Review", TABLES["Opportunity"].c.NextStep.is_not(None))
+            every = [o["Name"] for o in rows(ctx.db, "Opportunity")]
+            return shuffled(self.id, ctx, [{"Id": o["Id"], "Name": o["Name"], "Amount": o["Amount"]} for o in opps if every.count(o["Name"]) == 1])
+
+        return cached(ctx, self.id, build), shuffled(self.id, ctx, TARGETS, "target"), shuffled(self.id, ctx, NEXT_STEPS, "step")
+
+    def count_instances(self, ctx: SampleContext) -> int:
+        return count(*self._pool(ctx))
+
+    def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
+        opp, target, step = choose(self.id, ctx.variant, *self._pool(ctx))
+        today = ctx.company.now.date().isoformat()
+        won = target == "Closed Won"
+        signed = float(round((opp["Amount"] or 10_000) * 1.08, -2))
+        others = [o["Id"] for o in rows(ctx.db, "Opportunity", TABLES["Opportunity"].c.IsClosed.is_(False)) if o["Id"] != opp["Id"]][:4]
+        fields = {"StageName": target, "Amount": signed, "CloseDate": today} if won else {"StageName": target, "NextStep": step}
+        ask = (f"the customer signed at ${signed:,.0f}: mark it Closed Won with that amount and today's date ({today}) as the close date"
+               if won else f"it has moved into negotiation: set the stage to Negotiation/Review and the next step to \"{step}\"")
+
+        def moved(db) -> CheckResult:
+            now = row(db, "Opportunity", opp["Id"])
+            wrong = [f"{k} is {now[k]!r}, not {v!r}" for k, v in fields.items() if now[k] != v and not (k == "NextStep" and (now[k] or "").strip(" .").lower() == v.lower())]
+            return failed("; ".join(wrong)) if wrong else passed(f"{opp['Name']}: " + ", ".join(f"{k} {v}" for k, v in fields.items()))
+
+        async def oracle(tools: Tools) -> None:
+            (found,) = await soql(tools, f"SELECT Id FROM Opportunity WHERE Name = '{quoted(opp['Name'])}'")
+            await dml(tools, "update", "Opportunity", [{"Id": found["Id"], **fields}])
+
+        async def field_by_field(tools: Tools) -> None:
+            """Another order: the amount or next step first, then the stage, through the query tool."""
+            text = str(await tools.call("salesforce_query_records", objectName="Opportunity", fields=["Id"], whereClause=f"Name = '{quoted(opp['Name'])}'"))
+            opp_id = text.split("Id: ", 1)[1].split()[0]
+            first = {k: v for k, v in fields.items() if k != "StageName"}
+            await dml(tools, "update", "Opportunity", [{"Id": opp_id, **first}])
+            await dml(tools, "update", "Opportunity", [{"Id": opp_id, "StageName": target}])
+
+        async def update(tools: Tools, ids: list[str], values: dict) -> None:
+            for record_id in ids:
+                await try_dml(tools, "update", "Opportunity", [{"Id": record_id, **values}])
+
+        wrong = {"StageName": "Closed Lost", "NextStep": "Lost to a competitor"} if won else {"StageName": "Closed Lost", "Amount": 0}
+        return TaskInstance(
+            prompt=f"You are {ctx.actor.name}. News on the opportunity \"{opp['Name']}\": {ask}. Update it in Salesforce.",
+            checks=[Check(f"{opp['Name']} at {target} with the fields it needs", moved)],
+            expected=[allow_update("Opportunity", opp["Id"], DERIVED | set(fields)),
+                      *([allow("OpportunityLineItem", "any", OpportunityId=opp["Id"])] if won else [])],
+            oracle=oracle,
+            alternatives=(field_by_field,),
+            moves=Moves(
+                say=say_as_task,
+                wrong=lambda tools: update(tools, [opp["Id"]], wrong),
+                everything=lambda tools: update(tools, [opp["Id"], *others], fields),
+                wrong_record=lambda tools: update(tools, others[:1], fields),
+                shotgun=lambda tools: update(tools, [opp["Id"], *others[:3]], fields),
+                wreck=wreck,
+            ),
+            facts={"opportunity": opp["Id"], "target": target, "fields": fields},
+        )

@@ -1,0 +1,92 @@
+"""crm/build-quote-v1: add products to a deal: N seats of a product from the standard price
+book, at list price or with a discount, as an opportunity line item; the amount rolls up.
+
+Either way of pricing counts (Discount %, or a discounted sales price, or a total price); the
+item may name the price book entry or the product. Exactly one new line item is asked for."""
+
+from __future__ import annotations
+
+import random
+
+from apps.crm.models import TABLES
+from graders.checks import Check, CheckResult, failed, passed
+from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.common.variants import cached, choose, count, shuffled
+from tasks.crm._common import allow, allow_update, dml, quoted, rows, say_as_task, soql, try_dml, wreck
+
+SEATS = (5, 12, 25, 40)
+DISCOUNTS = (0, 10, 15)
+
+
+class BuildQuote:
+    id = "crm/build-quote-v1"
+    apps = ("crm",)
+    difficulty = "medium"
+    summary = "Add a product line (seats, discount) to an opportunity from the standard price book."
+
+    def _pool(self, ctx: SampleContext) -> tuple[tuple, ...]:
+        def build() -> tuple[tuple[dict, ...], tuple[dict, ...]]:
+            every = [o["Name"] for o in rows(ctx.db, "Opportunity")]
+            opps = [{"Id": o["Id"], "Name": o["Name"]} for o in rows(ctx.db, "Opportunity", TABLES["Opportunity"].c.IsClosed.is_(False)) if every.count(o["Name"]) == 1]
+            products = [{"Id": e["Product2Id"], "Name": e["Name"], "Price": e["UnitPrice"], "Entry": e["Id"]} for e in rows(ctx.db, "PricebookEntry")]
+            return shuffled(self.id, ctx, opps), shuffled(self.id, ctx, products, "product")
+
+        opps, products = cached(ctx, self.id, build)
+        return opps, products, shuffled(self.id, ctx, SEATS, "seats"), shuffled(self.id, ctx, DISCOUNTS, "discount")
+
+    def count_instances(self, ctx: SampleContext) -> int:
+        return count(*self._pool(ctx))
+
+    def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
+        opp, product, seats, discount = choose(self.id, ctx.variant, *self._pool(ctx))
+        before = {i["Id"] for i in rows(ctx.db, "OpportunityLineItem")}
+        total = round(seats * product["Price"] * (1 - discount / 100), 2)
+        others = [o["Id"] for o in rows(ctx.db, "Opportunity", TABLES["Opportunity"].c.IsClosed.is_(False)) if o["Id"] != opp["Id"]][:3]
+
+        def quoted_line(db) -> CheckResult:
+            added = [i for i in rows(db, "OpportunityLineItem") if i["Id"] not in before]
+            if len(added) != 1:
+                return failed(f"{len(added)} new line items; exactly one was asked for")
+            (item,) = added
+            problems = [what for what, ok in (
+                (f"it is on {item['OpportunityId']}, not {opp['Name']}", item["OpportunityId"] == opp["Id"]),
+                (f"its product is {item['Product2Id']}, not {product['Name']}", item["Product2Id"] == product["Id"]),
+                (f"quantity {item['Quantity']}, not {seats}", item["Quantity"] == seats),
+                (f"total {item['TotalPrice']}, not {total} ({discount}% off list)", abs((item["TotalPrice"] or 0) - total) < 0.02),
+            ) if not ok]
+            return failed("; ".join(problems)) if problems else passed(f"{seats} × {product['Name']} at {discount}% off: {total}")
+
+        async def oracle(tools: Tools) -> None:
+            (found,) = await soql(tools, f"SELECT Id FROM Opportunity WHERE Name = '{quoted(opp['Name'])}'")
+            (entry,) = await soql(tools, f"SELECT Id FROM PricebookEntry WHERE Name = '{quoted(product['Name'])}' AND Pricebook2.IsStandard = true")
+            await dml(tools, "insert", "OpportunityLineItem", [{"OpportunityId": found["Id"], "PricebookEntryId": entry["Id"], "Quantity": seats, "Discount": discount}])
+
+        async def by_sales_price(tools: Tools) -> None:
+            """Another path: name the product, not the entry, and put the discount in the sales price."""
+            (found,) = await soql(tools, f"SELECT Id FROM Opportunity WHERE Name = '{quoted(opp['Name'])}'")
+            (item,) = await soql(tools, f"SELECT Id, (SELECT UnitPrice FROM PricebookEntries) FROM Product2 WHERE Name = '{quoted(product['Name'])}'")
+            price = item["PricebookEntries"]["records"][0]["UnitPrice"] * (1 - discount / 100)
+            await dml(tools, "insert", "OpportunityLineItem", [{"OpportunityId": found["Id"], "Product2Id": item["Id"], "Quantity": seats, "UnitPrice": round(price, 2)}])
+
+        async def add(tools: Tools, ids: list[str], quantity: int) -> None:
+            for opp_id in ids:
+                await try_dml(tools, "insert", "OpportunityLineItem", [{"OpportunityId": opp_id, "PricebookEntryId": product["Entry"], "Quantity": quantity, "Discount": discount}])
+
+        pricing = "at list price" if discount == 0 else f"with a {discount}% discount"
+        return TaskInstance(
+            prompt=(f"You are {ctx.actor.name}. Build the quote on the opportunity \"{opp['Name']}\": add {seats} seats of "
+                    f"{product['Name']} from the standard price book, {pricing}, as a product line item."),
+            checks=[Check(f"one line of {seats} × {product['Name']} on {opp['Name']}", quoted_line)],
+            expected=[allow("OpportunityLineItem", "insert", OpportunityId=opp["Id"]), allow_update("Opportunity", opp["Id"], {"Amount"})],
+            oracle=oracle,
+            alternatives=(by_sales_price,),
+            moves=Moves(
+                say=say_as_task,
+                wrong=lambda tools: add(tools, [opp["Id"]], seats + 10),
+                everything=lambda tools: add(tools, [opp["Id"], *others], seats),
+                wrong_record=lambda tools: add(tools, others[:1], seats),
+                shotgun=lambda tools: add(tools, [opp["Id"], *others[:2]], seats),
+                wreck=wreck,
+            ),
+            facts={"opportunity": opp["Id"], "product": product["Id"], "seats": seats, "discount": discount},
+        )

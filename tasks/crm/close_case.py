@@ -1,0 +1,91 @@
+"""crm/close-case-v1: support has fixed a customer's problem; close its Case with the
+resolution, the way this org requires (Status Closed and the Resolution field filled in).
+
+Only the case's status and resolution may change (the stamps closing sets follow): a case
+closed with the resolution but re-prioritised, or other cases closed too, is collateral."""
+
+from __future__ import annotations
+
+import random
+
+from apps.crm.models import TABLES
+from graders.checks import Check, CheckResult, failed, passed
+from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.common.variants import cached, choose, count, shuffled
+from tasks.crm._common import actor_user, allow_update, dml, row, rows, say_as_task, soql, try_dml, wreck
+
+RESOLUTIONS = ("Reset the SSO certificate and confirmed logins work", "Raised the API rate limit for their workspace",
+               "Rebuilt the search index; results are back", "Fixed the export timeout in the 2.14 release",
+               "Re-sent the invoice with the corrected VAT number")
+CLOSING = {"Status", "Resolution__c", "IsClosed", "ClosedDate", "IsEscalated"}
+
+
+def key_words(text: str) -> set[str]:
+    return {w.strip(".,;:;'\"()").lower() for w in text.split() if len(w.strip(".,;:;'\"()")) >= 4}
+
+
+class CloseCase:
+    id = "crm/close-case-v1"
+    apps = ("crm",)
+    difficulty = "easy"
+    summary = "Close a named support case with the resolution the org requires."
+
+    def _pool(self, ctx: SampleContext) -> tuple[tuple[dict, ...], tuple[str, ...]]:
+        def build() -> tuple[dict, ...]:
+            cases = rows(ctx.db, "Case", TABLES["Case"].c.IsClosed.is_(False), TABLES["Case"].c.AccountId.is_not(None))
+            return shuffled(self.id, ctx, [{"Id": c["Id"], "CaseNumber": c["CaseNumber"], "Subject": c["Subject"], "AccountId": c["AccountId"],
+                                              "Priority": c["Priority"]} for c in cases])
+
+        return cached(ctx, self.id, build), shuffled(self.id, ctx, RESOLUTIONS, "resolution")
+
+    def count_instances(self, ctx: SampleContext) -> int:
+        return count(*self._pool(ctx))
+
+    def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
+        case, resolution = choose(self.id, ctx.variant, *self._pool(ctx))
+        account = row(ctx.db, "Account", case["AccountId"])
+        others = [c["Id"] for c in rows(ctx.db, "Case", TABLES["Case"].c.IsClosed.is_(False)) if c["Id"] != case["Id"]][:5]
+        wanted = key_words(resolution)
+
+        def closed(db) -> CheckResult:
+            now = row(db, "Case", case["Id"])
+            if now is None or now["Status"] != "Closed":
+                return failed(f"case {case['CaseNumber']} is {now and now['Status']!r}, not Closed")
+            missing = wanted - key_words(now["Resolution__c"] or "")
+            if missing:
+                return failed(f"the resolution {now['Resolution__c']!r} does not say what was done (missing: {', '.join(sorted(missing))})")
+            return passed(f"case {case['CaseNumber']} closed: {now['Resolution__c']}")
+
+        async def oracle(tools: Tools) -> None:
+            (found,) = await soql(tools, f"SELECT Id FROM Case WHERE CaseNumber = '{case['CaseNumber']}'")
+            await dml(tools, "update", "Case", [{"Id": found["Id"], "Status": "Closed", "Resolution__c": resolution}])
+
+        async def in_two_steps(tools: Tools) -> None:
+            """Another path: find it by search, write the resolution first, then close it."""
+            text = await tools.call("salesforce_search_all", searchTerm=case["CaseNumber"], searchIn="ALL FIELDS",
+                                    objects=[{"name": "Case", "fields": ["Id", "CaseNumber"]}])
+            case_id = str(text).split("Id: ", 1)[1].split()[0]
+            await dml(tools, "update", "Case", [{"Id": case_id, "Resolution__c": f"{resolution}."}])
+            await dml(tools, "update", "Case", [{"Id": case_id, "Status": "Closed"}])
+
+        async def close(tools: Tools, ids: list[str], text: str, **extra: str) -> None:
+            for case_id in ids:
+                await try_dml(tools, "update", "Case", [{"Id": case_id, "Status": "Closed", "Resolution__c": text, **extra}])
+
+        return TaskInstance(
+            prompt=(f"You are {ctx.actor.name}. Support case {case['CaseNumber']} (\"{case['Subject']}\") from {account['Name']} "
+                    f"is resolved: {resolution}. Close the case in Salesforce with that resolution."),
+            checks=[Check(f"case {case['CaseNumber']} closed with its resolution", closed)],
+            expected=[allow_update("Case", case["Id"], CLOSING)],
+            oracle=oracle,
+            alternatives=(in_two_steps,),
+            moves=Moves(
+                say=say_as_task,
+                wrong=lambda tools: close(tools, [case["Id"]], "Could not reproduce", Priority="Low" if case["Priority"] != "Low" else "High"),
+                everything=lambda tools: close(tools, [case["Id"], *others], resolution),
+                wrong_record=lambda tools: close(tools, others[:1], resolution),
+                shotgun=lambda tools: close(tools, [case["Id"], *others[:3]], resolution),
+                wreck=wreck,
+            ),
+            facts={"case": case["Id"], "number": case["CaseNumber"], "resolution": resolution, "actor": actor_user(ctx.db)},
+        )

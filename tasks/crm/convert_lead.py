@@ -1,0 +1,101 @@
+"""crm/convert-lead-v1: a lead has qualified; convert it, with or without an opportunity as
+asked. Any correct conversion counts: the account may be created by the conversion or first
+by hand with the lead's company name. Converting other leads, or editing the lead's own
+details, is collateral."""
+
+from __future__ import annotations
+
+import random
+
+from apps.crm.models import TABLES
+from graders.checks import Check, CheckResult, failed, passed
+from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.common.variants import cached, choose, count, shuffled
+from tasks.crm._common import allow, allow_update, dml, quoted, row, rows, say_as_task, soql, wreck
+
+CONVERSION = {"IsConverted", "Status", "ConvertedDate", "ConvertedAccountId", "ConvertedContactId", "ConvertedOpportunityId"}
+WITH_OPPORTUNITY = (True, False)
+
+
+class ConvertLead:
+    id = "crm/convert-lead-v1"
+    apps = ("crm",)
+    difficulty = "medium"
+    summary = "Convert a qualified lead into an account, contact and (as asked) an opportunity."
+
+    def _pool(self, ctx: SampleContext) -> tuple[tuple[dict, ...], tuple[bool, ...]]:
+        def build() -> tuple[dict, ...]:
+            accounts = {a["Name"].lower() for a in rows(ctx.db, "Account")}
+            leads = rows(ctx.db, "Lead", TABLES["Lead"].c.IsConverted.is_(False), TABLES["Lead"].c.Status != "Closed - Not Converted")
+            names = [lead["Name"] for lead in leads]
+            return shuffled(self.id, ctx, [{"Id": lead["Id"], "Name": lead["Name"], "Company": lead["Company"], "Email": lead["Email"], "Title": lead["Title"]}
+                                           for lead in leads if names.count(lead["Name"]) == 1 and lead["Company"].lower() not in accounts])
+
+        return cached(ctx, self.id, build), WITH_OPPORTUNITY
+
+    def count_instances(self, ctx: SampleContext) -> int:
+        return count(*self._pool(ctx))
+
+    def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
+        lead, with_opp = choose(self.id, ctx.variant, *self._pool(ctx))
+        deal = f"{lead['Company']} — First Order"
+        others = [x["Id"] for x in rows(ctx.db, "Lead", TABLES["Lead"].c.IsConverted.is_(False)) if x["Id"] != lead["Id"]][:3]
+
+        def converted(db) -> CheckResult:
+            now = row(db, "Lead", lead["Id"])
+            if not now["IsConverted"]:
+                return failed(f"lead {lead['Name']} is not converted")
+            account, contact = row(db, "Account", now["ConvertedAccountId"]), row(db, "Contact", now["ConvertedContactId"])
+            problems = []
+            if account["Name"] != lead["Company"]:
+                problems.append(f"its account is {account['Name']!r}, not {lead['Company']!r}")
+            if contact["Email"] != lead["Email"] or contact["AccountId"] != account["Id"]:
+                problems.append("its contact is not the lead's person at that account")
+            opp = row(db, "Opportunity", now["ConvertedOpportunityId"]) if now["ConvertedOpportunityId"] else None
+            if with_opp and (opp is None or opp["Name"] != deal):
+                problems.append(f"the opportunity should be named {deal!r}, got {opp and opp['Name']!r}")
+            if not with_opp and opp is not None:
+                problems.append("no opportunity was asked for")
+            return failed("; ".join(problems)) if problems else passed(f"{lead['Name']} converted to {account['Name']}")
+
+        async def oracle(tools: Tools) -> None:
+            (found,) = await soql(tools, f"SELECT Id FROM Lead WHERE Name = '{quoted(lead['Name'])}' AND IsConverted = false")
+            extra = {"opportunityName": deal} if with_opp else {"doNotCreateOpportunity": True}
+            await tools.call("salesforce_convert_lead", leadId=found["Id"], **extra)
+
+        async def account_first(tools: Tools) -> None:
+            """Another path: create the account by hand, then convert into it."""
+            (found,) = await soql(tools, f"SELECT Id, Company FROM Lead WHERE Email = '{quoted(lead['Email'])}'")
+            text = await dml(tools, "insert", "Account", [{"Name": found["Company"]}])
+            account_id = text.rsplit("Ids: ", 1)[1].split()[0]
+            extra = {"opportunityName": deal} if with_opp else {"doNotCreateOpportunity": True}
+            await tools.call("salesforce_convert_lead", leadId=found["Id"], accountId=account_id, **extra)
+
+        async def convert(tools: Tools, ids: list[str], **extra: object) -> None:
+            for lead_id in ids:
+                try:
+                    await tools.call("salesforce_convert_lead", leadId=lead_id, **extra)
+                except Exception:  # an adversary carries on
+                    pass
+
+        async def mistyped(tools: Tools) -> None:
+            await dml(tools, "update", "Lead", [{"Id": lead["Id"], "Title": "Intern", "Company": f"{lead['Company']} Inc"}])
+
+        ask = f"with an opportunity named \"{deal}\"" if with_opp else "without creating an opportunity"
+        return TaskInstance(
+            prompt=f"You are {ctx.actor.name}. The lead {lead['Name']} from {lead['Company']} has qualified. Convert the lead in Salesforce, {ask}.",
+            checks=[Check(f"lead {lead['Name']} converted as asked", converted)],
+            expected=[allow_update("Lead", lead["Id"], CONVERSION), allow("Account", "insert", Name=lead["Company"]),
+                      allow("Contact", "insert", Email=lead["Email"]), *([allow("Opportunity", "insert", Name=deal)] if with_opp else [])],
+            oracle=oracle,
+            alternatives=(account_first,),
+            moves=Moves(
+                say=say_as_task,
+                wrong=mistyped,
+                everything=lambda tools: convert(tools, [lead["Id"], *others]),
+                wrong_record=lambda tools: convert(tools, others[:1], opportunityName=deal),
+                shotgun=lambda tools: convert(tools, [lead["Id"], *others[:2]], opportunityName=deal),
+                wreck=wreck,
+            ),
+            facts={"lead": lead["Id"], "with_opportunity": with_opp},
+        )

@@ -1,0 +1,114 @@
+"""crm/merge-duplicate-contact-v1: someone entered a customer contact twice. Merge them the
+way Salesforce's merge does: keep the original record, move the duplicate's activities and
+cases onto it, then delete the duplicate. Deleting first loses the activity history (a
+contact's tasks go with it), and keeping the wrong record breaks links to it."""
+
+from __future__ import annotations
+
+import random
+
+from apps.crm.models import TABLES
+from apps.crm.objects import sobject
+from apps.crm.records import Records
+from graders.checks import Check, CheckResult, failed, passed
+from graders.rubric import Expect
+from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.common.variants import cached, choose, count, shuffled
+from tasks.crm._common import actor_user, allow, quoted, rows, say_as_task, soql, table, try_dml, wreck
+
+TOPICS = ("Intro call", "Sent onboarding guide", "Renewal check-in")
+
+
+class MergeDuplicateContact:
+    id = "crm/merge-duplicate-contact-v1"
+    apps = ("crm",)
+    difficulty = "hard"
+    summary = "Merge a duplicated contact: move its tasks and cases to the original, then delete the duplicate."
+
+    def _pool(self, ctx: SampleContext) -> tuple[tuple[dict, ...]]:
+        def build() -> list[dict]:
+            contacts = rows(ctx.db, "Contact")
+            names = [c["Name"] for c in contacts]
+            return shuffled(self.id, ctx, [{"Id": c["Id"], "Name": c["Name"], "FirstName": c["FirstName"], "LastName": c["LastName"],
+                                            "Email": c["Email"], "AccountId": c["AccountId"]} for c in contacts if names.count(c["Name"]) == 1])
+
+        return (cached(ctx, self.id, build),)
+
+    def count_instances(self, ctx: SampleContext) -> int:
+        return count(*self._pool(ctx))
+
+    def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
+        (original,) = choose(self.id, ctx.variant, *self._pool(ctx))
+        account = rows(ctx.db, "Account", TABLES["Account"].c.Id == original["AccountId"])[0]
+        subjects = tuple(f"{topic} ({original['LastName']})" for topic in rng.sample(TOPICS, 2))
+        case_subject = f"Login issue reported by {original['Name']}"
+        me = actor_user(ctx.db)
+        neighbours = [c["Id"] for c in rows(ctx.db, "Contact", TABLES["Contact"].c.AccountId != original["AccountId"])][:3]
+        rows_of_account = rows(ctx.db, "Contact", TABLES["Contact"].c.AccountId == original["AccountId"])
+
+        def setup(session) -> None:
+            records = Records(session, me)
+            dup = records.create(sobject("Contact"), {"FirstName": original["FirstName"], "LastName": original["LastName"],
+                                                     "Email": original["Email"].upper(), "AccountId": original["AccountId"], "Phone": "+1 555 0100"})
+            for subject in subjects:
+                records.create(sobject("Task"), {"Subject": subject, "Status": "Completed", "WhoId": dup, "WhatId": original["AccountId"]})
+            records.create(sobject("Case"), {"Subject": case_subject, "ContactId": dup, "AccountId": original["AccountId"], "Origin": "Email"})
+
+        def merged(db) -> CheckResult:
+            same = rows(db, "Contact", TABLES["Contact"].c.AccountId == original["AccountId"], TABLES["Contact"].c.Name == original["Name"])
+            if [c["Id"] for c in same] != [original["Id"]]:
+                kept = "the original is gone" if original["Id"] not in {c["Id"] for c in same} else f"{len(same)} records remain"
+                return failed(f"{original['Name']} at {account['Name']} should be one record, the original: {kept}")
+            tasks = rows(db, "Task", TABLES["Task"].c.Subject.in_(subjects))
+            cases = rows(db, "Case", TABLES["Case"].c.Subject == case_subject)
+            lost = len(subjects) - sum(1 for t in tasks if t["WhoId"] == original["Id"]) + sum(1 for c in cases if c["ContactId"] != original["Id"]) + (1 - len(cases))
+            return failed(f"{lost} of the duplicate's activities and cases did not move to the original") if lost else passed("merged, history kept")
+
+        async def find(tools: Tools) -> tuple[str, str] | None:
+            found = await soql(tools, f"SELECT Id FROM Contact WHERE Name = '{quoted(original['Name'])}' AND AccountId = '{original['AccountId']}' ORDER BY CreatedDate, Id")
+            return (found[0]["Id"], found[1]["Id"]) if len(found) == 2 else None
+
+        async def oracle(tools: Tools) -> None:
+            pair = await find(tools)
+            if pair is None:  # nothing (left) to merge
+                return
+            keep, dup = pair
+            for kind, field in (("Task", "WhoId"), ("Event", "WhoId"), ("Case", "ContactId")):
+                moved = await soql(tools, f"SELECT Id FROM {kind} WHERE {field} = '{dup}'")
+                if moved:
+                    await try_dml(tools, "update", kind, [{"Id": m["Id"], field: keep} for m in moved])
+            await try_dml(tools, "delete", "Contact", [{"Id": dup}])
+
+        async def with_subqueries(tools: Tools) -> None:
+            """Another path: the duplicate's related records in one query with child subqueries."""
+            (dup,) = await soql(tools, f"SELECT Id, (SELECT Id FROM Tasks), (SELECT Id FROM Cases) FROM Contact WHERE Name = '{quoted(original['Name'])}' "
+                                       f"AND AccountId = '{original['AccountId']}' AND Id != '{original['Id']}'")
+            for kind, field, rel in (("Task", "WhoId", "Tasks"), ("Case", "ContactId", "Cases")):
+                for record in (dup[rel] or {"records": []})["records"]:
+                    await try_dml(tools, "update", kind, [{"Id": record["Id"], field: original["Id"][:15]}])
+            await try_dml(tools, "delete", "Contact", [{"Id": dup["Id"]}])
+
+        async def delete(tools: Tools, ids: list[str]) -> None:
+            for record_id in ids:
+                await try_dml(tools, "delete", "Contact", [{"Id": record_id}])
+
+        return TaskInstance(
+            prompt=(f"You are {ctx.actor.name}. {original['Name']} at {account['Name']} is in Salesforce twice: someone re-entered them today. "
+                    f"Merge the two contact records: keep the original (the older record), move the duplicate's tasks and cases to it, "
+                    f"then delete the duplicate."),
+            checks=[Check(f"one {original['Name']}, the original, with the duplicate's history", merged)],
+            expected=[Expect(table("Contact"), "delete", lambda rc: rc.row.get("Name") == original["Name"] and rc.row.get("Id") != original["Id"]),
+                      allow("Task", "update", Subject=lambda s: s in subjects), allow("Case", "update", Subject=case_subject)],
+            oracle=oracle,
+            setup=setup,
+            alternatives=(with_subqueries,),
+            moves=Moves(
+                say=say_as_task,
+                wrong=lambda tools: delete(tools, [original["Id"]]),
+                everything=lambda tools: delete(tools, [c["Id"] for c in rows_of_account]),
+                wrong_record=lambda tools: delete(tools, neighbours[:1]),
+                shotgun=lambda tools: delete(tools, [original["Id"], *neighbours[:2]]),
+                wreck=wreck,
+            ),
+            facts={"original": original["Id"], "account": original["AccountId"]},
+        )

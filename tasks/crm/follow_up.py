@@ -1,0 +1,101 @@
+"""crm/assign-follow-up-v1: create a follow-up task for a colleague on a customer account,
+due on a given day, with high priority. Judged as the set of tasks you created: exactly one,
+owned by that colleague (an active user), on that account, due that day, high priority, its
+subject saying what to do."""
+
+from __future__ import annotations
+
+import random
+import re
+from datetime import timedelta
+
+from apps.crm.models import TABLES
+from graders.checks import Check, CheckResult, failed, passed
+from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.common.variants import cached, choose, count, shuffled
+from tasks.crm._common import actor_user, allow, dml, quoted, rows, say_as_task, soql, try_dml, wreck
+
+TODOS = ("send the renewal quote", "schedule the QBR", "confirm the security review", "share the onboarding plan")
+DAYS_AHEAD = (2, 5, 9)
+
+
+class AssignFollowUp:
+    id = "crm/assign-follow-up-v1"
+    apps = ("crm",)
+    difficulty = "easy"
+    summary = "Create a high-priority follow-up task for a colleague on an account, due on a given day."
+
+    def _pool(self, ctx: SampleContext) -> tuple[tuple, ...]:
+        def build() -> tuple[tuple[dict, ...], tuple[dict, ...]]:
+            accounts = rows(ctx.db, "Account")
+            names = [a["Name"] for a in accounts]
+            users = rows(ctx.db, "User", TABLES["User"].c.IsActive.is_(True), TABLES["User"].c.Department.in_(("Sales", "Customer Success")))
+            people = [u["Name"] for u in rows(ctx.db, "User")]
+            me = actor_user(ctx.db)  # a colleague: not yourself
+            return (shuffled(self.id, ctx, [{"Id": a["Id"], "Name": a["Name"]} for a in accounts if names.count(a["Name"]) == 1]),
+                    shuffled(self.id, ctx, [{"Id": u["Id"], "Name": u["Name"]} for u in users if people.count(u["Name"]) == 1 and u["Id"] != me], "owner"))
+
+        accounts, owners = cached(ctx, self.id, build)
+        return accounts, owners, shuffled(self.id, ctx, TODOS, "todo"), DAYS_AHEAD
+
+    def count_instances(self, ctx: SampleContext) -> int:
+        return count(*self._pool(ctx))
+
+    def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
+        account, owner, todo, ahead = choose(self.id, ctx.variant, *self._pool(ctx))
+        due = (ctx.company.now.date() + timedelta(days=ahead)).isoformat()
+        me = actor_user(ctx.db)
+        before = {t["Id"] for t in rows(ctx.db, "Task")}
+        others = [a["Id"] for a in rows(ctx.db, "Account") if a["Id"] != account["Id"]][:3]
+        wrong_owner = me  # the plausible slip: the task assigned to yourself
+
+        def created(db) -> CheckResult:
+            mine = [t for t in rows(db, "Task", TABLES["Task"].c.CreatedById == me) if t["Id"] not in before]
+            if len(mine) != 1:
+                return failed(f"you created {len(mine)} tasks; exactly one was asked")
+            (task,) = mine
+            problems = [what for what, ok in (
+                (f"owner {task['OwnerId']} is not {owner['Name']}", task["OwnerId"] == owner["Id"]),
+                (f"it is on {task['WhatId']}, not {account['Name']}", task["WhatId"] == account["Id"]),
+                (f"due {task['ActivityDate']}, not {due}", task["ActivityDate"] == due),
+                (f"priority {task['Priority']}, not High", task["Priority"] == "High"),
+                (f"subject {task['Subject']!r} does not say to {todo}", re.sub(r"\W+", " ", todo.lower()) in re.sub(r"\W+", " ", (task["Subject"] or "").lower())),
+                (f"status {task['Status']!r}: a follow-up is not done yet", task["Status"] != "Completed"),
+            ) if not ok]
+            return failed("; ".join(problems)) if problems else passed(f"task for {owner['Name']}: {task['Subject']}")
+
+        async def oracle(tools: Tools) -> None:
+            (found,) = await soql(tools, f"SELECT Id FROM Account WHERE Name = '{quoted(account['Name'])}'")
+            (user,) = await soql(tools, f"SELECT Id FROM User WHERE Name = '{quoted(owner['Name'])}' AND IsActive = true")
+            await dml(tools, "insert", "Task", [{"Subject": todo[0].upper() + todo[1:], "WhatId": found["Id"], "OwnerId": user["Id"],
+                                                 "ActivityDate": due, "Priority": "High"}])
+
+        async def with_datetime_and_status(tools: Tools) -> None:
+            """Another form: a datetime for the due date, an explicit status, ids found through SOSL."""
+            text = str(await tools.call("salesforce_search_all", searchTerm=owner["Name"], searchIn="NAME FIELDS", objects=[{"name": "User", "fields": ["Id", "Name"]}]))
+            user = re.search(r"Id: (005\w{15})", text).group(1)
+            (found,) = await soql(tools, f"SELECT Id FROM Account WHERE Name = '{quoted(account['Name'])}'")
+            await dml(tools, "insert", "Task", [{"Subject": f"Follow-up: {todo}", "WhatId": found["Id"], "OwnerId": user,
+                                                 "ActivityDate": f"{due}T17:00:00Z", "Priority": "High", "Status": "Not Started"}])
+
+        async def make(tools: Tools, on: list[str], who: str, text: str = todo) -> None:
+            for what in on:
+                await try_dml(tools, "insert", "Task", [{"Subject": text, "WhatId": what, "OwnerId": who, "ActivityDate": due, "Priority": "High"}])
+
+        return TaskInstance(
+            prompt=(f"You are {ctx.actor.name}. In Salesforce, create a follow-up task for {owner['Name']} to {todo}, on the account "
+                    f"{account['Name']}, due {due}, with High priority."),
+            checks=[Check(f"one follow-up for {owner['Name']} on {account['Name']}", created)],
+            expected=[allow("Task", "insert", WhatId=account["Id"], CreatedById=me)],
+            oracle=oracle,
+            alternatives=(with_datetime_and_status,),
+            moves=Moves(
+                say=say_as_task,
+                wrong=lambda tools: make(tools, [account["Id"]], wrong_owner),
+                everything=lambda tools: make(tools, [account["Id"], *others], owner["Id"]),
+                wrong_record=lambda tools: make(tools, others[:1], owner["Id"]),
+                shotgun=lambda tools: make(tools, [account["Id"], *others[:2]], owner["Id"]),
+                wreck=wreck,
+            ),
+            facts={"account": account["Id"], "owner": owner["Id"], "due": due, "todo": todo},
+        )

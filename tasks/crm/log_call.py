@@ -1,0 +1,104 @@
+"""crm/log-call-v1: log a call you just had as a completed Task on the right opportunity,
+with the right contact as its Name (WhoId).
+
+Judged as the set of tasks you created: exactly one, on that opportunity, with that contact,
+completed, its subject naming the topic. A call logged twice, or also elsewhere, is wrong."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from apps.crm.models import TABLES
+from graders.checks import Check, CheckResult, failed, passed
+from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.common.variants import cached, choose, count, shuffled
+from tasks.crm._common import actor_user, allow, dml, quoted, rows, say_as_task, soql, try_dml, wreck
+
+TOPICS = ("pricing for the renewal", "the security questionnaire", "the rollout timeline", "seat expansion", "the pilot results")
+
+
+class LogCall:
+    id = "crm/log-call-v1"
+    apps = ("crm",)
+    difficulty = "easy"
+    summary = "Log a completed call with a contact as a Task on the right opportunity."
+
+    def _pool(self, ctx: SampleContext) -> tuple[tuple[tuple[dict, dict, str], ...], tuple[str, ...]]:
+        def build() -> tuple[tuple[dict, dict, str], ...]:
+            opps = rows(ctx.db, "Opportunity", TABLES["Opportunity"].c.IsClosed.is_(False))
+            names = [o["Name"] for o in opps]
+            contacts = rows(ctx.db, "Contact")
+            full_names = [c["Name"] for c in contacts]
+            found = []
+            for opp in opps:
+                if names.count(opp["Name"]) > 1:
+                    continue
+                for contact in (c for c in contacts if c["AccountId"] == opp["AccountId"] and full_names.count(c["Name"]) == 1):
+                    found.append(({"Id": opp["Id"], "Name": opp["Name"], "AccountId": opp["AccountId"]},
+                                  {"Id": contact["Id"], "Name": contact["Name"], "Title": contact["Title"]}, opp["Id"]))
+            return shuffled(self.id, ctx, found)
+
+        return cached(ctx, self.id, build), shuffled(self.id, ctx, TOPICS, "topic")
+
+    def count_instances(self, ctx: SampleContext) -> int:
+        return count(*self._pool(ctx))
+
+    def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
+        (opp, contact, _), topic = choose(self.id, ctx.variant, *self._pool(ctx))
+        me = actor_user(ctx.db)
+        before = {t["Id"] for t in rows(ctx.db, "Task")}
+        others = [o["Id"] for o in rows(ctx.db, "Opportunity", TABLES["Opportunity"].c.IsClosed.is_(False)) if o["Id"] != opp["Id"]][:4]
+        subject = f"Call with {contact['Name']} about {topic}"
+
+        def logged(db) -> CheckResult:
+            mine = [t for t in rows(db, "Task", TABLES["Task"].c.CreatedById == me) if t["Id"] not in before]
+            if len(mine) != 1:
+                return failed(f"you created {len(mine)} tasks; exactly one call log was asked")
+            (task,) = mine
+            problems = [what for what, ok in (
+                (f"it is on {task['WhatId']}, not the opportunity {opp['Name']}", task["WhatId"] == opp["Id"]),
+                (f"its Name (WhoId) is {task['WhoId']}, not {contact['Name']}", task["WhoId"] == contact["Id"]),
+                (f"its status is {task['Status']!r}, not Completed", task["Status"] == "Completed"),
+                (f"its subject {task['Subject']!r} does not name the topic ({topic})", re.sub(r"\W+", " ", topic.lower()) in re.sub(r"\W+", " ", (task["Subject"] or "").lower())),
+            ) if not ok]
+            return failed("; ".join(problems)) if problems else passed(f"call logged: {task['Subject']}")
+
+        async def oracle(tools: Tools) -> None:
+            (found,) = await soql(tools, f"SELECT Id, AccountId FROM Opportunity WHERE Name = '{quoted(opp['Name'])}'")
+            (person,) = await soql(tools, f"SELECT Id FROM Contact WHERE Name = '{quoted(contact['Name'])}' AND AccountId = '{found['AccountId']}'")
+            await dml(tools, "insert", "Task", [{"Subject": subject, "Status": "Completed", "TaskSubtype": "Call",
+                                                 "WhatId": found["Id"], "WhoId": person["Id"], "ActivityDate": ctx.company.now.date().isoformat()}])
+
+        async def by_search(tools: Tools) -> None:
+            """Another path: find both records with SOSL, log with 15-character ids and the default subtype."""
+            text = str(await tools.call("salesforce_search_all", searchTerm=contact["Name"], searchIn="NAME FIELDS",
+                                        objects=[{"name": "Contact", "fields": ["Id", "Name", "AccountId"]}]))
+            person = re.search(r"Id: (003\w{15})", text).group(1)
+            found = await tools.call("salesforce_query_records", objectName="Opportunity", fields=["Id", "Name"],
+                                     whereClause=f"Name = '{quoted(opp['Name'])}'")
+            opp_id = re.search(r"Id: (006\w{15})", str(found)).group(1)
+            await dml(tools, "insert", "Task", [{"Subject": f"Call: {topic}", "Status": "Completed", "WhatId": opp_id[:15], "WhoId": person[:15]}])
+
+        async def log(tools: Tools, on: list[str], who: str | None, text: str = subject) -> None:
+            for what in on:
+                await try_dml(tools, "insert", "Task", [{"Subject": text, "Status": "Completed", "WhatId": what, "WhoId": who}])
+
+        return TaskInstance(
+            prompt=(f"You are {ctx.actor.name}. You just finished a call with {contact['Name']} ({contact['Title']}) about {topic}. "
+                    f"Log it in Salesforce as a completed task (a call) on the opportunity \"{opp['Name']}\", "
+                    f"with {contact['Name']} as the contact, and a subject that says it was about {topic}."),
+            checks=[Check("one completed call logged on the right opportunity and contact", logged)],
+            expected=[allow("Task", "insert", WhatId=opp["Id"], CreatedById=me)],
+            oracle=oracle,
+            alternatives=(by_search,),
+            moves=Moves(
+                say=say_as_task,
+                wrong=lambda tools: log(tools, [opp["Id"]], None, f"Call about {topic}"),
+                everything=lambda tools: log(tools, [opp["Id"], *others], contact["Id"]),
+                wrong_record=lambda tools: log(tools, others[:1], contact["Id"]),
+                shotgun=lambda tools: log(tools, [opp["Id"], opp["AccountId"], *others[:2]], contact["Id"]),
+                wreck=wreck,
+            ),
+            facts={"opportunity": opp["Id"], "contact": contact["Id"], "topic": topic},
+        )

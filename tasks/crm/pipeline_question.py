@@ -1,0 +1,124 @@
+"""crm/pipeline-question-v1: a sales manager asks in a Slack DM for a number only the CRM
+knows (a rep's open pipeline, or what they won this quarter); answer them in that DM.
+
+The answer is everything the agent said since the question, read as the set of money
+amounts it names: exactly the right total (any common way of writing it). Asked only when
+the total is not zero. Solving it takes an aggregate query in the CRM and a chat reply."""
+
+from __future__ import annotations
+
+import random
+from decimal import Decimal
+
+from apps.crm.models import TABLES
+from apps.crm.soql.dates import date_range
+from apps.crm.values import sf_date
+from graders.checks import Check
+from graders.rubric import Expect
+from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.chat._common import Answer, careful_steps, post, post_everywhere, service_as, wreck
+from tasks.chat._workspace import workspace
+from tasks.common.answers import amounts, judge
+from tasks.common.variants import cached, choose, count, shuffled
+from tasks.crm._common import quoted, rows, soql
+
+KINDS = {  # kind -> (question wording, SOQL condition)
+    "open": ("What's {rep}'s open pipeline right now, the total amount of their open opportunities?", "IsClosed = false"),
+    "won": ("How much has {rep} closed-won this quarter? The total amount, please.", "IsWon = true AND CloseDate = THIS_QUARTER"),
+}
+
+
+class PipelineQuestion:
+    id = "crm/pipeline-question-v1"
+    apps = ("crm", "chat")
+    difficulty = "medium"
+    summary = "A manager asks in Slack for a rep's pipeline total; compute it in Salesforce and answer in the DM."
+
+    def _pool(self, ctx: SampleContext) -> tuple[tuple[tuple[str, str, str, float], ...]]:
+        def build() -> list[tuple[str, str, str, float]]:
+            ws = workspace(ctx)
+            users = {u["Id"]: u for u in rows(ctx.db, "User")}
+            names = [u["Name"] for u in users.values()]
+            start, end = (sf_date(d) for d in date_range("THIS_QUARTER", None, ctx.company.now.date()))
+            found = []
+            for owner, user in users.items():
+                person = user["EmployeeNumber"]
+                manager = ctx.company.person(person).manager_id if person else None
+                asker = ws.user_of(manager)
+                if asker is None or asker.id == ws.me.id or names.count(user["Name"]) != 1:
+                    continue
+                deals = rows(ctx.db, "Opportunity", TABLES["Opportunity"].c.OwnerId == owner)
+                totals = {"open": sum(d["Amount"] or 0 for d in deals if not d["IsClosed"]),
+                          "won": sum(d["Amount"] or 0 for d in deals if d["IsWon"] and start <= d["CloseDate"] < end)}
+                found += [(owner, kind, asker.id, total) for kind, total in totals.items() if total > 0]
+            return shuffled(self.id, ctx, found)
+
+        return (cached(ctx, self.id, build),)
+
+    def count_instances(self, ctx: SampleContext) -> int:
+        return count(*self._pool(ctx))
+
+    def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
+        ws = workspace(ctx)
+        ((owner, kind, asker_id, total),) = choose(self.id, ctx.variant, *self._pool(ctx))
+        me, asker = ws.me, ws.users[asker_id]
+        rep = next(u["Name"] for u in rows(ctx.db, "User", TABLES["User"].c.Id == owner))
+        wording, condition = KINDS[kind]
+        question = "Quick one: " + wording.format(rep=rep)
+        dm = service_as(ctx.db, me.id).dm_id(me.id, asker.id)
+        prompt = (f"You are {me.real_name} (@{me.handle}). {asker.real_name} just sent you a direct message in Slack with a question "
+                  f"about the sales pipeline. Look it up in Salesforce and reply to them in that DM.")
+        expected_amount = Decimal(str(total)).normalize()
+        answer = Answer(place=f"your DM with {asker.real_name}", inside=lambda m: m.channel_id == dm, prompt=prompt,
+                        judges=lambda text: (judge("amount", amounts(text), {expected_amount}),), asserts=lambda text: bool(amounts(text)))
+
+        def setup(session) -> None:
+            chat = service_as(session, asker.id)
+            chat.conversations_open(me.id)
+            chat.chat_post_message(dm, question)
+
+        async def total_of(tools: Tools) -> float:
+            (user,) = await soql(tools, f"SELECT Id FROM User WHERE Name = '{quoted(rep)}'")
+            (row,) = await soql(tools, f"SELECT SUM(Amount) total FROM Opportunity WHERE OwnerId = '{user['Id']}' AND {condition}")
+            return row["total"]
+
+        async def oracle(tools: Tools) -> None:
+            value = await total_of(tools)
+            opened = (await tools.call("slack_open_dm", users=asker.id))["channel"]["id"]
+            await tools.call("slack_post_message", channel_id=opened, text=f"{rep}: ${value:,.0f}.")
+
+        async def by_grouping(tools: Tools) -> None:
+            """Another path and format: group by owner with the aggregate tool, answer in the thread in thousands."""
+            text = str(await tools.call("salesforce_aggregate_query", objectName="Opportunity", selectFields=["Owner.Name", "SUM(Amount) total"],
+                                        groupByFields=["Owner.Name"], whereClause=condition))
+            block = next(b for b in text.split("\n\n") if f"Name: {rep}\n" in b + "\n")
+            value = float(block.rsplit("total: ", 1)[1].split()[0])
+            history = await tools.call("slack_get_channel_history", channel_id=dm, limit=5)
+            asked = next(m["ts"] for m in history["messages"] if m["user"] == asker.id)
+            await tools.call("slack_reply_to_thread", channel_id=dm, thread_ts=asked, text=f"{value / 1000:g}k USD in total")
+
+        wrong_total = total * 1.1 + 1000
+        return TaskInstance(
+            prompt=prompt,
+            checks=[Check("answered in the DM with the right total, and only that", answer.check(me.id, ws.start))],
+            expected=[
+                Expect("chat_messages", "insert", lambda c: c.row["channel_id"] == dm and c.row["user_id"] == me.id),
+                Expect("chat_messages", "update", lambda c: c.row["channel_id"] == dm and c.changed_columns == ("thread_ts",)),
+                Expect("chat_channels", "insert", lambda c: c.row["id"] == dm and bool(c.row["is_im"])),
+                Expect("chat_messages", "insert", lambda c: c.row["channel_id"] == dm and c.row["user_id"] == asker.id and c.row["text"] == question),
+                *careful_steps(me.id, ws.public),
+            ],
+            oracle=oracle,
+            setup=setup,
+            setup_in_expected=True,
+            alternatives=(by_grouping,),
+            moves=Moves(
+                say=lambda tools, text: post(tools, dm, text),
+                wrong=lambda tools: post(tools, dm, f"About ${wrong_total:,.0f}."),
+                everything=lambda tools: post(tools, dm, f"Somewhere between ${total / 2:,.0f}, ${total:,.0f} and ${total * 2:,.0f}."),
+                wrong_record=lambda tools: post(tools, dm, f"${total + 12_345:,.0f}"),
+                shotgun=lambda tools: post_everywhere(tools, [dm, *(r.id for r in ws.rooms[:4])], f"${total:,.0f}"),
+                wreck=wreck,
+            ),
+            facts={"rep": owner, "kind": kind, "total": total, "asker": asker.id},
+        )

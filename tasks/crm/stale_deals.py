@@ -1,0 +1,90 @@
+"""crm/push-stale-deals-v1: early-stage deals that are due to close soon are not going to:
+find every open opportunity still in an early stage whose close date falls within the next
+N days, and push its close date to the end of next quarter. A rule to apply, not a record
+to find: every matching deal, and no other, must move."""
+
+from __future__ import annotations
+
+import random
+from datetime import date, timedelta
+
+from apps.crm.models import TABLES
+from apps.crm.soql.dates import date_range
+from graders.checks import Check, CheckResult, failed, passed
+from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.common.variants import cached, choose, count, shuffled
+from tasks.crm._common import allow_update, dml, row, rows, say_as_task, soql, try_dml, wreck
+
+EARLY = (("Prospecting", "Qualification"), ("Prospecting", "Qualification", "Needs Analysis"),
+         ("Qualification", "Needs Analysis", "Value Proposition"))
+WINDOWS = (14, 30, 45, 60)
+
+
+def _matches(ctx_db, today: date, stages: tuple[str, ...], days: int) -> list[dict]:
+    last = (today + timedelta(days=days)).isoformat()
+    table = TABLES["Opportunity"]
+    return rows(ctx_db, "Opportunity", table.c.IsClosed.is_(False), table.c.StageName.in_(stages), table.c.CloseDate >= today.isoformat(), table.c.CloseDate <= last)
+
+
+class PushStaleDeals:
+    id = "crm/push-stale-deals-v1"
+    apps = ("crm",)
+    difficulty = "hard"
+    summary = "Find every early-stage deal closing within N days and push its close date to the end of next quarter."
+
+    def _pool(self, ctx: SampleContext) -> tuple[tuple[tuple[tuple[str, ...], int], ...]]:
+        today = ctx.company.now.date()
+        rules = [(stages, days) for stages in EARLY for days in WINDOWS if 2 <= len(_matches(ctx.db, today, stages, days)) <= 12]
+        return (cached(ctx, self.id, lambda: shuffled(self.id, ctx, rules)),)
+
+    def count_instances(self, ctx: SampleContext) -> int:
+        return count(*self._pool(ctx))
+
+    def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
+        ((stages, days),) = choose(self.id, ctx.variant, *self._pool(ctx))
+        today = ctx.company.now.date()
+        target = (date_range("NEXT_QUARTER", None, today)[1] - timedelta(days=1)).isoformat()
+        stale = [o["Id"] for o in _matches(ctx.db, today, stages, days)]
+        open_other = [o["Id"] for o in rows(ctx.db, "Opportunity", TABLES["Opportunity"].c.IsClosed.is_(False)) if o["Id"] not in stale]
+        listed = ", ".join(stages[:-1]) + f" or {stages[-1]}"
+
+        def pushed(db) -> CheckResult:
+            late = [i for i in stale if row(db, "Opportunity", i)["CloseDate"] != target]
+            return failed(f"{len(late)} of {len(stale)} matching deals not pushed to {target}") if late else passed(f"{len(stale)} deals pushed to {target}")
+
+        where = f"IsClosed = false AND StageName IN ({', '.join(repr(s) for s in stages)}) AND CloseDate >= TODAY AND CloseDate <= NEXT_N_DAYS:{days}"
+
+        async def oracle(tools: Tools) -> None:
+            found = await soql(tools, f"SELECT Id FROM Opportunity WHERE {where}")
+            if found:  # none left when someone already pushed them
+                await dml(tools, "update", "Opportunity", [{"Id": o["Id"], "CloseDate": target} for o in found])
+
+        async def by_dates(tools: Tools) -> None:
+            """Another path: explicit dates instead of date literals, filtered by stage in code, one save per deal."""
+            last = (today + timedelta(days=days)).isoformat()
+            found = await soql(tools, f"SELECT Id, StageName FROM Opportunity WHERE IsClosed = false AND CloseDate >= {today.isoformat()} AND CloseDate <= {last}")
+            for deal in (d for d in found if d["StageName"] in stages):
+                await dml(tools, "update", "Opportunity", [{"Id": deal["Id"], "CloseDate": target}])
+
+        async def push(tools: Tools, ids: list[str], when: str = target) -> None:
+            if ids:
+                await try_dml(tools, "update", "Opportunity", [{"Id": i, "CloseDate": when} for i in ids])
+
+        return TaskInstance(
+            prompt=(f"You are {ctx.actor.name}. Pipeline hygiene: every open opportunity still in {listed} whose close date is "
+                    f"between today ({today.isoformat()}) and {days} days from now (inclusive) will not close in time. In Salesforce, "
+                    f"push the close date of each of them to the last day of next quarter ({target}). Leave other deals alone."),
+            checks=[Check(f"every matching deal pushed to {target}", pushed)],
+            expected=[allow_update("Opportunity", i, {"CloseDate"}) for i in stale],
+            oracle=oracle,
+            alternatives=(by_dates,),
+            moves=Moves(
+                say=say_as_task,
+                wrong=lambda tools: push(tools, stale + open_other[:3], target),
+                everything=lambda tools: push(tools, stale + open_other),
+                wrong_record=lambda tools: push(tools, open_other[:3]),
+                shotgun=lambda tools: push(tools, stale + open_other[:6]),
+                wreck=wreck,
+            ),
+            facts={"stages": stages, "days": days, "deals": len(stale), "target": target},
+        )

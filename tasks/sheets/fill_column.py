@@ -1,0 +1,162 @@
+"""sheets/fill-formula-column-v1: add a computed column to the sales pipeline with formulas.
+
+Graded on the final book: the header, every row's value, that every row holds a formula, and
+that the formulas follow their inputs (inputs changed in memory, the column recomputes), so
+typed-in numbers fail and any equivalent formula passes.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from apps.sheets.a1 import column_letter
+from apps.sheets.formulas.values import from_serial, to_serial
+from graders.checks import Check, CheckResult, failed, passed
+from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.common.variants import cached, count, shuffled
+from tasks.sheets._common import (
+    allow_cells, allow_recalc, allow_touch, follows_inputs, formula_cells, load, pick, same, seeded, template_book, wreck,
+)
+
+AMOUNT, STAGE, CLOSE, PROBABILITY, WEIGHTED = 5, 4, 6, 7, 8  # Pipeline columns F, E, G, H, I
+
+
+@dataclass(frozen=True, slots=True)
+class Computation:
+    header: str
+    ask: str  # how the prompt words it
+    value: Callable[[dict[int, Any]], Any]  # the expected value from the row's cells
+    oracle: str  # formula templates, {n} = the row number
+    alternative: str
+    wrong: str
+    perturb: Callable[[dict[int, Any]], dict[int, Any]]  # new inputs for the follows-inputs check
+
+
+def _quarter(serial: float) -> str:
+    return f"Q{(from_serial(serial).month + 2) // 3}"
+
+
+def _later(cells: dict[int, Any]) -> dict[int, Any]:
+    moved = from_serial(cells[CLOSE]).replace(day=1)
+    return {CLOSE: to_serial(moved.replace(month=moved.month % 12 + 1, year=moved.year + (moved.month == 12)))}
+
+
+COMPUTATIONS = (
+    Computation("Amount (k)", "the deal amount in thousands (Amount divided by 1000)", lambda c: c[AMOUNT] / 1000,
+                "=F{n}/1000", "=F{n}*0.001", "=F{n}/100", lambda c: {AMOUNT: c[AMOUNT] + 5000}),
+    Computation("Unweighted remainder", "the part of the amount not counted in Weighted (Amount minus Weighted)",
+                lambda c: c[AMOUNT] - c[WEIGHTED], "=F{n}-I{n}", "=F{n}*(1-H{n})", "=I{n}-F{n}", lambda c: {AMOUNT: c[AMOUNT] * 2 + 100}),
+    Computation("Close month", "the month number (1-12) of the Close Date", lambda c: float(from_serial(c[CLOSE]).month),
+                "=MONTH(G{n})", '=VALUE(TEXT(G{n},"m"))', "=DAY(G{n})", _later),
+    Computation("Won?", 'whether the deal is won: "Yes" when Stage is Closed Won, otherwise "No"',
+                lambda c: "Yes" if c[STAGE] == "Closed Won" else "No", '=IF(E{n}="Closed Won","Yes","No")',
+                '=IFS(E{n}="Closed Won","Yes",TRUE,"No")', '=IF(E{n}="Closed Lost","Yes","No")',
+                lambda c: {STAGE: "Prospecting" if c[STAGE] == "Closed Won" else "Closed Won"}),
+    Computation("Commission", "the 8% commission on won deals (8% of Amount when Stage is Closed Won, else 0)",
+                lambda c: c[AMOUNT] * 0.08 if c[STAGE] == "Closed Won" else 0.0, '=IF(E{n}="Closed Won",F{n}*8%,0)',
+                '=(E{n}="Closed Won")*F{n}*0.08', "=F{n}*0.08", lambda c: {STAGE: "Closed Won", AMOUNT: c[AMOUNT] + 1000}),
+    Computation("Close quarter", 'the calendar quarter of the Close Date, written "Q1" to "Q4"', lambda c: _quarter(c[CLOSE]),
+                '="Q"&ROUNDUP(MONTH(G{n})/3,0)', '="Q"&INT((MONTH(G{n})+2)/3)', '="Q"&MONTH(G{n})', _later),
+)
+TARGETS = (9, 10, 11)  # columns J, K, L
+
+
+class FillFormulaColumn:
+    id = "sheets/fill-formula-column-v1"
+    apps = ("sheets",)
+    difficulty = "medium"
+    summary = "Add a computed column to the sales pipeline, with a formula in every row."
+
+    def _axes(self, ctx: SampleContext) -> tuple[tuple, ...]:
+        return cached(ctx, self.id, lambda: (shuffled(self.id, ctx, COMPUTATIONS, "what"), shuffled(self.id, ctx, TARGETS, "where")))
+
+    def count_instances(self, ctx: SampleContext) -> int:
+        return count(*self._axes(ctx))
+
+    def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
+        book = seeded(ctx, "Sales Forecast")
+        what, col = pick(self.id, ctx, self._axes(ctx))
+        tab = book.tabs["Pipeline"]
+        start = template_book(ctx, book.id)
+        last = max(r for (s, r, c) in start.inputs if s == tab and c == 0)  # the last deal's row (0-based)
+        rows = range(1, last + 1)
+        letter = column_letter(col)
+        prompt = (f"In the Google Sheet \"{book.title}\", on the Pipeline tab, fill column {letter} with {what.ask} for every deal: "
+                  f"put the header \"{what.header}\" in {letter}1 and a formula in each deal row ({letter}2:{letter}{last + 1}), "
+                  "so the column stays right when the deal data changes. Change nothing else.")
+
+        def cells_of(sb: Any, r: int) -> dict[int, Any]:
+            cells = getattr(sb, "book", sb)  # a stored book, or the template's cells
+            return {c: cells.get((tab, r, c)) for c in (AMOUNT, STAGE, CLOSE, PROBABILITY, WEIGHTED)}
+
+        def column_check(db: Any) -> CheckResult:
+            sb = load(db, book.id)
+            header = sb.book.get((tab, 0, col))
+            if not same(header, what.header):
+                return failed(f"{letter}1 is {header!r}, expected the header {what.header!r}")
+            ok, why = formula_cells(sb, [(tab, r, col) for r in rows], lambda k: what.value(cells_of(sb, k[1])), f"column {letter}")
+            return passed(f"column {letter} computes {what.header} in every row") if ok else failed(why)
+
+        def live_check(db: Any) -> CheckResult:
+            sb = load(db, book.id)
+            sample_rows = [rows[0], rows[len(rows) // 2], rows[-1]]
+            changes = {}
+            for r in sample_rows:
+                for c, v in what.perturb(cells_of(sb, r)).items():
+                    changes[(tab, r, c)] = v
+            ok, why = follows_inputs(sb, changes, [(tab, r, col) for r in sample_rows], lambda k: what.value(cells_of(sb, k[1])), f"column {letter}")
+            return passed("the formulas follow the deal data") if ok else failed(why)
+
+        def fill(template: str, column: int = col) -> list[list[Any]]:
+            return [[what.header], *[[template.format(n=r + 1)] for r in rows]]
+
+        span = f"{letter}1:{letter}{last + 1}"
+
+        async def oracle(tools: Tools) -> None:
+            await tools.call("update_cells", spreadsheet_id=book.id, sheet="Pipeline", range=span, data=fill(what.oracle))
+
+        async def alternative(tools: Tools) -> None:
+            """Another formula and another tool: the header, then the formulas as one batch."""
+            found = await tools.call("search_spreadsheets", query="Sales Forecast")
+            sid = found[0]["id"]
+            await tools.call("batch_update_cells", spreadsheet_id=sid, sheet="Pipeline",
+                             ranges={f"{letter}1": [[what.header]], f"{letter}2:{letter}{last + 1}": fill(what.alternative)[1:]})
+
+        async def say(tools: Tools, text: str) -> None:
+            await tools.call("update_cells", spreadsheet_id=book.id, sheet="Pipeline", range=f"{letter}1", data=[[text]])
+
+        next_letter = column_letter(col + 1)
+
+        async def wrong(tools: Tools) -> None:  # a second candidate column beside the right one
+            await tools.call("update_cells", spreadsheet_id=book.id, sheet="Pipeline", range=f"{next_letter}1:{next_letter}{last + 1}",
+                             data=fill(what.wrong))
+
+        async def typed(tools: Tools) -> None:  # the right numbers, typed in: no formulas
+            values = [[what.header], *[[what.value(cells_of(start, r))] for r in rows]]
+            await tools.call("update_cells", spreadsheet_id=book.id, sheet="Pipeline", range=span, data=values)
+
+        async def wrong_record(tools: Tools) -> None:
+            await tools.call("update_cells", spreadsheet_id=book.id, sheet="Pipeline", range=f"{next_letter}1:{next_letter}{last + 1}",
+                             data=fill(what.oracle))
+
+        async def shotgun(tools: Tools) -> None:
+            for other in (9, 10, 11, 12):
+                name = column_letter(other)
+                await tools.call("update_cells", spreadsheet_id=book.id, sheet="Pipeline", range=f"{name}1:{name}{last + 1}", data=fill(what.oracle))
+
+        async def vandalise(tools: Tools) -> None:
+            await wreck(tools, book.id)
+
+        return TaskInstance(
+            prompt=prompt,
+            checks=[Check(f"column {letter} holds {what.header} formulas", column_check, 2.0),
+                    Check("the formulas follow the deal data", live_check)],
+            expected=[*allow_cells(book.id, tab, lambda r, c: c == col), allow_touch(book.id), allow_recalc(book.id)],
+            oracle=oracle,
+            alternatives=(alternative,),
+            moves=Moves(say=say, wrong=wrong, everything=typed, wrong_record=wrong_record, shotgun=shotgun, wreck=vandalise),
+            facts={"spreadsheet": book.id, "column": letter, "computation": what.header},
+        )

@@ -1,0 +1,173 @@
+"""sheets/fix-broken-formula-v1: a Summary formula of the sales forecast was broken (a typo
+that shows #NAME?, or a range or criterion pointing at the wrong rows); fix it.
+
+Graded on the final book: the cell holds a formula computing what the original formula
+computes, and it follows the Pipeline data (a deal changed in memory changes it), so typing
+the number in fails and any equivalent formula passes.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from apps.sheets.a1 import cell_name
+from apps.sheets.entry import Entered
+from graders.checks import Check, CheckResult, failed, passed
+from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.common.variants import cached, count, shuffled
+from tasks.sheets._common import (
+    allow_cells, allow_recalc, allow_touch, follows_inputs, load, pick, same, seeded, shown, template_book, wreck,
+)
+
+FUNCTION_TYPOS = {"COUNTIF": "COUNTIFF", "SUMIF": "SUMIFF", "SUM": "SUMM"}
+BREAKS = ("typo", "range")
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    row: int
+    col: int
+    formula: str  # as seeded (right)
+    label: str  # "the Amount of Closed Won deals"
+
+
+def broken(formula: str, how: str, row: int) -> str:
+    """The formula with a typo in its function name, or pointing at the wrong rows: a total
+    that stops one row short, a criterion read from the next row."""
+    if how == "typo":
+        name = re.match(r"=([A-Z]+)\(", formula).group(1)  # type: ignore[union-attr]
+        return formula.replace(f"={name}(", f"={FUNCTION_TYPOS.get(name, name + 'X')}(", 1)
+    if formula.startswith("=SUM("):
+        return re.sub(r"([A-Z])(\d+)\)$", lambda m: f"{m.group(1)}{int(m.group(2)) - 1})", formula)
+    return formula.replace(f",A{row + 1},", f",A{row + 2},", 1)
+
+
+class FixBrokenFormula:
+    id = "sheets/fix-broken-formula-v1"
+    apps = ("sheets",)
+    difficulty = "easy"
+    summary = "Find and fix a broken formula on the sales forecast's Summary tab."
+
+    def _axes(self, ctx: SampleContext) -> tuple[tuple, ...]:
+        def build() -> tuple[tuple, ...]:
+            book = seeded(ctx, "Sales Forecast")
+            stored = load(ctx.db, book.id)
+            tab = book.tabs["Summary"]
+            headers = {c: stored.book.get((tab, 0, c)) for c in (1, 2, 3)}
+            targets = []
+            for (s, r, c), text in sorted(stored.book.formulas.items()):
+                if s != tab or c not in headers or r == 0 or stored.book.get((tab, r, 0)) in (None, "Owner"):
+                    continue
+                name = stored.book.get((tab, r, 0))
+                if not isinstance(name, str) or r > 12:  # the stage block and its total
+                    continue
+                label = f"the total {headers[c]}" if name == "Total" else f"the {headers[c]} of {name} deals"
+                right = stored.book.get((s, r, c))
+                if not right or not all(_differs(stored, tab, broken(text, how, r), right) for how in BREAKS):
+                    continue  # a break that leaves the number right would be no task
+                targets.append(Target(r, c, text, label))
+            return (shuffled(self.id, ctx, targets, "cell"), shuffled(self.id, ctx, BREAKS, "how"))
+
+        return cached(ctx, self.id, build)
+
+    def count_instances(self, ctx: SampleContext) -> int:
+        return count(*self._axes(ctx))
+
+    def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
+        book = seeded(ctx, "Sales Forecast")
+        target, how = pick(self.id, ctx, self._axes(ctx))
+        tab, pipeline = book.tabs["Summary"], book.tabs["Pipeline"]
+        key = (tab, target.row, target.col)
+        where = cell_name(target.row, target.col)
+        bad = broken(target.formula, how, target.row)
+        symptom = "shows an error" if how == "typo" else "gives the wrong number"
+        prompt = (f"In the Google Sheet \"{book.title}\", the Summary tab's cell {where} ({target.label}) {symptom}. "
+                  "Fix its formula so it computes that from the Pipeline tab again. Change nothing else.")
+
+        def setup(db: Any) -> None:
+            stored = load(db, book.id)
+            stored.write({key: Entered(bad, None)})
+            stored.save()
+
+        def expected(sb: Any) -> Any:
+            scratch = (tab, 900, 25)  # an unused cell: the seeded formula, evaluated on the same data
+            sb.write({scratch: Entered(target.formula, None)})
+            return sb.book.get(scratch)
+
+        def fixed_check(db: Any) -> CheckResult:
+            sb = load(db, book.id)
+            if key not in sb.book.formulas:
+                return failed(f"{where} holds {shown(sb.book.get(key))}, not a formula")
+            got = sb.book.get(key)
+            want = expected(sb)
+            return passed(f"{where} computes {shown(got)} again") if same(got, want) else failed(f"{where} computes {shown(got)}, expected {shown(want)}")
+
+        def live_check(db: Any) -> CheckResult:
+            sb = load(db, book.id)
+            if key not in sb.book.formulas:
+                return failed(f"{where} is not a formula")
+            last = max(r for (s, r, c) in sb.book.inputs if s == pipeline and c == 0)
+            changes = {(pipeline, last, 5): float(sb.book.get((pipeline, last, 5)) or 0) + 12_345.0}
+            stage_of = sb.book.get((tab, target.row, 0))
+            if isinstance(stage_of, str) and stage_of != "Total":
+                changes[(pipeline, last, 4)] = stage_of  # the last deal moves into this row's stage
+            ok, why = follows_inputs(sb, changes, [key], lambda _k: expected(sb), where)
+            return passed(f"{where} follows the Pipeline data") if ok else failed(why)
+
+        async def oracle(tools: Tools) -> None:
+            await tools.call("update_cells", spreadsheet_id=book.id, sheet="Summary", range=where, data=[[target.formula]])
+
+        async def alternative(tools: Tools) -> None:
+            """Find the spreadsheet, read the neighbours' formulas, write an equivalent one with relative references."""
+            sid = (await tools.call("search_spreadsheets", query="Sales Forecast"))[0]["id"]
+            await tools.call("get_sheet_formulas", spreadsheet_id=sid, sheet="Summary", range="A1:D12")
+            await tools.call("batch_update", spreadsheet_id=sid, requests=[{"updateCells": {
+                "rows": [{"values": [{"userEnteredValue": {"formulaValue": target.formula.replace("$", "")}}]}],
+                "start": {"sheetId": tab, "rowIndex": target.row, "columnIndex": target.col}, "fields": "userEnteredValue"}}])
+
+        async def say(tools: Tools, text: str) -> None:
+            await tools.call("update_cells", spreadsheet_id=book.id, sheet="Summary", range=where, data=[[text]])
+
+        async def wrong(tools: Tools) -> None:  # scratch attempts left in the spare column beside the table
+            await tools.call("update_cells", spreadsheet_id=book.id, sheet="Summary", range="E2:E12", data=[[bad]] * 11)
+
+        async def typed(tools: Tools) -> None:  # the right number, typed in
+            await tools.call("update_cells", spreadsheet_id=book.id, sheet="Summary", range=where, data=[[expected_value]])
+
+        other_row = target.row + 1 if target.row + 1 <= 11 else target.row - 1
+        other = cell_name(other_row, target.col)
+
+        async def wrong_record(tools: Tools) -> None:
+            await tools.call("update_cells", spreadsheet_id=book.id, sheet="Summary", range=other, data=[[target.formula]])
+
+        async def shotgun(tools: Tools) -> None:
+            column = cell_name(1, target.col)[:-1]
+            await tools.call("update_cells", spreadsheet_id=book.id, sheet="Summary", range=f"{column}2:{column}12",
+                             data=[[target.formula]] * 11)
+
+        async def vandalise(tools: Tools) -> None:
+            await wreck(tools, book.id)
+
+        expected_value = template_book(ctx, book.id).get(key)  # the seeded (right) value, before setup breaks it
+        return TaskInstance(
+            prompt=prompt,
+            checks=[Check(f"{where} computes {target.label}", fixed_check, 2.0), Check(f"{where} follows the Pipeline data", live_check)],
+            expected=[*allow_cells(book.id, tab, lambda r, c: (r, c) == (target.row, target.col)), allow_touch(book.id), allow_recalc(book.id)],
+            oracle=oracle,
+            alternatives=(alternative,),
+            setup=setup,
+            setup_in_expected=True,  # the setup rewrites the very cell the task allows (and its recalculation)
+            moves=Moves(say=say, wrong=wrong, everything=typed, wrong_record=wrong_record, shotgun=shotgun, wreck=vandalise),
+            facts={"spreadsheet": book.id, "cell": where, "broken": bad, "seeded": target.formula},
+        )
+
+
+def _differs(stored: Any, tab: int, formula: str, right: Any) -> bool:
+    scratch = (tab, 900, 25)
+    stored.write({scratch: Entered(formula, None)})
+    value = stored.book.get(scratch)
+    stored.write({scratch: Entered(None, None)})
+    return not same(value, right)

@@ -1,0 +1,160 @@
+"""sheets/summary-tab-v1: add a tab to Support Metrics that counts tickets by one field, with
+formulas so it stays current.
+
+Graded on the final book: the tab's table lists exactly the right (label, count) pairs, in any
+order; and its counts are formulas that follow the Tickets tab (a ticket changed in memory
+moves the counts), so a table of typed-in numbers fails.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from graders.checks import Check, CheckResult, failed, passed
+from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.common.variants import cached, count, shuffled
+from tasks.sheets._common import (
+    allow_new_tab, allow_recalc, allow_touch, follows_inputs, load, pick, same, seeded, tab_named, template_book, wreck,
+)
+
+FIELDS = (("Type", 2, "C"), ("Priority", 3, "D"), ("Status", 4, "E"), ("Assignee", 6, "G"))  # header, column, letter
+SCOPES = ("open", "all")
+TITLES = ("By Field", "Ticket Counts", "Summary")
+
+
+class SummaryTab:
+    id = "sheets/summary-tab-v1"
+    apps = ("sheets",)
+    difficulty = "medium"
+    summary = "Add a summary tab counting support tickets by a field, with live formulas."
+
+    def _axes(self, ctx: SampleContext) -> tuple[tuple, ...]:
+        return cached(ctx, self.id, lambda: (shuffled(self.id, ctx, FIELDS, "field"), shuffled(self.id, ctx, SCOPES, "scope"),
+                                             shuffled(self.id, ctx, TITLES, "title")))
+
+    def count_instances(self, ctx: SampleContext) -> int:
+        return count(*self._axes(ctx))
+
+    def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
+        book = seeded(ctx, "Support Metrics")
+        (field, col, letter), scope, title = pick(self.id, ctx, self._axes(ctx))
+        if field == "Status" and scope == "open":
+            scope = "all"  # every open status counted as open would be a one-row table
+        title = f"{field} {title}" if title == "Summary" else title
+        tickets = book.tabs["Tickets"]
+        start = template_book(ctx, book.id)
+        last = max(r for (s, r, c) in start.inputs if s == tickets and c == 0) + 1  # 1-based last row
+        which = "open tickets (Status is not Done)" if scope == "open" else "tickets"
+        prompt = (f"In the Google Sheet \"{book.title}\", add a tab named \"{title}\" that counts the {which} on the Tickets tab by "
+                  f"{field}: header \"{field}\" in A1 and \"Tickets\" in B1, then one row per {field} value that has any such tickets "
+                  "(blank values left out), with a formula for each count so the tab stays current. Change nothing else.")
+
+        def wanted(sb: Any) -> dict[str, float]:
+            cells = getattr(sb, "book", sb)  # a stored book, or the template's cells
+            counts: Counter[str] = Counter()
+            for r in range(1, last):
+                label, status = cells.get((tickets, r, col)), cells.get((tickets, r, 4))
+                if label not in (None, "") and (scope == "all" or status != "Done"):
+                    counts[str(label).strip().lower()] += 1
+            return {k: float(v) for k, v in counts.items()}
+
+        def table(sb: Any) -> tuple[int | None, dict[str, tuple[int, Any]]]:
+            sid = tab_named(sb, title)
+            if sid is None:
+                return None, {}
+            rows: dict[str, tuple[int, Any]] = {}
+            for (s, r, c), value in [*sb.book.inputs.items(), *((k, sb.book.get(k)) for k in sb.book.formulas)]:
+                if s == sid and c == 0 and r > 0 and value not in (None, ""):
+                    rows[str(value).strip().lower()] = (r, sb.book.get((sid, r, 1)))
+            return sid, rows
+
+        def table_check(db: Any) -> CheckResult:
+            sb = load(db, book.id)
+            sid, rows = table(sb)
+            if sid is None:
+                return failed(f"there is no tab named {title!r}")
+            if not (same(sb.book.get((sid, 0, 0)), field) and same(sb.book.get((sid, 0, 1)), "Tickets")):
+                return failed(f"the headers are {sb.book.get((sid, 0, 0))!r} and {sb.book.get((sid, 0, 1))!r}, expected {field!r} and 'Tickets'")
+            want = wanted(sb)
+            got = {k: v for k, (_, v) in rows.items()}
+            if set(got) != set(want):
+                return failed(f"the {field} rows are {sorted(got)}; expected {sorted(want)}")
+            bad = [k for k in want if not same(got[k], want[k])]
+            return failed(f"wrong counts for {bad}") if bad else passed(f"{len(want)} {field} rows with the right counts")
+
+        def live_check(db: Any) -> CheckResult:
+            sb = load(db, book.id)
+            sid, rows = table(sb)
+            if sid is None or not rows:
+                return failed(f"there is no {title!r} table")
+            plain = [k for k, (r, _) in rows.items() if (sid, r, 1) not in sb.book.formulas]
+            if plain:
+                return failed(f"the counts for {plain[:3]} are typed in, not formulas")
+            # Move two tickets to the first label (and make them open): the counts must follow.
+            first = sorted(rows)[0]
+            label = next(str(v) for (s, r, c), v in sb.book.inputs.items() if s == tickets and c == col and str(v).strip().lower() == first)
+            changes = {(tickets, r, col): label for r in (1, 2)}
+            changes.update({(tickets, r, 4): "In Progress" for r in (1, 2)})
+            ok, why = follows_inputs(sb, changes, [(sid, r, 1) for _, (r, _) in rows.items()],
+                                     lambda k: wanted(sb).get(next(n for n, (r, _) in rows.items() if r == k[1]), 0.0), title)
+            return passed("the counts follow the Tickets tab") if ok else failed(why)
+
+        def rows_for(formula: str) -> list[list[Any]]:
+            labels = sorted({str(start.get((tickets, r, col))) for r in range(1, last)
+                             if start.get((tickets, r, col)) not in (None, "") and (scope == "all" or start.get((tickets, r, 4)) != "Done")})
+            return [[field, "Tickets"], *[[label, formula.format(n=i + 2)] for i, label in enumerate(labels)]]
+
+        span = f"Tickets!${letter}$2:${letter}${last}"
+        status = f"Tickets!$E$2:$E${last}"
+        oracle_formula = (f'=COUNTIFS({span},A{{n}},{status},"<>Done")' if scope == "open" else f"=COUNTIF({span},A{{n}})")
+        alt_formula = (f'=SUMPRODUCT(({span}=A{{n}})*({status}<>"Done"))' if scope == "open" else f"=SUMPRODUCT(--({span}=A{{n}}))")
+
+        async def write(tools: Tools, name: str, data: list[list[Any]]) -> None:
+            await tools.call("create_sheet", spreadsheet_id=book.id, title=name)
+            await tools.call("update_cells", spreadsheet_id=book.id, sheet=name, range=f"A1:B{len(data)}", data=data)
+
+        async def oracle(tools: Tools) -> None:
+            await write(tools, title, rows_for(oracle_formula))
+
+        async def alternative(tools: Tools) -> None:
+            """A batch_update addSheet, and SUMPRODUCT instead of COUNTIF(S)."""
+            await tools.call("batch_update", spreadsheet_id=book.id, requests=[{"addSheet": {"properties": {"title": title}}}])
+            data = rows_for(alt_formula)
+            await tools.call("update_cells", spreadsheet_id=book.id, sheet=title, range=f"A1:B{len(data)}", data=data)
+
+        async def say(tools: Tools, text: str) -> None:
+            await write(tools, title, [[text]])
+
+        async def wrong(tools: Tools) -> None:  # a draft table left on its own tab
+            await write(tools, f"{title} draft", rows_for("=COUNTIF(Tickets!$A$2:$A$200,A{n})"))
+
+        async def typed(tools: Tools) -> None:  # the right counts as typed numbers
+            counts = wanted(start)
+            data = rows_for("")
+            await write(tools, title, [data[0], *[[row[0], counts[str(row[0]).lower()]] for row in data[1:]]])
+
+        other = next(f for f in FIELDS if f[0] != field)
+
+        async def wrong_record(tools: Tools) -> None:
+            await write(tools, title, [[other[0], "Tickets"], *[[v, f"=COUNTIF(Tickets!${other[2]}$2:${other[2]}${last},A{i + 2})"]
+                                                              for i, v in enumerate(sorted({str(start.get((tickets, r, other[1]))) for r in range(1, last)} - {"None", ""}))]])
+
+        async def shotgun(tools: Tools) -> None:
+            await write(tools, title, rows_for(oracle_formula))
+            for spare in ("Copy 1", "Copy 2", "Copy 3"):
+                await write(tools, f"{title} {spare}", rows_for(oracle_formula))
+
+        async def vandalise(tools: Tools) -> None:
+            await wreck(tools, book.id)
+
+        return TaskInstance(
+            prompt=prompt,
+            checks=[Check(f"the {title!r} tab counts {which} by {field}", table_check), Check("the counts are live formulas", live_check, 2.0)],
+            expected=[*allow_new_tab(book.id, title), allow_touch(book.id), allow_recalc(book.id)],
+            oracle=oracle,
+            alternatives=(alternative,),
+            moves=Moves(say=say, wrong=wrong, everything=typed, wrong_record=wrong_record, shotgun=shotgun, wreck=vandalise),
+            facts={"spreadsheet": book.id, "tab": title, "field": field, "scope": scope},
+        )

@@ -1,0 +1,1 @@
+"""Task families of the tickets app (Jira)."""

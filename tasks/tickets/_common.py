@@ -1,0 +1,161 @@
+"""What tickets task families share: a snapshot of the site's issues (read once per template),
+the changes a tickets task may make, and the moves the adversary suite uses.
+
+Checks read final state only; comments and changes count when made after the task began
+(`since`, the env clock at sampling), so seeded history can never satisfy a check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from apps.tickets.ids import jira_time
+from apps.tickets.models import ChangeItem, Comment, Component, Issue, IssueComponent, Label, User
+from apps.tickets.service import ACTOR_META_KEY
+from graders.diff import RowChange
+from graders.rubric import Expect
+from officegym.core import clock
+from officegym.core.db import get_meta
+from tasks.base import SampleContext, ToolError, Tools
+from tasks.common.variants import cached
+
+
+@dataclass(frozen=True, slots=True)
+class Ticket:
+    id: int
+    key: str
+    project: str
+    type: str
+    summary: str
+    status: str
+    priority: str
+    resolution: str | None
+    assignee: str | None
+    case: str | None
+    labels: tuple[str, ...]
+    components: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    account_id: str
+    name: str
+    email: str
+    team: str
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    me: Person
+    tickets: tuple[Ticket, ...]
+    people: dict[str, Person]  # by account id
+    start: str  # the env clock when the task began (Jira time)
+
+    def by_key(self, key: str) -> Ticket:
+        return next(t for t in self.tickets if t.key == key)
+
+
+def site(ctx: SampleContext) -> Site:
+    def build() -> Site:
+        db = ctx.db
+        labels: dict[int, list[str]] = {}
+        for row in db.scalars(select(Label).order_by(Label.label)):
+            labels.setdefault(row.issue_id, []).append(row.label)
+        components: dict[int, list[str]] = {}
+        for link, comp in db.execute(select(IssueComponent, Component).join(Component, Component.id == IssueComponent.component_id)):
+            components.setdefault(link.issue_id, []).append(comp.name)
+        tickets = tuple(Ticket(i.id, i.key, i.project_key, i.issue_type, i.summary, i.status, i.priority, i.resolution, i.assignee_id,
+                               i.case_number, tuple(labels.get(i.id, ())), tuple(sorted(components.get(i.id, ()))))
+                        for i in db.scalars(select(Issue).order_by(Issue.id)))
+        teams = {p.email: p.team for p in ctx.company.people}
+        people = {u.account_id: Person(u.account_id, u.display_name, u.email, teams.get(u.email, "")) for u in db.scalars(select(User))}
+        me = people[get_meta(db, ACTOR_META_KEY) or ""]
+        return Site(me, tickets, people, jira_time(clock.now(db)))
+
+    return cached(ctx, "tickets/site", build)
+
+
+def unique_names(people: Iterable[Person]) -> list[Person]:
+    """People whose display name no one else shares (a prompt that names them is unambiguous)."""
+    every = list(people)
+    counts: dict[str, int] = {}
+    for p in every:
+        counts[p.name.lower()] = counts.get(p.name.lower(), 0) + 1
+    return [p for p in every if counts[p.name.lower()] == 1]
+
+
+def comments_since(db: Session, issue_id: int, author: str, since: str) -> list[str]:
+    return list(db.scalars(select(Comment.body).where(Comment.issue_id == issue_id, Comment.author_id == author, Comment.created > since)
+                           .order_by(Comment.id)))
+
+
+def values_set(db: Session, issue_id: int, field: str, since: str) -> list[str | None]:
+    """What a field was set to on an issue since the task began, in order (from its changelog)."""
+    return list(db.scalars(select(ChangeItem.to_string).where(ChangeItem.issue_id == issue_id, ChangeItem.field == field,
+                                                              ChangeItem.created > since).order_by(ChangeItem.id)))
+
+
+# -- the changes a tickets task may make --------------------------------------------------------
+def allow_issue(issue_id: int) -> list[Expect]:
+    """Editing one issue: its row, its changelog, its labels, components and watchers, comments
+    on it and time logged on it."""
+    def on(column: str):
+        return lambda change: change.row.get(column) == issue_id
+
+    return [
+        Expect("tickets_issues", "update", on("id")),
+        Expect("tickets_changelog", "insert", on("issue_id")),
+        Expect("tickets_labels", "any", on("issue_id")),
+        Expect("tickets_issue_components", "any", on("issue_id")),
+        Expect("tickets_watchers", "insert", on("issue_id")),
+        Expect("tickets_comments", "insert", on("issue_id")),
+        Expect("tickets_worklogs", "insert", on("issue_id")),
+    ]
+
+
+def only(changes: list[RowChange], table: str, issue_id: int) -> list[RowChange]:
+    return [c for c in changes if c.table == table and c.row.get("issue_id") == issue_id]
+
+
+# -- adversary moves -----------------------------------------------------------------------------
+async def comment(tools: Tools, key: str, text: str) -> None:
+    await tools.call("jira_add_comment", issue_key=key, body=text[:30_000])
+
+
+async def transition(tools: Tools, key: str, name: str, resolution: str | None = None) -> None:
+    """Run a transition by name, quietly skipping one the issue's status does not offer."""
+    import json
+
+    moves = await tools.call("jira_get_transitions", issue_key=key)
+    move = next((m for m in moves if m["name"].lower() == name.lower()), None)
+    if move is None:
+        return
+    fields = json.dumps({"resolution": {"name": resolution}}) if resolution else None
+    args = {"issue_key": key, "transition_id": move["id"], **({"fields": fields} if fields else {})}
+    try:
+        await tools.call("jira_transition_issue", **args)
+    except ToolError:
+        pass
+
+
+async def wreck(tools: Tools) -> None:
+    """What a vandal does besides the task: delete an engineering task, rename another issue,
+    unassign a third. Each step is tried; one the site refuses is skipped."""
+    found = await tools.call("jira_search", jql="project = ENG AND issuetype = Task ORDER BY key ASC", limit=3, fields="summary")
+    keys = [i["key"] for i in found["issues"]]
+    steps = []
+    if keys:
+        steps.append(("jira_delete_issue", {"issue_key": keys[0]}))
+    if len(keys) > 1:
+        steps.append(("jira_update_issue", {"issue_key": keys[1], "fields": '{"summary": "(cleared)"}'}))
+    if len(keys) > 2:
+        steps.append(("jira_assign_issue", {"issue_key": keys[2]}))
+    for tool, arguments in steps:
+        try:
+            await tools.call(tool, **arguments)
+        except ToolError:
+            pass

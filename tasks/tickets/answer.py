@@ -1,0 +1,118 @@
+"""tickets/answer-with-jql-v1: the support lead asks in a Slack DM which open support tickets
+of one engineer are urgent; the answer needs a Jira search, and goes back in that DM.
+
+The answer is everything the agent said in the DM since the question, read as the set of
+ticket keys it names: exactly the open SUP tickets assigned to that engineer with priority
+Highest or High. Only engineers with one to six such tickets are asked about.
+"""
+
+from __future__ import annotations
+
+import random
+
+from graders.checks import Check
+from graders.rubric import Expect
+from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.chat._common import Answer, careful_steps, post, post_everywhere, service_as
+from tasks.chat._common import wreck as wreck_chat
+from tasks.chat._workspace import workspace
+from tasks.common.answers import judge, ticket_keys
+from tasks.common.variants import cached, choose, count, shuffled
+from tasks.tickets._common import site, unique_names
+
+URGENT = ("Highest", "High")
+MAX_KEYS = 6
+
+
+class AnswerWithJql:
+    id = "tickets/answer-with-jql-v1"
+    apps = ("tickets", "chat")
+    difficulty = "medium"
+    summary = "Answer the support lead's Slack question with a Jira search: an engineer's open urgent SUP tickets."
+
+    def _pool(self, ctx: SampleContext) -> tuple:
+        def build() -> tuple:
+            s = site(ctx)
+            cases = []
+            for person in unique_names(s.people.values()):
+                keys = tuple(sorted(t.key for t in s.tickets if t.project == "SUP" and t.assignee == person.account_id
+                                    and t.resolution is None and t.priority in URGENT))
+                if 1 <= len(keys) <= MAX_KEYS and person.account_id != s.me.account_id:
+                    cases.append((person, keys))
+            return shuffled(self.id, ctx, cases)
+
+        return cached(ctx, self.id, build)
+
+    def count_instances(self, ctx: SampleContext) -> int:
+        return count(self._pool(ctx))
+
+    def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
+        ws, s = workspace(ctx), site(ctx)
+        ((engineer, keys),) = choose(self.id, ctx.variant, self._pool(ctx))
+        lead_person = ctx.company.team("support").lead_id
+        asker = ws.user_of(lead_person if lead_person != ctx.actor.id else ctx.actor.manager_id)
+        me, since = ws.me, ws.start
+        chat = service_as(ctx.db, me.id)
+        dm = chat.dm_id(me.id, asker.id)
+        question = (f"Quick one: which open support tickets assigned to {engineer.name} are Highest or High priority? "
+                    "I need their keys for the escalation review.")
+        prompt = (f"You are {me.real_name} (@{me.handle}). {asker.real_name} just sent you a direct message in Slack with a "
+                  "question about Jira. Find the answer in Jira and reply to them in that DM.")
+
+        def setup(session) -> None:
+            lead = service_as(session, asker.id)
+            lead.conversations_open(me.id)
+            lead.chat_post_message(dm, question)
+
+        answer = Answer(
+            place=f"your DM with {asker.real_name}",
+            inside=lambda m: m.channel_id == dm,
+            prompt=prompt,
+            judges=lambda text: (judge("ticket keys", ticket_keys(text, ws.projects), set(keys)),),
+            asserts=lambda text: bool(ticket_keys(text, ws.projects)),
+        )
+        jql = f'project = SUP AND assignee = "{engineer.name}" AND resolution = EMPTY AND priority IN (Highest, High) ORDER BY key'
+
+        async def oracle(tools: Tools) -> None:
+            found = await tools.call("jira_search", jql=jql, limit=50, fields="summary")
+            listed = ", ".join(i["key"] for i in found["issues"])
+            opened = (await tools.call("slack_open_dm", users=asker.id))["channel"]["id"]
+            await tools.call("slack_post_message", channel_id=opened, text=f"{engineer.name} has these urgent open ones: {listed}.")
+
+        async def by_account_and_thread(tools: Tools) -> None:
+            """Another query (by accountId, statusCategory, priority > Medium) and a threaded reply."""
+            who = await tools.call("jira_get_user_profile", user_identifier=engineer.email)
+            found = await tools.call("jira_search", jql=f"assignee = {who['account_id']} AND project = SUP AND statusCategory != Done "
+                                                        "AND priority > Medium", limit=50, fields="priority")
+            history = await tools.call("slack_get_channel_history", channel_id=dm, limit=5)
+            asked = next(m["ts"] for m in history["messages"] if m["user"] == asker.id)
+            lines = "\n".join(f"• {i['key'].lower()} ({i['priority']['name']})" for i in found["issues"])
+            await tools.call("slack_reply_to_thread", channel_id=dm, thread_ts=asked, text=f"Here you go:\n{lines}")
+
+        every = sorted(t.key for t in s.tickets if t.project == "SUP" and t.resolution is None)
+        other_keys = [k for k in every if k not in keys]
+        return TaskInstance(
+            prompt=prompt,
+            checks=[Check("answered in the DM with exactly those ticket keys", answer.check(me.id, since))],
+            expected=[
+                Expect("chat_messages", "insert", lambda c: c.row["channel_id"] == dm and c.row["user_id"] == me.id),
+                Expect("chat_messages", "update", lambda c: c.row["channel_id"] == dm and c.changed_columns == ("thread_ts",)),
+                Expect("chat_channels", "insert", lambda c: c.row["id"] == dm and bool(c.row["is_im"])),
+                Expect("chat_messages", "insert", lambda c: c.row["channel_id"] == dm and c.row["user_id"] == asker.id
+                       and c.row["text"] == question and c.row["thread_ts"] in (None, c.row["ts"])),
+                *careful_steps(me.id, ws.public),
+            ],
+            oracle=oracle,
+            setup=setup,
+            setup_in_expected=True,
+            alternatives=(by_account_and_thread,),
+            moves=Moves(
+                say=lambda tools, text: post(tools, dm, text),
+                wrong=lambda tools: post(tools, dm, f"It's {', '.join([*keys[:-1], other_keys[0]])}."),
+                everything=lambda tools: post(tools, dm, "Any of " + ", ".join(every)),
+                wrong_record=lambda tools: post(tools, dm, f"{', '.join(other_keys[:len(keys)])}."),
+                shotgun=lambda tools: post_everywhere(tools, [dm, *(r.id for r in ws.rooms[:6])], ", ".join(keys)),
+                wreck=wreck_chat,
+            ),
+            facts={"issue": keys[0], "keys": list(keys), "engineer": engineer.account_id, "dm": dm},
+        )

@@ -1,0 +1,127 @@
+"""tickets/link-bug-to-epic-v1: file an engineering bug where it belongs — under the epic
+the prompt names, and linked so that it blocks the customer's support ticket it came from.
+
+The link's direction matters ("ENG-7 blocks SUP-12", not the reverse), and a bug put under
+another epic first, or linked to other tickets, fails the check concerned.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from sqlalchemy import or_, select
+
+from apps.tickets.models import Issue, Link
+from graders.checks import Check, CheckResult, failed, passed
+from graders.rubric import Expect
+from tasks.base import Moves, SampleContext, TaskInstance, ToolError, Tools
+from tasks.common.variants import cached, choose, count, shuffled
+from tasks.tickets._common import allow_issue, comment, site, values_set, wreck
+
+
+class LinkBugToEpic:
+    id = "tickets/link-bug-to-epic-v1"
+    apps = ("tickets",)
+    difficulty = "medium"
+    summary = "Put an engineering bug under the named epic and link it as blocking the customer ticket it came from."
+
+    def _axes(self, ctx: SampleContext) -> tuple[tuple, ...]:
+        def build() -> tuple:
+            s = site(ctx)
+            linked = {(a, b) for a, b in ctx.db.execute(select(Link.source_id, Link.target_id))}
+            bugs = [t for t in s.tickets if t.project == "ENG" and t.type == "Bug" and t.resolution is None]
+            epics = [t for t in s.tickets if t.project == "ENG" and t.type == "Epic"]
+            support = [t for t in s.tickets if t.project == "SUP" and t.case and t.resolution is None]
+            pairs = [(b, t) for b in bugs for t in support if (b.id, t.id) not in linked and (t.id, b.id) not in linked]
+            return shuffled(self.id, ctx, pairs), shuffled(self.id, ctx, epics, "epic")
+
+        return cached(ctx, self.id, build)
+
+    def count_instances(self, ctx: SampleContext) -> int:
+        return count(*self._axes(ctx))
+
+    def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
+        s = site(ctx)
+        pairs, epics = self._axes(ctx)
+        (bug, ticket), epic = choose(self.id, ctx.variant, pairs, epics)
+        current_parent = ctx.db.scalar(select(Issue.parent_id).where(Issue.id == bug.id))
+        if current_parent == epic.id:
+            epic = next(e for e in epics if e.id != current_parent)
+        other_epic = next(e for e in epics if e.id not in (epic.id, current_parent))
+        other_tickets = [t for b, t in pairs if t.id != ticket.id][:3]
+        start_link = ctx.db.scalar(select(Link.id).order_by(Link.id.desc()).limit(1)) or 0  # links made later are the agent's
+
+        def under_epic(db) -> CheckResult:
+            parent = db.scalar(select(Issue.parent_id).where(Issue.id == bug.id))
+            if parent != epic.id:
+                return failed(f"{bug.key} is not under {epic.key}")
+            detour = [v for v in values_set(db, bug.id, "IssueParentAssociation", s.start) if v not in (epic.key, None)]
+            if detour:
+                return failed(f"{bug.key} was put under {detour[0]} along the way")
+            return passed(f"{bug.key} is under {epic.key}")
+
+        def blocks(db) -> CheckResult:
+            new = list(db.execute(select(Link.type_name, Link.source_id, Link.target_id).where(
+                or_(Link.source_id.in_((bug.id, ticket.id)), Link.target_id.in_((bug.id, ticket.id))), Link.id > start_link)))
+            if ("Blocks", bug.id, ticket.id) not in new:
+                reverse = ("Blocks", ticket.id, bug.id) in new
+                return failed(f"no link '{bug.key} blocks {ticket.key}'" + (" (the link you made points the other way)" if reverse else ""))
+            if len(new) > 1:
+                return failed(f"{len(new) - 1} other links were made besides '{bug.key} blocks {ticket.key}'")
+            return passed(f"{bug.key} blocks {ticket.key}")
+
+        async def oracle(tools: Tools) -> None:
+            await tools.call("jira_link_to_epic", issue_key=bug.key, epic_key=epic.key)
+            await tools.call("jira_create_issue_link", link_type="Blocks", inward_issue_key=bug.key, outward_issue_key=ticket.key)
+
+        async def by_fields(tools: Tools) -> None:
+            """Set the parent as a field, and link from the link types' own names ("blocks")."""
+            types = await tools.call("jira_get_link_types")
+            blocking = next(t for t in types if t["outward"] == "blocks")
+            await tools.call("jira_update_issue", issue_key=bug.key, fields=json.dumps({"parent": {"key": epic.key}}))
+            await tools.call("jira_create_issue_link", link_type=blocking["name"], inward_issue_key=bug.key, outward_issue_key=ticket.key)
+
+        async def link(tools: Tools, source: str, target: str) -> None:
+            try:
+                await tools.call("jira_create_issue_link", link_type="Blocks", inward_issue_key=source, outward_issue_key=target)
+            except ToolError:
+                pass
+
+        async def wrong(tools: Tools) -> None:
+            await tools.call("jira_link_to_epic", issue_key=bug.key, epic_key=other_epic.key)
+            await link(tools, ticket.key, bug.key)
+
+        async def everything(tools: Tools) -> None:
+            await tools.call("jira_link_to_epic", issue_key=bug.key, epic_key=epic.key)
+            for t in (ticket, *other_tickets):
+                await link(tools, bug.key, t.key)
+
+        def on_links(change) -> bool:
+            return (change.row.get("source_id"), change.row.get("target_id")) == (bug.id, ticket.id)
+
+        return TaskInstance(
+            prompt=(f"You are {s.me.name}. The bug {bug.key} (\"{bug.summary}\") came from the customer ticket {ticket.key} "
+                    f"(\"{ticket.summary}\"). In Jira, put {bug.key} under the epic {epic.key} (\"{epic.summary}\") and link it "
+                    f"so that {bug.key} blocks {ticket.key}."),
+            checks=[Check(f"{bug.key} under {epic.key}", under_epic), Check(f"{bug.key} blocks {ticket.key}", blocks)],
+            expected=[*allow_issue(bug.id), *allow_issue(ticket.id), Expect("tickets_links", "insert", on_links)],
+            oracle=oracle,
+            alternatives=(by_fields,),
+            moves=Moves(
+                say=lambda tools, text: comment(tools, bug.key, text),
+                wrong=wrong,
+                everything=everything,
+                wrong_record=lambda tools: link(tools, bug.key, other_tickets[0].key),
+                shotgun=lambda tools: _shotgun(tools, bug.key, epic.key, [ticket.key, *[t.key for t in other_tickets]], link),
+                wreck=wreck,
+            ),
+            facts={"issue": bug.key, "epic": epic.key, "blocks": ticket.key},
+        )
+
+
+async def _shotgun(tools: Tools, bug: str, epic: str, targets: list[str], link) -> None:
+    await tools.call("jira_link_to_epic", issue_key=bug, epic_key=epic)
+    for target in targets:
+        await link(tools, bug, target)
+        await link(tools, target, bug)

@@ -1,0 +1,114 @@
+"""tickets/reopen-with-comment-v1: a customer's ticket was closed by mistake — reopen it and
+comment which customer reported it again.
+
+Passes when the ticket is back in an open status with no resolution, and the agent's comments
+on it name the customer (the one whose CRM case the ticket carries) and no other customer.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from sqlalchemy import select
+
+from apps.tickets import catalog
+from apps.tickets.models import Issue
+from graders.checks import Check, CheckResult, failed, passed
+from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.common.variants import cached, choose, count, shuffled
+from tasks.tickets._common import allow_issue, comment, comments_since, site, transition, wreck
+
+_SAYS = ("still sees the problem", "reported it again this morning", "says the fix did not work for them")
+
+
+class ReopenWithComment:
+    id = "tickets/reopen-with-comment-v1"
+    apps = ("tickets",)
+    difficulty = "easy"
+    summary = "Reopen a wrongly closed customer ticket and comment which customer reported it again."
+
+    def _axes(self, ctx: SampleContext) -> tuple[tuple, ...]:
+        def build() -> tuple:
+            s = site(ctx)
+            customer_of = {t.key: t.customer_id for t in ctx.company.tickets}
+            done = [t for t in s.tickets if t.project == "SUP" and t.status == "Done" and customer_of.get(t.key)]
+            return shuffled(self.id, ctx, done), shuffled(self.id, ctx, _SAYS, "says")
+
+        return cached(ctx, self.id, build)
+
+    def count_instances(self, ctx: SampleContext) -> int:
+        return count(*self._axes(ctx))
+
+    def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
+        s = site(ctx)
+        tickets, says = self._axes(ctx)
+        ticket, said = choose(self.id, ctx.variant, tickets, says)
+        customer_of = {t.key: t.customer_id for t in ctx.company.tickets}
+        customer = ctx.company.customer(customer_of[ticket.key]).name
+        names = sorted({c.name for c in ctx.company.customers})
+        wrong_customer = next(n for n in names if n != customer and n.lower() not in customer.lower() and customer.lower() not in n.lower())
+        others = [t for t in tickets if t.key != ticket.key]
+
+        def reopened(db) -> CheckResult:
+            issue = db.scalar(select(Issue).where(Issue.id == ticket.id))
+            if issue is None:
+                return failed(f"{ticket.key} no longer exists")
+            if catalog.STATUS_BY_NAME[issue.status].category == "done" or issue.resolution is not None:
+                return failed(f"{ticket.key} is still {issue.status} (resolution {issue.resolution})")
+            return passed(f"{ticket.key} is open again ({issue.status}, unresolved)")
+
+        def commented(db) -> CheckResult:
+            bodies = comments_since(db, ticket.id, s.me.account_id, s.start)
+            if not bodies:
+                return failed(f"no comment from you on {ticket.key}")
+            text = " ".join(bodies).lower()
+            named = [n for n in names if n.lower() in text and not (n != customer and n.lower() in customer.lower())]
+            if customer.lower() not in text:
+                return failed(f"your comment on {ticket.key} does not name the customer")
+            if any(n != customer for n in named):
+                return failed(f"your comment names other customers too: {', '.join(n for n in named if n != customer)[:200]}")
+            return passed(f"commented that {customer} {said}")
+
+        async def oracle(tools: Tools) -> None:
+            moves = await tools.call("jira_get_transitions", issue_key=ticket.key)
+            move = next(m for m in moves if m["name"] == "Reopen Issue")
+            await tools.call("jira_transition_issue", issue_key=ticket.key, transition_id=move["id"])
+            await tools.call("jira_add_comment", issue_key=ticket.key, body=f"Reopening: {customer} {said}.")
+
+        async def comment_while_moving(tools: Tools) -> None:
+            """Read the customer off the ticket ("Reported by … at <customer> via …"), reopen with the comment in the same call."""
+            issue = await tools.call("jira_get_issue", issue_key=ticket.key, fields="description")
+            found = re.search(r" at (.+?) via ", issue["description"])
+            who = found.group(1) if found else customer
+            await tools.call("jira_transition_issue", issue_key=ticket.key, transition_id="reopen issue",
+                             comment=f"{who} {said}, so this goes back to the queue.")
+
+        return TaskInstance(
+            prompt=(f"You are {s.me.name}. {ticket.key} (\"{ticket.summary}\") was closed by mistake: the customer {said}. "
+                    f"In Jira, reopen it and add a comment saying which customer reported it again."),
+            # The comment carries what the team needs (who reported it again), so it weighs more than the status move.
+            checks=[Check(f"{ticket.key} reopened", reopened), Check(f"comment on {ticket.key} names the customer", commented, 2.0)],
+            expected=allow_issue(ticket.id),
+            oracle=oracle,
+            alternatives=(comment_while_moving,),
+            moves=Moves(
+                say=lambda tools, text: comment(tools, ticket.key, text),
+                wrong=lambda tools: comment(tools, ticket.key, f"{wrong_customer} {said}."),
+                everything=lambda tools: _reopen_naming(tools, ticket.key, ", ".join(names)),
+                wrong_record=lambda tools: _reopen_naming(tools, others[0].key, customer),
+                shotgun=lambda tools: _shotgun(tools, [ticket.key, *[t.key for t in others[:3]]], customer),
+                wreck=wreck,
+            ),
+            facts={"issue": ticket.key, "customer": customer},
+        )
+
+
+async def _reopen_naming(tools: Tools, key: str, who: str) -> None:
+    await transition(tools, key, "Reopen Issue")
+    await comment(tools, key, f"Reopening: {who} reported it again.")
+
+
+async def _shotgun(tools: Tools, keys: list[str], who: str) -> None:
+    for key in keys:
+        await _reopen_naming(tools, key, who)

@@ -1,0 +1,119 @@
+"""tickets/split-story-into-subtasks-v1: split an engineering story into the subtasks the
+prompt lists.
+
+Passes when the subtasks created under the story since the task began are exactly the ones
+asked (summaries compared without case or surrounding space), each once; created one by one
+or in one batch, either way.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from sqlalchemy import select
+
+from apps.tickets.models import Issue
+from graders.checks import Check, CheckResult, failed, passed
+from graders.rubric import Expect
+from tasks.base import Moves, SampleContext, TaskInstance, ToolError, Tools
+from tasks.common.variants import cached, choose, count, shuffled
+from tasks.tickets._common import allow_issue, comment, site, wreck
+
+_SPLITS = (
+    ("Design the data model", "Build the API endpoint", "Add the settings UI"),
+    ("Write the migration", "Backfill existing records", "Remove the old code path"),
+    ("Spike: measure current latency", "Implement the cache", "Load-test the change", "Update the runbook"),
+    ("Add feature flag", "Ship behind the flag", "Enable for all customers"),
+)
+
+
+class SplitStory:
+    id = "tickets/split-story-into-subtasks-v1"
+    apps = ("tickets",)
+    difficulty = "medium"
+    summary = "Split an engineering story into exactly the subtasks the prompt lists."
+
+    def _axes(self, ctx: SampleContext) -> tuple[tuple, ...]:
+        def build() -> tuple:
+            stories = [t for t in site(ctx).tickets if t.project == "ENG" and t.type in ("Story", "Task") and t.resolution is None]
+            return shuffled(self.id, ctx, stories), shuffled(self.id, ctx, _SPLITS, "split")
+
+        return cached(ctx, self.id, build)
+
+    def count_instances(self, ctx: SampleContext) -> int:
+        return count(*self._axes(ctx))
+
+    def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
+        s = site(ctx)
+        stories, splits = self._axes(ctx)
+        story, parts = choose(self.id, ctx.variant, stories, splits)
+        other = next(t for t in stories if t.key != story.key)
+        first_new_id = (ctx.db.scalar(select(Issue.id).order_by(Issue.id.desc()).limit(1)) or 0) + 1
+        want = sorted(p.lower() for p in parts)
+
+        def split(db) -> CheckResult:
+            made = list(db.scalars(select(Issue).where(Issue.id >= first_new_id, Issue.parent_id == story.id)))
+            if not made:
+                return failed(f"no subtasks were created under {story.key}")
+            wrong_type = [i.key for i in made if i.issue_type != "Subtask"]
+            if wrong_type:
+                return failed(f"{', '.join(wrong_type)} under {story.key} are not Subtasks")
+            got = sorted(i.summary.strip().lower() for i in made)
+            if got != want:
+                return failed(f"subtasks under {story.key} are {got}, not {want}")
+            return passed(f"{len(made)} subtasks under {story.key}")
+
+        def subtasks_now(db) -> set[int]:
+            return set(db.scalars(select(Issue.id).where(Issue.id >= first_new_id, Issue.parent_id == story.id)))
+
+        def on_new_subtask(change, made: set[int]) -> bool:
+            return change.row.get("issue_id") in made
+
+        async def oracle(tools: Tools) -> None:
+            for summary in parts:
+                await tools.call("jira_create_issue", project_key="ENG", summary=summary, issue_type="Subtask",
+                                 additional_fields=json.dumps({"parent": story.key}))
+
+        async def in_one_batch(tools: Tools) -> None:
+            batch = [{"project_key": "ENG", "summary": p.lower(), "issue_type": "Sub-task", "additional_fields": {"parent": {"key": story.key}}} for p in parts]
+            await tools.call("jira_batch_create_issues", issues=json.dumps(batch))
+
+        async def create(tools: Tools, parent: str, summaries: list[str]) -> None:
+            for summary in summaries:
+                try:
+                    await tools.call("jira_create_issue", project_key="ENG", summary=summary, issue_type="Subtask",
+                                     additional_fields=json.dumps({"parent": parent}))
+                except ToolError:
+                    pass
+
+        wrong_parts = [*parts[:-1], next(p for split_ in _SPLITS for p in split_ if p not in parts)]
+        every = sorted({p for split_ in _SPLITS for p in split_})
+        listed = "; ".join(f"\"{p}\"" for p in parts)
+        return TaskInstance(
+            prompt=f"You are {s.me.name}. In Jira, split {story.key} (\"{story.summary}\") into these subtasks, one each: {listed}.",
+            checks=[Check(f"{story.key} split into the {len(parts)} subtasks asked", split)],
+            expected=[
+                *allow_issue(story.id),
+                Expect("tickets_issues", "insert", lambda c: c.row.get("parent_id") == story.id and c.row.get("issue_type") == "Subtask"),
+                Expect("tickets_projects", "update", lambda c: c.row.get("key") == "ENG"),
+                Expect("tickets_watchers", "insert", on_new_subtask, given=subtasks_now),
+                Expect("tickets_labels", "insert", on_new_subtask, given=subtasks_now),
+            ],
+            oracle=oracle,
+            alternatives=(in_one_batch,),
+            moves=Moves(
+                say=lambda tools, text: comment(tools, story.key, text),
+                wrong=lambda tools: create(tools, story.key, wrong_parts),
+                everything=lambda tools: create(tools, story.key, every),
+                wrong_record=lambda tools: create(tools, other.key, list(parts)),
+                shotgun=lambda tools: _shotgun(create, tools, [story.key, other.key], list(parts)),
+                wreck=wreck,
+            ),
+            facts={"issue": story.key, "subtasks": list(parts)},
+        )
+
+
+async def _shotgun(create, tools: Tools, parents: list[str], parts: list[str]) -> None:
+    for parent in parents:
+        await create(tools, parent, parts)

@@ -1,0 +1,134 @@
+"""tickets/plan-sprint-by-capacity-v1: plan the next sprint from the backlog by a capacity rule.
+
+The rule is greedy and unambiguous: take the unresolved ENG backlog issues that have story
+points and are in no sprint, most urgent priority first, then by key (lowest number first);
+add each one whose points still fit within the capacity; skip those that do not. Passes when
+the issues added to the sprint since the task began are exactly those.
+"""
+
+from __future__ import annotations
+
+import random
+
+from sqlalchemy import select
+
+from apps.tickets import catalog
+from apps.tickets.models import Issue, Sprint, SprintIssue
+from graders.checks import Check, CheckResult, failed, passed
+from graders.rubric import Expect
+from tasks.base import Moves, SampleContext, TaskInstance, ToolError, Tools
+from tasks.common.variants import cached, choose, count, shuffled
+from tasks.tickets._common import allow_issue, comment, site, wreck
+
+_CAPACITIES = (8, 13, 20, 26, 34)
+BACKLOG_JQL = 'project = ENG AND resolution = EMPTY AND sprint IS EMPTY AND issuetype NOT IN (Epic, Subtask) AND "Story Points" IS NOT EMPTY'
+
+
+def greedy(backlog: list[tuple[str, str, float]], capacity: float) -> list[str]:
+    """Keys picked from (key, priority, points) by the prompt's rule."""
+    rank = {p.name: p.rank for p in catalog.PRIORITIES}
+    order = sorted(backlog, key=lambda b: (rank[b[1]], int(b[0].split("-")[1])))
+    picked, used = [], 0.0
+    for key, _priority, points in order:
+        if used + points <= capacity:
+            picked.append(key)
+            used += points
+    return picked
+
+
+class PlanSprintByCapacity:
+    id = "tickets/plan-sprint-by-capacity-v1"
+    apps = ("tickets",)
+    difficulty = "hard"
+    summary = "Fill the next sprint from the backlog by a priority-then-key rule up to a story-point capacity."
+
+    def _axes(self, ctx: SampleContext) -> tuple[tuple, ...]:
+        def build() -> tuple:
+            sprint = ctx.db.scalar(select(Sprint).where(Sprint.state == "future").order_by(Sprint.id))
+            planned = set(ctx.db.scalars(select(SprintIssue.issue_id)))
+            backlog = [(i.key, i.priority, i.story_points) for i in ctx.db.scalars(select(Issue).where(
+                Issue.project_key == "ENG", Issue.resolution.is_(None), Issue.issue_type.not_in(("Epic", "Subtask")),
+                Issue.story_points.is_not(None))) if i.id not in planned]
+            total = sum(b[2] for b in backlog)
+            # Capacities below the backlog's total (so the rule has to choose), from the usual sizes or fractions of the total.
+            capacities = sorted({c for c in (*_CAPACITIES, *(int(total * f) for f in (0.35, 0.5, 0.7))) if 2 <= c < total and greedy(backlog, c)})
+            if sprint is None:
+                return (), ()
+            return ((sprint.id, sprint.name, tuple(backlog)),), shuffled(self.id, ctx, capacities, "capacity")
+
+        return cached(ctx, self.id, build)
+
+    def count_instances(self, ctx: SampleContext) -> int:
+        return count(*self._axes(ctx))
+
+    def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
+        s = site(ctx)
+        ((sprint_id, sprint_name, backlog),), capacities = self._axes(ctx)
+        (_, _, _), capacity = choose(self.id, ctx.variant, ((sprint_id, sprint_name, backlog),), capacities)
+        want = greedy(list(backlog), capacity)
+        ids = {t.key: t.id for t in s.tickets}
+        skipped = [b[0] for b in backlog if b[0] not in want]
+
+        backlog_keys = [b[0] for b in backlog]
+
+        def planned(db) -> CheckResult:
+            # Backlog issues were in no sprint when the task began: those in the sprint now are the ones the agent added.
+            added = set(db.scalars(select(Issue.key).join(SprintIssue, SprintIssue.issue_id == Issue.id)
+                                   .where(SprintIssue.sprint_id == sprint_id, Issue.key.in_(backlog_keys))))
+            missing, extra = sorted(set(want) - added), sorted(added - set(want))
+            if missing or extra:
+                return failed(f"{sprint_name} lacks {', '.join(missing) or 'nothing'} and has extra {', '.join(extra) or 'nothing'}")
+            return passed(f"{sprint_name} got {len(want)} issues within {capacity} points")
+
+        def moved(change) -> bool:
+            return change.row.get("sprint_id") == sprint_id and change.row.get("issue_id") in {ids[k] for k in want}
+
+        async def oracle(tools: Tools) -> None:
+            found = await tools.call("jira_search", jql=f"{BACKLOG_JQL} ORDER BY priority DESC, key ASC", limit=50, fields="priority,summary")
+            keys = [i["key"] for i in found["issues"]]
+            points = {i: (await tools.call("jira_get_issue", issue_key=i, fields="customfield_10016"))["story_points"] for i in keys}
+            picked, used = [], 0.0
+            for key in keys:
+                if used + points[key] <= capacity:
+                    picked.append(key)
+                    used += points[key]
+            await tools.call("jira_add_issues_to_sprint", sprint_id=str(sprint_id), issue_keys=",".join(picked))
+
+        async def one_by_one(tools: Tools) -> None:
+            """Find the sprint on the board, rank the backlog in Python, add the issues one at a time."""
+            boards = await tools.call("jira_get_agile_boards", project_key="ENG")
+            future = await tools.call("jira_get_sprints_from_board", board_id=boards[0]["id"], state="future")
+            target = next(sp for sp in future if sp["name"] == sprint_name)
+            found = await tools.call("jira_search", jql=BACKLOG_JQL, limit=50, fields="*all")
+            rows = [(i["key"], i["priority"]["name"], i["story_points"]) for i in found["issues"]]
+            for key in greedy(rows, capacity):
+                await tools.call("jira_add_issues_to_sprint", sprint_id=target["id"], issue_keys=key)
+
+        async def add(tools: Tools, keys: list[str], sprint: int = sprint_id) -> None:
+            for key in keys:
+                try:
+                    await tools.call("jira_add_issues_to_sprint", sprint_id=str(sprint), issue_keys=key)
+                except ToolError:
+                    pass
+
+        wrong = [*want[:-1], *skipped[:1]] if skipped else want[:-1]
+        return TaskInstance(
+            prompt=(f"You are {s.me.name}. Plan {sprint_name} in Jira (the ENG board's next sprint) with a capacity of {capacity} story "
+                    f"points. From the ENG backlog — unresolved issues with story points that are in no sprint — take issues most urgent "
+                    f"priority first, then lowest key number first; add each one whose points still fit within {capacity} in total, and "
+                    f"skip those that do not fit."),
+            checks=[Check(f"{sprint_name} planned to {capacity} points by the rule", planned)],
+            expected=[Expect("tickets_sprint_issues", "insert", moved),
+                      *[e for k in want for e in allow_issue(ids[k]) if e.table in ("tickets_issues", "tickets_changelog")]],
+            oracle=oracle,
+            alternatives=(one_by_one,),
+            moves=Moves(
+                say=lambda tools, text: comment(tools, want[0], text),
+                wrong=lambda tools: add(tools, wrong),
+                everything=lambda tools: add(tools, backlog_keys),
+                wrong_record=lambda tools: add(tools, skipped[:len(want)] or want[:1], sprint_id - 1),
+                shotgun=lambda tools: add(tools, backlog_keys[: len(want) + 3]),
+                wreck=wreck,
+            ),
+            facts={"issue": want[0], "sprint": sprint_id, "capacity": capacity, "picked": want},
+        )

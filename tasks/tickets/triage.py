@@ -1,0 +1,131 @@
+"""tickets/triage-support-ticket-v1: triage a new support ticket by the rules in the prompt —
+priority, assignee, a label and a component.
+
+Each rule is its own check. The ticket's other labels stay (the label is added, not swapped
+in); the assignee is named by display name, so the agent must look the person up. Setting a
+field to a wrong value on the way fails that rule: Jira notifies the people it names.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from sqlalchemy import select
+
+from apps.tickets.models import Component, Issue, IssueComponent, Label, User
+from graders.checks import Check, CheckResult, failed, passed
+from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.common.variants import cached, choose, count, shuffled
+from tasks.tickets._common import allow_issue, comment, site, unique_names, values_set, wreck
+
+_LABELS = ("needs-info", "escalated-to-eng", "vip-customer", "billing-review")
+_PRIORITIES = ("Highest", "High", "Low")
+
+
+class TriageSupportTicket:
+    id = "tickets/triage-support-ticket-v1"
+    apps = ("tickets",)
+    difficulty = "medium"
+    summary = "Triage a new support ticket: set its priority, assignee, a label and its component by the prompt's rules."
+
+    def _axes(self, ctx: SampleContext) -> tuple[tuple, ...]:
+        def build() -> tuple:
+            s = site(ctx)
+            new = [t for t in s.tickets if t.project == "SUP" and t.status == "To Do" and t.assignee is None]
+            support = [p for p in unique_names(s.people.values()) if p.team == "support"]
+            components = [name for name in ("Authentication", "Integrations", "Reporting", "Billing", "Mobile", "API")]
+            return (shuffled(self.id, ctx, new), shuffled(self.id, ctx, support, "who"), shuffled(self.id, ctx, _PRIORITIES, "p"),
+                    shuffled(self.id, ctx, _LABELS, "label"), shuffled(self.id, ctx, components, "component"))
+
+        return cached(ctx, self.id, build)
+
+    def count_instances(self, ctx: SampleContext) -> int:
+        return count(*self._axes(ctx))
+
+    def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
+        s = site(ctx)
+        axes = self._axes(ctx)
+        ticket, person, priority, label, component = choose(self.id, ctx.variant, *axes)
+        if ticket.priority == priority:
+            priority = next(p for p in _PRIORITIES if p != ticket.priority)
+        if component in ticket.components:
+            component = next(c for c in axes[4] if c not in ticket.components)
+        others = [t for t in axes[0] if t.key != ticket.key]
+        wrong_person = next(p for p in axes[1] if p.account_id != person.account_id)
+        want_labels = sorted({*ticket.labels, label})
+
+        def field_check(name: str, changelog_field: str, want: str, read, weight: float = 1.0) -> Check:
+            def test(db) -> CheckResult:
+                got = read(db)
+                if got != want:
+                    return failed(f"{name} of {ticket.key} is {got!r}, not {want!r}")
+                detour = [v for v in values_set(db, ticket.id, changelog_field, s.start) if v not in (want, None)]
+                if detour:
+                    return failed(f"{name} of {ticket.key} was set to {detour[0]!r} along the way")
+                return passed(f"{name} is {want}")
+            return Check(f"{ticket.key} {name} is {want}", test, weight)
+
+        def issue(db) -> Issue | None:
+            return db.scalar(select(Issue).where(Issue.id == ticket.id))
+
+        def assignee_name(db) -> str | None:
+            row = issue(db)
+            user = db.get(User, row.assignee_id) if row is not None and row.assignee_id else None
+            return user.display_name if user else None
+
+        def labels(db) -> str:
+            return " ".join(sorted(db.scalars(select(Label.label).where(Label.issue_id == ticket.id))))
+
+        def components(db) -> str:
+            return ", ".join(sorted(db.scalars(select(Component.name).join(IssueComponent, IssueComponent.component_id == Component.id)
+                                               .where(IssueComponent.issue_id == ticket.id))))
+
+        async def oracle(tools: Tools) -> None:
+            await tools.call("jira_update_issue", issue_key=ticket.key, components=component, fields=json.dumps({
+                "priority": {"name": priority}, "assignee": person.email, "labels": want_labels}))
+
+        async def one_at_a_time(tools: Tools) -> None:
+            """Look the person up, then set each field with its own call (labels through Jira's add verb)."""
+            found = await tools.call("jira_get_user_profile", user_identifier=person.name)
+            await tools.call("jira_assign_issue", issue_key=ticket.key, assignee=found["account_id"])
+            await tools.call("jira_update_issue", issue_key=ticket.key, fields="{}", additional_fields=json.dumps({"priority": {"name": priority}}))
+            current = await tools.call("jira_get_issue", issue_key=ticket.key, fields="labels,components")
+            await tools.call("jira_update_issue", issue_key=ticket.key, fields=json.dumps({"labels": [*current["labels"], label], "components": [component]}))
+
+        async def triage(tools: Tools, key: str, who: str, prio: str, lab: str, comp: str) -> None:
+            await tools.call("jira_update_issue", issue_key=key, components=comp, fields=json.dumps({
+                "priority": {"name": prio}, "assignee": who, "labels": [lab]}))
+
+        wrong_priority = next(p for p in _PRIORITIES if p not in (priority, ticket.priority))
+        return TaskInstance(
+            prompt=(f"You are {s.me.name}. Triage the new support ticket {ticket.key} (\"{ticket.summary}\") in Jira by our rules: "
+                    f"priority {priority}; assign it to {person.name}; add the label \"{label}\" (keep its other labels); "
+                    f"set its component to {component}."),
+            checks=[
+                field_check("priority", "priority", priority, lambda db: issue(db).priority if issue(db) else None),
+                field_check("assignee", "assignee", person.name, assignee_name),
+                # Label and component route the ticket (queues, reports): a spray of them routes it everywhere, so they weigh more.
+                field_check("labels", "labels", " ".join(want_labels), labels, 1.5),
+                field_check("component", "Component", component, components, 1.5),
+            ],
+            expected=allow_issue(ticket.id),
+            oracle=oracle,
+            alternatives=(one_at_a_time,),
+            moves=Moves(
+                say=lambda tools, text: comment(tools, ticket.key, text),
+                wrong=lambda tools: triage(tools, ticket.key, wrong_person.email, wrong_priority, _LABELS[0] if label != _LABELS[0] else _LABELS[1], component),
+                everything=lambda tools: tools.call("jira_update_issue", issue_key=ticket.key, components=",".join(axes[4]), fields=json.dumps({
+                    "priority": {"name": priority}, "assignee": person.email, "labels": [*ticket.labels, *_LABELS]})),
+                wrong_record=lambda tools: triage(tools, others[0].key, person.email, priority, label, component),
+                shotgun=lambda tools: _each(tools, [ticket.key, *[t.key for t in others[:3]]], person.email, priority, want_labels, component),
+                wreck=wreck,
+            ),
+            facts={"issue": ticket.key, "priority": priority, "assignee": person.account_id, "label": label, "component": component},
+        )
+
+
+async def _each(tools: Tools, keys: list[str], who: str, priority: str, labels: list[str], component: str) -> None:
+    for key in keys:
+        await tools.call("jira_update_issue", issue_key=key, components=component, fields=json.dumps({
+            "priority": {"name": priority}, "assignee": who, "labels": labels}))

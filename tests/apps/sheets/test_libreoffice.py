@@ -1,0 +1,110 @@
+"""Our formula results against LibreOffice Calc's on generated workbooks.
+
+Workbooks of random data and formulas over it are written with openpyxl (through our own
+.xlsx formula spelling), recalculated by one headless `soffice --convert-to xlsx` run over
+the whole batch (it is slow to start), and read back with the values LibreOffice computed.
+The same files are imported through `sheets.importXlsx`, so the import path is under test too.
+LibreOffice 7.x lacks XLOOKUP, FILTER, SORT and UNIQUE; those are checked against known values
+in test_formulas.py. LibreOffice has no boolean type (TRUE is the number 1), so COUNT over
+booleans differs there by design (Google Sheets and Excel do not count them); none is counted here.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import random
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from openpyxl import Workbook, load_workbook
+
+from apps.sheets.service import SheetsService
+from apps.sheets.xlsx import to_file_formula
+from officegym.core.env_store import Env
+from officegym.gym import Gym
+
+SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
+WORKBOOKS = 3
+ROWS = 30
+REGIONS = ("East", "West", "North", "South")
+
+FORMULAS = [
+    "=SUM(Data!C2:C{n})", "=AVERAGE(Data!C2:C{n})", "=COUNT(Data!A1:D{n})", "=COUNTA(Data!A1:A{n})", "=MIN(Data!C2:C{n})",
+    "=MAX(Data!D2:D{n})", "=ROUND(Data!C2/7,2)", "=ROUND(-Data!C3/3,0)", "=IF(Data!C2>Data!C3,\"up\",\"down\")",
+    "=IFS(Data!C4>500,\"high\",Data!C4>100,\"mid\",TRUE,\"low\")", "=IFERROR(Data!C2/(Data!C3-Data!C3),\"div\")",
+    "=AND(Data!C2>0,Data!D2>0)", "=OR(Data!C2>900,Data!D2<0)", "=NOT(Data!E2)", "=SUMIF(Data!B2:B{n},\"East\",Data!C2:C{n})",
+    "=SUMIFS(Data!C2:C{n},Data!B2:B{n},\"West\",Data!D2:D{n},\">50\")", "=COUNTIF(Data!C2:C{n},\">=500\")",
+    "=COUNTIFS(Data!B2:B{n},\"<>North\",Data!E2:E{n},TRUE)", "=AVERAGEIF(Data!B2:B{n},\"South\",Data!D2:D{n})",
+    "=AVERAGEIFS(Data!C2:C{n},Data!D2:D{n},\">20\")", "=VLOOKUP(Data!A5,Data!A2:D{n},3,FALSE)", "=HLOOKUP(\"Amount\",Data!A1:E{n},4,FALSE)",
+    "=INDEX(Data!A2:E{n},3,4)", "=MATCH(Data!A7,Data!A2:A{n},0)", "=CONCAT(Data!A2,\"-\",Data!B2)", "=Data!A2&\" in \"&Data!B2",
+    "=TEXTJOIN(\",\",TRUE,Data!B2:B5)", "=LEFT(Data!A3,3)", "=RIGHT(Data!A3,2)", "=MID(Data!A4,2,3)", "=LEN(Data!A5)", "=UPPER(Data!B2)",
+    "=LOWER(Data!A2)", "=TRIM(\"  spaced   out  \")", "=TEXT(Data!C2,\"#,##0.00\")", "=TEXT(Data!F2,\"yyyy-mm-dd\")", "=VALUE(\"1,234.5\")",
+    "=DATE(2026,14,3)", "=YEAR(Data!F3)", "=MONTH(Data!F3)", "=DAY(Data!F3)", "=EOMONTH(Data!F4,2)", "=NETWORKDAYS(Data!F2,Data!F5)",
+    "=Data!C2*Data!D2-Data!C3/4+2^3", "=-Data!C2^2", "=Data!C2>=Data!C3", "=1/0", "=VLOOKUP(\"nobody\",Data!A2:C{n},2,FALSE)",
+    "=SUMPRODUCT(Data!C2:C{n},Data!D2:D{n})", "=MINIFS(Data!C2:C{n},Data!B2:B{n},\"East\")", "=MAXIFS(Data!D2:D{n},Data!B2:B{n},\"West\")",
+    "=MOD(Data!C2,7)", "=ABS(-Data!C3)", "=INT(Data!D2/3)", "=MEDIAN(Data!C2:C{n})", "=IFNA(MATCH(\"zz\",Data!A2:A{n},0),-1)",
+]
+
+
+def make_workbook(seed: int, path: Path) -> list[str]:
+    rng = random.Random(f"sheets-lo|{seed}")
+    wb = Workbook()
+    data = wb.active
+    data.title = "Data"
+    data.append(["Name", "Region", "Amount", "Units", "Active", "Date"])
+    for i in range(ROWS):
+        data.append([f"{rng.choice(['ann', 'bob', 'cy', 'di', 'ed'])}{i}", rng.choice(REGIONS), rng.randint(1, 1000),
+                     round(rng.uniform(0, 100), 2), rng.random() < 0.5, 46000 + rng.randint(0, 400)])
+    calc = wb.create_sheet("Calc")
+    formulas = [f.format(n=ROWS + 1) for f in FORMULAS]
+    for i, formula in enumerate(formulas, start=1):
+        calc.cell(row=i, column=1, value=to_file_formula(formula))
+    wb.save(path)
+    return formulas
+
+
+@pytest.fixture(scope="module")
+def libreoffice_results(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[bytes, list[str], list[Any]]]:
+    if SOFFICE is None:
+        pytest.skip("LibreOffice Calc is not installed (make libreoffice)")
+    folder = tmp_path_factory.mktemp("lo")
+    out = folder / "out"
+    files, formulas = [], []
+    for seed in range(WORKBOOKS):
+        path = folder / f"book{seed}.xlsx"
+        formulas.append(make_workbook(seed, path))
+        files.append(path)
+    profile = folder / "profile"
+    subprocess.run([SOFFICE, f"-env:UserInstallation=file://{profile}", "--headless", "--calc", "--convert-to", "xlsx",
+                    "--outdir", str(out), *map(str, files)], check=True, capture_output=True, timeout=180)
+    results = []
+    for path, listed in zip(files, formulas):
+        computed = load_workbook(out / path.name, data_only=True)["Calc"]
+        results.append((path.read_bytes(), listed, [computed.cell(row=i, column=1).value for i in range(1, len(listed) + 1)]))
+    return results
+
+
+def same(ours: Any, theirs: Any) -> bool:
+    if isinstance(theirs, bool) or isinstance(ours, bool):
+        return ours == theirs
+    if isinstance(theirs, (int, float)) and isinstance(ours, (int, float)):
+        return math.isclose(ours, theirs, rel_tol=1e-9, abs_tol=1e-9)
+    return ours == theirs
+
+
+def test_formula_results_agree_with_libreoffice(gym: Gym, env: Env, libreoffice_results: list[tuple[bytes, list[str], list[Any]]]) -> None:
+    disagreements = []
+    for content, formulas, expected in libreoffice_results:
+        with gym.store.session(env) as db:
+            service = SheetsService(db)
+            imported = service.import_xlsx(base64.b64encode(content).decode(), "generated")
+            values = service.values_get(imported["spreadsheetId"], f"Calc!A1:A{len(formulas)}", valueRenderOption="UNFORMATTED_VALUE")["values"]
+        for formula, row, theirs in zip(formulas, values, expected):
+            ours = row[0] if row else None
+            if not same(ours, theirs):
+                disagreements.append(f"{formula}: ours {ours!r}, LibreOffice {theirs!r}")
+    assert not disagreements, "\n".join(disagreements)
