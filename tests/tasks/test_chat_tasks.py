@@ -31,11 +31,11 @@ def act(gym: Gym, env_id: str, *calls: tuple[str, dict[str, Any]]) -> list[Any]:
 
 def test_tasks_validate_cli_passes_on_every_family(tmp_path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "officegym.cli", "tasks", "validate", "--seeds", "3"],
-        capture_output=True, text=True, timeout=300,
+        [sys.executable, "-m", "officegym.cli", "tasks", "validate", "--seeds", "2"],
+        capture_output=True, text=True, timeout=900,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert f"all {3 * len(registry.all_families())} family×seed pairs valid" in done.stdout
+    assert f"all {2 * len(registry.all_families())} family×seed pairs valid" in done.stdout
 
 
 def test_tasks_list_names_every_family() -> None:
