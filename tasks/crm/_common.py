@@ -12,7 +12,8 @@ from sqlalchemy.orm import Session
 from apps.crm.models import TABLES
 from apps.crm.objects import sobject
 from graders.rubric import Expect
-from tasks.base import ToolError, Tools
+from tasks.base import SampleContext, ToolError, Tools
+from tasks.common.variants import cached
 
 
 def rows(db: Session, obj: str, *where: Any, order: str = "Id") -> list[dict[str, Any]]:
@@ -23,6 +24,24 @@ def rows(db: Session, obj: str, *where: Any, order: str = "Id") -> list[dict[str
 def row(db: Session, obj: str, record_id: str) -> dict[str, Any] | None:
     found = rows(db, obj, TABLES[obj].c.Id == record_id)
     return found[0] if found else None
+
+
+def snapshot(ctx: SampleContext, obj: str) -> tuple[dict[str, Any], ...]:
+    """Every row of `obj` as the template has it (by Id), read once per template and kept in its
+    cache: an env is a fresh copy of its template when its task is sampled, so sampling reads
+    this instead of rescanning the env's database. Read-only: the rows are shared."""
+    return cached(ctx, f"crm/rows/{obj}", lambda: tuple(rows(ctx.db, obj)))
+
+
+def by_id(ctx: SampleContext, obj: str, record_id: str) -> dict[str, Any]:
+    """One row of the template's snapshot of `obj`."""
+    index = cached(ctx, f"crm/index/{obj}", lambda: {r["Id"]: r for r in snapshot(ctx, obj)})
+    return index[record_id]
+
+
+def me(ctx: SampleContext) -> str:
+    """The acting user's Id, read once per template."""
+    return cached(ctx, "crm/actor-user", lambda: actor_user(ctx.db))
 
 
 def table(obj: str) -> str:

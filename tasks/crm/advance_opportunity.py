@@ -13,7 +13,7 @@ from apps.crm.models import TABLES
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import allow, allow_update, dml, quoted, row, rows, say_as_task, soql, try_dml, wreck
+from tasks.crm._common import allow, allow_update, dml, quoted, row, rows, say_as_task, snapshot, soql, try_dml, wreck
 
 DERIVED = {"StageName", "Probability", "ForecastCategoryName", "IsClosed", "IsWon"}
 NEXT_STEPS = ("Legal review of the MSA redlines", "Send the final order form for signature", "Security sign-off call with their CISO")
@@ -43,7 +43,7 @@ class AdvanceOpportunity:
         today = ctx.company.now.date().isoformat()
         won = target == "Closed Won"
         signed = float(round((opp["Amount"] or 10_000) * 1.08, -2))
-        others = [o["Id"] for o in rows(ctx.db, "Opportunity", TABLES["Opportunity"].c.IsClosed.is_(False)) if o["Id"] != opp["Id"]][:4]
+        others = [o["Id"] for o in snapshot(ctx, "Opportunity") if not o["IsClosed"] and o["Id"] != opp["Id"]][:4]
         fields = {"StageName": target, "Amount": signed, "CloseDate": today} if won else {"StageName": target, "NextStep": step}
         ask = (f"the customer signed at ${signed:,.0f}: mark it Closed Won with that amount and today's date ({today}) as the close date"
                if won else f"it has moved into negotiation: set the stage to Negotiation/Review and the next step to \"{step}\"")

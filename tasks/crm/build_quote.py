@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import random
 
-from apps.crm.models import TABLES
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import allow, allow_update, dml, quoted, rows, say_as_task, soql, try_dml, wreck
+from tasks.crm._common import allow, allow_update, dml, quoted, rows, say_as_task, snapshot, soql, try_dml, wreck
 
 SEATS = (5, 12, 25, 40)
 DISCOUNTS = (0, 10, 15)
@@ -25,13 +24,17 @@ class BuildQuote:
     summary = "Add a product line (seats, discount) to an opportunity from the standard price book."
 
     def _pool(self, ctx: SampleContext) -> tuple[tuple, ...]:
-        def build() -> tuple[tuple[dict, ...], tuple[dict, ...]]:
-            every = [o["Name"] for o in rows(ctx.db, "Opportunity")]
-            opps = [{"Id": o["Id"], "Name": o["Name"]} for o in rows(ctx.db, "Opportunity", TABLES["Opportunity"].c.IsClosed.is_(False)) if every.count(o["Name"]) == 1]
-            products = [{"Id": e["Product2Id"], "Name": e["Name"], "Price": e["UnitPrice"], "Entry": e["Id"]} for e in rows(ctx.db, "PricebookEntry")]
-            return shuffled(self.id, ctx, opps), shuffled(self.id, ctx, products, "product")
+        def build_opps() -> tuple[dict, ...]:
+            every = [o["Name"] for o in snapshot(ctx, "Opportunity")]
+            return shuffled(self.id, ctx, [{"Id": o["Id"], "Name": o["Name"]} for o in snapshot(ctx, "Opportunity")
+                                           if not o["IsClosed"] and every.count(o["Name"]) == 1])
 
-        opps, products = cached(ctx, self.id, build)
+        def build_products() -> tuple[dict, ...]:
+            entries = snapshot(ctx, "PricebookEntry")
+            return shuffled(self.id, ctx, [{"Id": e["Product2Id"], "Name": e["Name"], "Price": e["UnitPrice"], "Entry": e["Id"]} for e in entries], "product")
+
+        # the family's pool (its deals) under its id; the products beside it
+        opps, products = cached(ctx, self.id, build_opps), cached(ctx, f"{self.id}|products", build_products)
         return opps, products, shuffled(self.id, ctx, SEATS, "seats"), shuffled(self.id, ctx, DISCOUNTS, "discount")
 
     def count_instances(self, ctx: SampleContext) -> int:
@@ -39,9 +42,9 @@ class BuildQuote:
 
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
         opp, product, seats, discount = choose(self.id, ctx.variant, *self._pool(ctx))
-        before = {i["Id"] for i in rows(ctx.db, "OpportunityLineItem")}
+        before = {i["Id"] for i in snapshot(ctx, "OpportunityLineItem")}
         total = round(seats * product["Price"] * (1 - discount / 100), 2)
-        others = [o["Id"] for o in rows(ctx.db, "Opportunity", TABLES["Opportunity"].c.IsClosed.is_(False)) if o["Id"] != opp["Id"]][:3]
+        others = [o["Id"] for o in snapshot(ctx, "Opportunity") if not o["IsClosed"] and o["Id"] != opp["Id"]][:3]
 
         def quoted_line(db) -> CheckResult:
             added = [i for i in rows(db, "OpportunityLineItem") if i["Id"] not in before]

@@ -12,7 +12,7 @@ from apps.crm.models import TABLES
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import actor_user, allow_update, dml, row, rows, say_as_task, soql, try_dml, wreck
+from tasks.crm._common import allow_update, by_id, dml, me, row, rows, say_as_task, snapshot, soql, try_dml, wreck
 
 RESOLUTIONS = ("Reset the SSO certificate and confirmed logins work", "Raised the API rate limit for their workspace",
                "Rebuilt the search index; results are back", "Fixed the export timeout in the 2.14 release",
@@ -43,8 +43,8 @@ class CloseCase:
 
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
         case, resolution = choose(self.id, ctx.variant, *self._pool(ctx))
-        account = row(ctx.db, "Account", case["AccountId"])
-        others = [c["Id"] for c in rows(ctx.db, "Case", TABLES["Case"].c.IsClosed.is_(False)) if c["Id"] != case["Id"]][:5]
+        account = by_id(ctx, "Account", case["AccountId"])
+        others = [c["Id"] for c in snapshot(ctx, "Case") if not c["IsClosed"] and c["Id"] != case["Id"]][:5]
         wanted = key_words(resolution)
 
         def closed(db) -> CheckResult:
@@ -87,5 +87,5 @@ class CloseCase:
                 shotgun=lambda tools: close(tools, [case["Id"], *others[:3]], resolution),
                 wreck=wreck,
             ),
-            facts={"case": case["Id"], "number": case["CaseNumber"], "resolution": resolution, "actor": actor_user(ctx.db)},
+            facts={"case": case["Id"], "number": case["CaseNumber"], "resolution": resolution, "actor": me(ctx)},
         )

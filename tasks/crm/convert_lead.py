@@ -11,7 +11,7 @@ from apps.crm.models import TABLES
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import allow, allow_update, dml, quoted, row, rows, say_as_task, soql, wreck
+from tasks.crm._common import allow, allow_update, dml, quoted, row, rows, say_as_task, snapshot, soql, wreck
 
 CONVERSION = {"IsConverted", "Status", "ConvertedDate", "ConvertedAccountId", "ConvertedContactId", "ConvertedOpportunityId"}
 WITH_OPPORTUNITY = (True, False)
@@ -39,7 +39,7 @@ class ConvertLead:
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
         lead, with_opp = choose(self.id, ctx.variant, *self._pool(ctx))
         deal = f"{lead['Company']} — First Order"
-        others = [x["Id"] for x in rows(ctx.db, "Lead", TABLES["Lead"].c.IsConverted.is_(False)) if x["Id"] != lead["Id"]][:3]
+        others = [x["Id"] for x in snapshot(ctx, "Lead") if not x["IsConverted"] and x["Id"] != lead["Id"]][:3]
 
         def converted(db) -> CheckResult:
             now = row(db, "Lead", lead["Id"])

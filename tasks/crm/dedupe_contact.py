@@ -14,7 +14,7 @@ from graders.checks import Check, CheckResult, failed, passed
 from graders.rubric import Expect
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import actor_user, allow, quoted, rows, say_as_task, soql, table, try_dml, wreck
+from tasks.crm._common import allow, by_id, me, quoted, rows, say_as_task, snapshot, soql, table, try_dml, wreck
 
 TOPICS = ("Intro call", "Sent onboarding guide", "Renewal check-in")
 
@@ -39,15 +39,16 @@ class MergeDuplicateContact:
 
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
         (original,) = choose(self.id, ctx.variant, *self._pool(ctx))
-        account = rows(ctx.db, "Account", TABLES["Account"].c.Id == original["AccountId"])[0]
+        account = by_id(ctx, "Account", original["AccountId"])
         subjects = tuple(f"{topic} ({original['LastName']})" for topic in rng.sample(TOPICS, 2))
         case_subject = f"Login issue reported by {original['Name']}"
-        me = actor_user(ctx.db)
-        neighbours = [c["Id"] for c in rows(ctx.db, "Contact", TABLES["Contact"].c.AccountId != original["AccountId"])][:3]
-        rows_of_account = rows(ctx.db, "Contact", TABLES["Contact"].c.AccountId == original["AccountId"])
+        myself = me(ctx)
+        contacts = snapshot(ctx, "Contact")
+        neighbours = [c["Id"] for c in contacts if c["AccountId"] is not None and c["AccountId"] != original["AccountId"]][:3]
+        rows_of_account = [c for c in contacts if c["AccountId"] == original["AccountId"]]
 
         def setup(session) -> None:
-            records = Records(session, me)
+            records = Records(session, myself)
             dup = records.create(sobject("Contact"), {"FirstName": original["FirstName"], "LastName": original["LastName"],
                                                      "Email": original["Email"].upper(), "AccountId": original["AccountId"], "Phone": "+1 555 0100"})
             for subject in subjects:

@@ -13,7 +13,7 @@ from apps.crm.models import TABLES
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import actor_user, allow, dml, quoted, rows, say_as_task, soql, try_dml, wreck
+from tasks.crm._common import allow, dml, me, quoted, rows, say_as_task, snapshot, soql, try_dml, wreck
 
 TODOS = ("send the renewal quote", "schedule the QBR", "confirm the security review", "share the onboarding plan")
 DAYS_AHEAD = (2, 5, 9)
@@ -26,16 +26,21 @@ class AssignFollowUp:
     summary = "Create a high-priority follow-up task for a colleague on an account, due on a given day."
 
     def _pool(self, ctx: SampleContext) -> tuple[tuple, ...]:
-        def build() -> tuple[tuple[dict, ...], tuple[dict, ...]]:
-            accounts = rows(ctx.db, "Account")
+        def build_accounts() -> tuple[dict, ...]:
+            accounts = snapshot(ctx, "Account")
             names = [a["Name"] for a in accounts]
-            users = rows(ctx.db, "User", TABLES["User"].c.IsActive.is_(True), TABLES["User"].c.Department.in_(("Sales", "Customer Success")))
-            people = [u["Name"] for u in rows(ctx.db, "User")]
-            me = actor_user(ctx.db)  # a colleague: not yourself
-            return (shuffled(self.id, ctx, [{"Id": a["Id"], "Name": a["Name"]} for a in accounts if names.count(a["Name"]) == 1]),
-                    shuffled(self.id, ctx, [{"Id": u["Id"], "Name": u["Name"]} for u in users if people.count(u["Name"]) == 1 and u["Id"] != me], "owner"))
+            return shuffled(self.id, ctx, [{"Id": a["Id"], "Name": a["Name"]} for a in accounts if names.count(a["Name"]) == 1])
 
-        accounts, owners = cached(ctx, self.id, build)
+        def build_owners() -> tuple[dict, ...]:
+            users = snapshot(ctx, "User")
+            people = [u["Name"] for u in users]
+            myself = me(ctx)  # a colleague: not yourself
+            return shuffled(self.id, ctx, [{"Id": u["Id"], "Name": u["Name"]} for u in users
+                                           if u["IsActive"] and u["Department"] in ("Sales", "Customer Success")
+                                           and people.count(u["Name"]) == 1 and u["Id"] != myself], "owner")
+
+        # the family's pool (its accounts) under its id; the colleagues beside it
+        accounts, owners = cached(ctx, self.id, build_accounts), cached(ctx, f"{self.id}|owners", build_owners)
         return accounts, owners, shuffled(self.id, ctx, TODOS, "todo"), DAYS_AHEAD
 
     def count_instances(self, ctx: SampleContext) -> int:
@@ -44,13 +49,13 @@ class AssignFollowUp:
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
         account, owner, todo, ahead = choose(self.id, ctx.variant, *self._pool(ctx))
         due = (ctx.company.now.date() + timedelta(days=ahead)).isoformat()
-        me = actor_user(ctx.db)
-        before = {t["Id"] for t in rows(ctx.db, "Task")}
-        others = [a["Id"] for a in rows(ctx.db, "Account") if a["Id"] != account["Id"]][:3]
-        wrong_owner = me  # the plausible slip: the task assigned to yourself
+        myself = me(ctx)
+        before = {t["Id"] for t in snapshot(ctx, "Task")}
+        others = [a["Id"] for a in snapshot(ctx, "Account") if a["Id"] != account["Id"]][:3]
+        wrong_owner = myself  # the plausible slip: the task assigned to yourself
 
         def created(db) -> CheckResult:
-            mine = [t for t in rows(db, "Task", TABLES["Task"].c.CreatedById == me) if t["Id"] not in before]
+            mine = [t for t in rows(db, "Task", TABLES["Task"].c.CreatedById == myself) if t["Id"] not in before]
             if len(mine) != 1:
                 return failed(f"you created {len(mine)} tasks; exactly one was asked")
             (task,) = mine
@@ -86,7 +91,7 @@ class AssignFollowUp:
             prompt=(f"You are {ctx.actor.name}. In Salesforce, create a follow-up task for {owner['Name']} to {todo}, on the account "
                     f"{account['Name']}, due {due}, with High priority."),
             checks=[Check(f"one follow-up for {owner['Name']} on {account['Name']}", created)],
-            expected=[allow("Task", "insert", WhatId=account["Id"], CreatedById=me)],
+            expected=[allow("Task", "insert", WhatId=account["Id"], CreatedById=myself)],
             oracle=oracle,
             alternatives=(with_datetime_and_status,),
             moves=Moves(

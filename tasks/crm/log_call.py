@@ -13,7 +13,7 @@ from apps.crm.models import TABLES
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import actor_user, allow, dml, quoted, rows, say_as_task, soql, try_dml, wreck
+from tasks.crm._common import allow, dml, me, quoted, rows, say_as_task, snapshot, soql, try_dml, wreck
 
 TOPICS = ("pricing for the renewal", "the security questionnaire", "the rollout timeline", "seat expansion", "the pilot results")
 
@@ -46,13 +46,13 @@ class LogCall:
 
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
         (opp, contact, _), topic = choose(self.id, ctx.variant, *self._pool(ctx))
-        me = actor_user(ctx.db)
-        before = {t["Id"] for t in rows(ctx.db, "Task")}
-        others = [o["Id"] for o in rows(ctx.db, "Opportunity", TABLES["Opportunity"].c.IsClosed.is_(False)) if o["Id"] != opp["Id"]][:4]
+        myself = me(ctx)
+        before = {t["Id"] for t in snapshot(ctx, "Task")}
+        others = [o["Id"] for o in snapshot(ctx, "Opportunity") if not o["IsClosed"] and o["Id"] != opp["Id"]][:4]
         subject = f"Call with {contact['Name']} about {topic}"
 
         def logged(db) -> CheckResult:
-            mine = [t for t in rows(db, "Task", TABLES["Task"].c.CreatedById == me) if t["Id"] not in before]
+            mine = [t for t in rows(db, "Task", TABLES["Task"].c.CreatedById == myself) if t["Id"] not in before]
             if len(mine) != 1:
                 return failed(f"you created {len(mine)} tasks; exactly one call log was asked")
             (task,) = mine
@@ -89,7 +89,7 @@ class LogCall:
                     f"Log it in Salesforce as a completed task (a call) on the opportunity \"{opp['Name']}\", "
                     f"with {contact['Name']} as the contact, and a subject that says it was about {topic}."),
             checks=[Check("one completed call logged on the right opportunity and contact", logged)],
-            expected=[allow("Task", "insert", WhatId=opp["Id"], CreatedById=me)],
+            expected=[allow("Task", "insert", WhatId=opp["Id"], CreatedById=myself)],
             oracle=oracle,
             alternatives=(by_search,),
             moves=Moves(

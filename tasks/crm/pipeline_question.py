@@ -34,9 +34,11 @@ class PipelineQuestion:
     difficulty = "medium"
     summary = "A manager asks in Slack for a rep's pipeline total; compute it in Salesforce and answer in the DM."
 
-    def _pool(self, ctx: SampleContext) -> tuple[tuple[tuple[str, str, str, float], ...]]:
-        def build() -> list[tuple[str, str, str, float]]:
+    def _pool(self, ctx: SampleContext) -> tuple[tuple[tuple[str, str, str, str, float, str], ...]]:
+        """(rep's user id, rep's name, kind, asker's chat id, total, the DM's id): all the instance needs."""
+        def build() -> list[tuple[str, str, str, str, float, str]]:
             ws = workspace(ctx)
+            chat = service_as(ctx.db, ws.me.id)
             users = {u["Id"]: u for u in rows(ctx.db, "User")}
             names = [u["Name"] for u in users.values()]
             start, end = (sf_date(d) for d in date_range("THIS_QUARTER", None, ctx.company.now.date()))
@@ -50,7 +52,8 @@ class PipelineQuestion:
                 deals = rows(ctx.db, "Opportunity", TABLES["Opportunity"].c.OwnerId == owner)
                 totals = {"open": sum(d["Amount"] or 0 for d in deals if not d["IsClosed"]),
                           "won": sum(d["Amount"] or 0 for d in deals if d["IsWon"] and start <= d["CloseDate"] < end)}
-                found += [(owner, kind, asker.id, total) for kind, total in totals.items() if total > 0]
+                dm = chat.dm_id(ws.me.id, asker.id)
+                found += [(owner, user["Name"], kind, asker.id, total, dm) for kind, total in totals.items() if total > 0]
             return shuffled(self.id, ctx, found)
 
         return (cached(ctx, self.id, build),)
@@ -60,12 +63,10 @@ class PipelineQuestion:
 
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
         ws = workspace(ctx)
-        ((owner, kind, asker_id, total),) = choose(self.id, ctx.variant, *self._pool(ctx))
+        ((owner, rep, kind, asker_id, total, dm),) = choose(self.id, ctx.variant, *self._pool(ctx))
         me, asker = ws.me, ws.users[asker_id]
-        rep = next(u["Name"] for u in rows(ctx.db, "User", TABLES["User"].c.Id == owner))
         wording, condition = KINDS[kind]
         question = "Quick one: " + wording.format(rep=rep)
-        dm = service_as(ctx.db, me.id).dm_id(me.id, asker.id)
         prompt = (f"You are {me.real_name} (@{me.handle}). {asker.real_name} just sent you a direct message in Slack with a question "
                   f"about the sales pipeline. Look it up in Salesforce and reply to them in that DM.")
         expected_amount = Decimal(str(total)).normalize()

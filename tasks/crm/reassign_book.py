@@ -12,7 +12,7 @@ from apps.crm.models import TABLES
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import allow_update, dml, quoted, row, rows, say_as_task, soql, try_dml, wreck
+from tasks.crm._common import allow_update, by_id, dml, quoted, row, rows, say_as_task, snapshot, soql, try_dml, wreck
 
 ENTERPRISE = "Enterprise"
 
@@ -40,16 +40,16 @@ class ReassignDepartingRep:
 
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
         ((leaver, big, rest),) = choose(self.id, ctx.variant, *self._pool(ctx))
-        name = {u: row(ctx.db, "User", u)["Name"] for u in (leaver, big, rest)}
-        tiers = {a["Id"]: a["Tier__c"] for a in rows(ctx.db, "Account")}
-        accounts = [a["Id"] for a in rows(ctx.db, "Account", TABLES["Account"].c.OwnerId == leaver)]
-        opps = rows(ctx.db, "Opportunity", TABLES["Opportunity"].c.OwnerId == leaver)
+        name = {u: by_id(ctx, "User", u)["Name"] for u in (leaver, big, rest)}
+        tiers = {a["Id"]: a["Tier__c"] for a in snapshot(ctx, "Account")}
+        accounts = [a["Id"] for a in snapshot(ctx, "Account") if a["OwnerId"] == leaver]
+        opps = [o for o in snapshot(ctx, "Opportunity") if o["OwnerId"] == leaver]
         open_opps = [o["Id"] for o in opps if not o["IsClosed"]]
         closed = [o["Id"] for o in opps if o["IsClosed"]]
         target = {**{a: big if tiers[a] == ENTERPRISE else rest for a in accounts},
                   **{o["Id"]: big if tiers[o["AccountId"]] == ENTERPRISE else rest for o in opps if not o["IsClosed"]}}
-        bystanders = [a["Id"] for a in rows(ctx.db, "Account", TABLES["Account"].c.OwnerId != leaver)][:3]
-        every_deal = [o["Id"] for o in rows(ctx.db, "Opportunity")][:40]
+        bystanders = [a["Id"] for a in snapshot(ctx, "Account") if a["OwnerId"] is not None and a["OwnerId"] != leaver][:3]
+        every_deal = [o["Id"] for o in snapshot(ctx, "Opportunity")][:40]
 
         def owners(db, kind: str, ids: list[str]) -> CheckResult:
             wrong = [f"{i} is owned by {row(db, kind, i)['OwnerId']}" for i in ids if row(db, kind, i)["OwnerId"] != target[i]]

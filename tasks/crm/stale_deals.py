@@ -8,22 +8,21 @@ from __future__ import annotations
 import random
 from datetime import date, timedelta
 
-from apps.crm.models import TABLES
 from apps.crm.soql.dates import date_range
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import allow_update, dml, row, rows, say_as_task, soql, try_dml, wreck
+from tasks.crm._common import allow_update, dml, row, say_as_task, snapshot, soql, try_dml, wreck
 
 EARLY = (("Prospecting", "Qualification"), ("Prospecting", "Qualification", "Needs Analysis"),
          ("Qualification", "Needs Analysis", "Value Proposition"))
 WINDOWS = (14, 30, 45, 60)
 
 
-def _matches(ctx_db, today: date, stages: tuple[str, ...], days: int) -> list[dict]:
-    last = (today + timedelta(days=days)).isoformat()
-    table = TABLES["Opportunity"]
-    return rows(ctx_db, "Opportunity", table.c.IsClosed.is_(False), table.c.StageName.in_(stages), table.c.CloseDate >= today.isoformat(), table.c.CloseDate <= last)
+def _matches(opps: tuple[dict, ...], today: date, stages: tuple[str, ...], days: int) -> list[dict]:
+    """The open deals in `stages` closing between today and `days` from now (inclusive), by Id."""
+    first, last = today.isoformat(), (today + timedelta(days=days)).isoformat()
+    return [o for o in opps if not o["IsClosed"] and o["StageName"] in stages and o["CloseDate"] and first <= o["CloseDate"] <= last]
 
 
 class PushStaleDeals:
@@ -33,9 +32,11 @@ class PushStaleDeals:
     summary = "Find every early-stage deal closing within N days and push its close date to the end of next quarter."
 
     def _pool(self, ctx: SampleContext) -> tuple[tuple[tuple[tuple[str, ...], int], ...]]:
-        today = ctx.company.now.date()
-        rules = [(stages, days) for stages in EARLY for days in WINDOWS if 2 <= len(_matches(ctx.db, today, stages, days)) <= 12]
-        return (cached(ctx, self.id, lambda: shuffled(self.id, ctx, rules)),)
+        def build() -> tuple[tuple[tuple[str, ...], int], ...]:
+            today, opps = ctx.company.now.date(), snapshot(ctx, "Opportunity")
+            return shuffled(self.id, ctx, [(stages, days) for stages in EARLY for days in WINDOWS if 2 <= len(_matches(opps, today, stages, days)) <= 12])
+
+        return (cached(ctx, self.id, build),)
 
     def count_instances(self, ctx: SampleContext) -> int:
         return count(*self._pool(ctx))
@@ -44,8 +45,8 @@ class PushStaleDeals:
         ((stages, days),) = choose(self.id, ctx.variant, *self._pool(ctx))
         today = ctx.company.now.date()
         target = (date_range("NEXT_QUARTER", None, today)[1] - timedelta(days=1)).isoformat()
-        stale = [o["Id"] for o in _matches(ctx.db, today, stages, days)]
-        open_other = [o["Id"] for o in rows(ctx.db, "Opportunity", TABLES["Opportunity"].c.IsClosed.is_(False)) if o["Id"] not in stale]
+        stale = [o["Id"] for o in _matches(snapshot(ctx, "Opportunity"), today, stages, days)]
+        open_other = [o["Id"] for o in snapshot(ctx, "Opportunity") if not o["IsClosed"] and o["Id"] not in stale]
         listed = ", ".join(stages[:-1]) + f" or {stages[-1]}"
 
         def pushed(db) -> CheckResult:

@@ -38,6 +38,7 @@ class Ticket:
     case: str | None
     labels: tuple[str, ...]
     components: tuple[str, ...]
+    parent: int | None = None  # the epic or story it sits under (issue id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +70,7 @@ def site(ctx: SampleContext) -> Site:
         for link, comp in db.execute(select(IssueComponent, Component).join(Component, Component.id == IssueComponent.component_id)):
             components.setdefault(link.issue_id, []).append(comp.name)
         tickets = tuple(Ticket(i.id, i.key, i.project_key, i.issue_type, i.summary, i.status, i.priority, i.resolution, i.assignee_id,
-                               i.case_number, tuple(labels.get(i.id, ())), tuple(sorted(components.get(i.id, ()))))
+                               i.case_number, tuple(labels.get(i.id, ())), tuple(sorted(components.get(i.id, ()))), i.parent_id)
                         for i in db.scalars(select(Issue).order_by(Issue.id)))
         teams = {p.email: p.team for p in ctx.company.people}
         people = {u.account_id: Person(u.account_id, u.display_name, u.email, teams.get(u.email, "")) for u in db.scalars(select(User))}

@@ -27,16 +27,22 @@ class LinkBugToEpic:
     summary = "Put an engineering bug under the named epic and link it as blocking the customer ticket it came from."
 
     def _axes(self, ctx: SampleContext) -> tuple[tuple, ...]:
-        def build() -> tuple:
+        """(bug, support ticket) pairs not linked yet (the pool, under the family's id), and the epics."""
+        def pairs() -> tuple:
             s = site(ctx)
             linked = {(a, b) for a, b in ctx.db.execute(select(Link.source_id, Link.target_id))}
             bugs = [t for t in s.tickets if t.project == "ENG" and t.type == "Bug" and t.resolution is None]
-            epics = [t for t in s.tickets if t.project == "ENG" and t.type == "Epic"]
             support = [t for t in s.tickets if t.project == "SUP" and t.case and t.resolution is None]
-            pairs = [(b, t) for b in bugs for t in support if (b.id, t.id) not in linked and (t.id, b.id) not in linked]
-            return shuffled(self.id, ctx, pairs), shuffled(self.id, ctx, epics, "epic")
+            return shuffled(self.id, ctx, [(b, t) for b in bugs for t in support if (b.id, t.id) not in linked and (t.id, b.id) not in linked])
 
-        return cached(ctx, self.id, build)
+        def epics() -> tuple:
+            return shuffled(self.id, ctx, [t for t in site(ctx).tickets if t.project == "ENG" and t.type == "Epic"], "epic")
+
+        return cached(ctx, self.id, pairs), cached(ctx, f"{self.id}|epics", epics)
+
+    def _last_link(self, ctx: SampleContext) -> int:
+        """The newest link when the task begins: links with a higher id are the agent's."""
+        return cached(ctx, f"{self.id}|last-link", lambda: ctx.db.scalar(select(Link.id).order_by(Link.id.desc()).limit(1)) or 0)
 
     def count_instances(self, ctx: SampleContext) -> int:
         return count(*self._axes(ctx))
@@ -45,12 +51,12 @@ class LinkBugToEpic:
         s = site(ctx)
         pairs, epics = self._axes(ctx)
         (bug, ticket), epic = choose(self.id, ctx.variant, pairs, epics)
-        current_parent = ctx.db.scalar(select(Issue.parent_id).where(Issue.id == bug.id))
+        current_parent = bug.parent
         if current_parent == epic.id:
             epic = next(e for e in epics if e.id != current_parent)
         other_epic = next(e for e in epics if e.id not in (epic.id, current_parent))
         other_tickets = [t for b, t in pairs if t.id != ticket.id][:3]
-        start_link = ctx.db.scalar(select(Link.id).order_by(Link.id.desc()).limit(1)) or 0  # links made later are the agent's
+        start_link = self._last_link(ctx)
 
         def under_epic(db) -> CheckResult:
             parent = db.scalar(select(Issue.parent_id).where(Issue.id == bug.id))

@@ -37,9 +37,12 @@ class ReassignDepartingEngineer:
                 mine = [t for t in s.tickets if t.project == "ENG" and t.assignee == p.account_id]
                 if sum(1 for t in mine if t.resolution is None) >= MIN_OPEN and any(t.resolution for t in mine):
                     leaving.append(p)
-            return shuffled(self.id, ctx, leaving), shuffled(self.id, ctx, engineers, "to")
+            return shuffled(self.id, ctx, leaving)
 
-        return cached(ctx, self.id, build)
+        def colleagues() -> tuple:
+            return shuffled(self.id, ctx, [p for p in unique_names(site(ctx).people.values()) if p.team == "engineering"], "to")
+
+        return cached(ctx, self.id, build), cached(ctx, f"{self.id}|to", colleagues)
 
     def count_instances(self, ctx: SampleContext) -> int:
         leaving, to = self._axes(ctx)

@@ -37,9 +37,9 @@ class SplitStory:
     def _axes(self, ctx: SampleContext) -> tuple[tuple, ...]:
         def build() -> tuple:
             stories = [t for t in site(ctx).tickets if t.project == "ENG" and t.type in ("Story", "Task") and t.resolution is None]
-            return shuffled(self.id, ctx, stories), shuffled(self.id, ctx, _SPLITS, "split")
+            return shuffled(self.id, ctx, stories)
 
-        return cached(ctx, self.id, build)
+        return cached(ctx, self.id, build), shuffled(self.id, ctx, _SPLITS, "split")
 
     def count_instances(self, ctx: SampleContext) -> int:
         return count(*self._axes(ctx))
@@ -49,7 +49,7 @@ class SplitStory:
         stories, splits = self._axes(ctx)
         story, parts = choose(self.id, ctx.variant, stories, splits)
         other = next(t for t in stories if t.key != story.key)
-        first_new_id = (ctx.db.scalar(select(Issue.id).order_by(Issue.id.desc()).limit(1)) or 0) + 1
+        first_new_id = max((t.id for t in s.tickets), default=0) + 1  # issues made later are the agent's
         want = sorted(p.lower() for p in parts)
 
         def split(db) -> CheckResult:

@@ -9,6 +9,7 @@ the issues added to the sprint since the task began are exactly those.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from sqlalchemy import select
 
@@ -36,35 +37,45 @@ def greedy(backlog: list[tuple[str, str, float]], capacity: float) -> list[str]:
     return picked
 
 
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    sprint_id: int  # the ENG board's next (future) sprint
+    sprint_name: str
+    backlog: tuple[tuple[str, str, float], ...]  # (key, priority, points) of the issues in no sprint
+    capacity: int
+
+
 class PlanSprintByCapacity:
     id = "tickets/plan-sprint-by-capacity-v1"
     apps = ("tickets",)
     difficulty = "hard"
     summary = "Fill the next sprint from the backlog by a priority-then-key rule up to a story-point capacity."
 
-    def _axes(self, ctx: SampleContext) -> tuple[tuple, ...]:
-        def build() -> tuple:
+    def _pool(self, ctx: SampleContext) -> tuple[_Plan, ...]:
+        def build() -> tuple[_Plan, ...]:
             sprint = ctx.db.scalar(select(Sprint).where(Sprint.state == "future").order_by(Sprint.id))
-            planned = set(ctx.db.scalars(select(SprintIssue.issue_id)))
-            backlog = [(i.key, i.priority, i.story_points) for i in ctx.db.scalars(select(Issue).where(
-                Issue.project_key == "ENG", Issue.resolution.is_(None), Issue.issue_type.not_in(("Epic", "Subtask")),
-                Issue.story_points.is_not(None))) if i.id not in planned]
-            total = sum(b[2] for b in backlog)
-            # Capacities below the backlog's total (so the rule has to choose), from the usual sizes or fractions of the total.
-            capacities = sorted({c for c in (*_CAPACITIES, *(int(total * f) for f in (0.35, 0.5, 0.7))) if 2 <= c < total and greedy(backlog, c)})
             if sprint is None:
-                return (), ()
-            return ((sprint.id, sprint.name, tuple(backlog)),), shuffled(self.id, ctx, capacities, "capacity")
+                return ()
+            planned = set(ctx.db.scalars(select(SprintIssue.issue_id)))
+            backlog = tuple((i.key, i.priority, i.story_points) for i in ctx.db.scalars(select(Issue).where(
+                Issue.project_key == "ENG", Issue.resolution.is_(None), Issue.issue_type.not_in(("Epic", "Subtask")),
+                Issue.story_points.is_not(None))) if i.id not in planned)
+            total = sum(b[2] for b in backlog)
+            # Capacities below the backlog's total (so the rule has to choose): the usual sizes, fractions of the total, and
+            # every whole number of points below it (a small backlog still offers several plans).
+            sizes = (*_CAPACITIES, *(int(total * f) for f in (0.35, 0.5, 0.7)), *range(1, int(total) + 1))
+            capacities = sorted({c for c in sizes if 1 <= c < total and greedy(list(backlog), c)})
+            return shuffled(self.id, ctx, [_Plan(sprint.id, sprint.name, backlog, c) for c in capacities])
 
         return cached(ctx, self.id, build)
 
     def count_instances(self, ctx: SampleContext) -> int:
-        return count(*self._axes(ctx))
+        return count(self._pool(ctx))
 
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
         s = site(ctx)
-        ((sprint_id, sprint_name, backlog),), capacities = self._axes(ctx)
-        (_, _, _), capacity = choose(self.id, ctx.variant, ((sprint_id, sprint_name, backlog),), capacities)
+        (plan,) = choose(self.id, ctx.variant, self._pool(ctx))
+        sprint_id, sprint_name, backlog, capacity = plan.sprint_id, plan.sprint_name, plan.backlog, plan.capacity
         want = greedy(list(backlog), capacity)
         ids = {t.key: t.id for t in s.tickets}
         skipped = [b[0] for b in backlog if b[0] not in want]

@@ -21,6 +21,7 @@ from tasks.tickets._common import allow_issue, comment, site, unique_names, valu
 
 _LABELS = ("needs-info", "escalated-to-eng", "vip-customer", "billing-review")
 _PRIORITIES = ("Highest", "High", "Low")
+_COMPONENTS = ("Authentication", "Integrations", "Reporting", "Billing", "Mobile", "API")
 
 
 class TriageSupportTicket:
@@ -30,15 +31,14 @@ class TriageSupportTicket:
     summary = "Triage a new support ticket: set its priority, assignee, a label and its component by the prompt's rules."
 
     def _axes(self, ctx: SampleContext) -> tuple[tuple, ...]:
-        def build() -> tuple:
-            s = site(ctx)
-            new = [t for t in s.tickets if t.project == "SUP" and t.status == "To Do" and t.assignee is None]
-            support = [p for p in unique_names(s.people.values()) if p.team == "support"]
-            components = [name for name in ("Authentication", "Integrations", "Reporting", "Billing", "Mobile", "API")]
-            return (shuffled(self.id, ctx, new), shuffled(self.id, ctx, support, "who"), shuffled(self.id, ctx, _PRIORITIES, "p"),
-                    shuffled(self.id, ctx, _LABELS, "label"), shuffled(self.id, ctx, components, "component"))
-
-        return cached(ctx, self.id, build)
+        """The new tickets (the pool, under the family's id), the support people who may take one, and the rule's values."""
+        s = site(ctx)
+        new = cached(ctx, self.id, lambda: shuffled(self.id, ctx, [
+            t for t in s.tickets if t.project == "SUP" and t.status == "To Do" and t.assignee is None]))
+        support = cached(ctx, f"{self.id}|support", lambda: shuffled(self.id, ctx, [
+            p for p in unique_names(s.people.values()) if p.team == "support"], "who"))
+        return (new, support, shuffled(self.id, ctx, _PRIORITIES, "p"), shuffled(self.id, ctx, _LABELS, "label"),
+                shuffled(self.id, ctx, _COMPONENTS, "component"))
 
     def count_instances(self, ctx: SampleContext) -> int:
         return count(*self._axes(ctx))

@@ -32,9 +32,9 @@ class LogWork:
         def build() -> tuple:
             s = site(ctx)
             open_eng = [t for t in s.tickets if t.project == "ENG" and t.status in ("In Progress", "In Review") and t.type != "Epic"]
-            return shuffled(self.id, ctx, open_eng), shuffled(self.id, ctx, _DURATIONS, "d"), shuffled(self.id, ctx, _WHAT, "what")
+            return shuffled(self.id, ctx, open_eng)
 
-        return cached(ctx, self.id, build)
+        return cached(ctx, self.id, build), shuffled(self.id, ctx, _DURATIONS, "d"), shuffled(self.id, ctx, _WHAT, "what")
 
     def count_instances(self, ctx: SampleContext) -> int:
         return count(*self._axes(ctx))
