@@ -3,22 +3,23 @@ SHELL := /bin/bash
 PATH := $(HOME)/.local/bin:$(PATH)
 export PATH
 
-.PHONY: serve test test-sqlite test-postgres bench validate setup uv chromium postgres
+.PHONY: serve test test-sqlite test-postgres bench validate setup uv chromium postgres libreoffice
 
 serve: setup  ## set up, then serve the company (all apps, one default env) on 127.0.0.1:8000
 	uv run officegym serve
 
-# The whole suite runs twice: envs on SQLite files, then envs on PostgreSQL (OFFICEGYM_DB);
+# The whole suite runs twice, in two worker processes (pytest-xdist; each has its own server,
+# Gym and scratch database): envs on SQLite files, then envs on PostgreSQL (OFFICEGYM_DB);
 # the parity tests compare both in each pass. OFFICEGYM_REQUIRE_PG=1 turns a missing server
 # into a failure, never a skip.
 test: test-sqlite test-postgres  ## set up, then run the whole test suite (unit, MCP over HTTP, REST, Chromium UI) on SQLite, then on PostgreSQL
 
-test-sqlite: setup chromium postgres
-	OFFICEGYM_REQUIRE_PG=1 uv run pytest -q
+test-sqlite: setup chromium postgres libreoffice
+	OFFICEGYM_REQUIRE_PG=1 uv run pytest -q -n 2
 
-test-postgres: setup chromium postgres
+test-postgres: setup chromium postgres libreoffice
 	uv run python -c "from officegym.core.backend.pgtools import reset_database; reset_database('$(PG_URL)')"
-	OFFICEGYM_REQUIRE_PG=1 OFFICEGYM_DB=$(PG_URL) uv run pytest -q
+	OFFICEGYM_REQUIRE_PG=1 OFFICEGYM_DB=$(PG_URL) uv run pytest -q -n 2
 
 bench: setup  ## the performance table
 	uv run officegym bench
@@ -39,6 +40,12 @@ chromium:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-noto-color-emoji >/dev/null; }
 
+# The sheets formula tests compare results with LibreOffice Calc, run headless (Debian's package).
+libreoffice:
+	@command -v soffice >/dev/null 2>&1 || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends libreoffice-calc >/dev/null; }
+
 # PostgreSQL for the backend tests: Debian's server (installed if missing), its first cluster
 # started, and a role for the current user that may create databases. The PostgreSQL pass
 # starts from an empty officegym_test database; tests make and drop their own next to it.
@@ -53,3 +60,54 @@ postgres:
 	set -- $$(pg_lsclusters -h | head -1); \
 	[ "$$4" = online ] || $$SUDO pg_ctlcluster "$$1" "$$2" start; \
 	cd /; $$AS_PG psql -qtAc "SELECT 1 FROM pg_roles WHERE rolname = '$$(id -un)'" | grep -q 1 || $$AS_PG createuser --createdb "$$(id -un)"
+
+# -- A company simulation in Docker (compose/) --------------------------------------------
+# `make docker` builds and starts PostgreSQL and one officegym worker (compose/README.md);
+# `make docker WORKERS=4` starts four. Each step skips what is already there: the engine, the
+# base image (debootstrap, ~1.5 min once), the secrets, the image layers.
+COMPOSE := docker-compose -f compose/docker-compose.yml
+WORKERS ?= 1
+.PHONY: docker docker-engine docker-base compose-secrets compose-build compose-down compose-logs compose-bench
+
+docker: docker-engine docker-base compose-secrets compose-build  ## a company simulation in Docker: PostgreSQL + officegym workers (WORKERS=1..4)
+	$(COMPOSE) $$( [ "$(WORKERS)" -gt 1 ] && echo --profile scale ) up -d db $$(seq -f 'worker%g' 1 $(WORKERS))
+	@for i in $$(seq 600); do \
+	  [ "$$(docker inspect -f '{{.State.Health.Status}}' $$($(COMPOSE) ps -q worker1))" = healthy ] && break; sleep 0.5; done
+	@$(COMPOSE) logs --no-color worker1 | sed -n 's/^[^|]*| //p' | grep -E '^(officegym|  )' | tail -17
+	@echo "  control token  compose/secrets/control_token"
+
+# Debian's engine and compose v1; the daemon without a bridge (host networking only here).
+docker-engine:
+	@command -v dockerd >/dev/null 2>&1 && command -v docker-compose >/dev/null 2>&1 && command -v debootstrap >/dev/null 2>&1 || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq docker.io docker-compose debootstrap >/dev/null; }
+	@docker info >/dev/null 2>&1 || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO sh -c 'nohup dockerd --bridge=none --iptables=false >/var/log/dockerd.log 2>&1 &'; \
+	  for i in $$(seq 60); do docker info >/dev/null 2>&1 && break; sleep 0.5; done; docker info >/dev/null; }
+
+docker-base: docker-engine
+	compose/make-base-image.sh $${BASE_IMAGE:-officegym-base:bookworm}
+
+# Random secrets, made once; the directory is private, the files readable by the containers' users.
+compose-secrets:
+	@mkdir -p compose/secrets && chmod 700 compose/secrets
+	@for name in db_password control_token; do \
+	  [ -s compose/secrets/$$name ] || { python3 -c 'import secrets; print(secrets.token_urlsafe(32))' > compose/secrets/$$name; chmod 644 compose/secrets/$$name; }; \
+	done
+
+# The build trusts this machine's CAs for PyPI (a TLS-intercepting proxy's among them).
+compose-build: docker-base
+	@[ ! -s /etc/ssl/certs/ca-certificates.crt ] || cmp -s /etc/ssl/certs/ca-certificates.crt compose/build-ca.crt \
+	  || cp /etc/ssl/certs/ca-certificates.crt compose/build-ca.crt
+	$(COMPOSE) build db
+
+compose-down:
+	$(COMPOSE) --profile scale down
+
+compose-logs:
+	$(COMPOSE) --profile scale logs --tail=100
+
+# Rollouts/s with 1, 2 and 4 workers against the compose PostgreSQL.
+compose-bench: compose-build
+	uv run python compose/bench.py --workers 1 2 4

@@ -9,6 +9,7 @@ returns point at the agent-facing server.
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, Body, Depends, HTTPException, Request
@@ -121,6 +122,33 @@ def grade_env(env_id: str, request: Request) -> dict[str, Any]:
         raise HTTPException(status_code=409, detail="this env was created without a task; there is nothing to grade")
     try:
         return gym_of(request).grade(env_id)
+    except EnvNotFound:
+        raise HTTPException(status_code=404, detail=f"no env {env_id[:64]!r}") from None
+
+
+class MoveClock(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    advance_seconds: float | None = Field(default=None, ge=0, le=100 * 366 * 86_400, description="move the clock forward this many seconds")
+    to: datetime | None = Field(default=None, description="move the clock to this moment (ISO 8601; UTC when no offset is given)")
+
+
+@router.get("/envs/{env_id}/clock")
+def env_clock(env_id: str, request: Request) -> dict[str, Any]:
+    _env(request, env_id)
+    return {"env_id": env_id, "now": gym_of(request).clock(env_id)}
+
+
+@router.post("/envs/{env_id}/clock")
+def move_env_clock(env_id: str, body: MoveClock, request: Request) -> dict[str, Any]:
+    """Time passes in the company: scheduled messages whose time comes are posted and due dates
+    fall due on the next operation that looks. The clock never moves back."""
+    _env(request, env_id)
+    if (body.advance_seconds is None) == (body.to is None):
+        raise HTTPException(status_code=422, detail='give exactly one of "advance_seconds" (seconds, 0 or more) and "to" (an ISO 8601 time)')
+    try:
+        return gym_of(request).advance_clock(env_id, seconds=body.advance_seconds, to=body.to)
+    except ValueError as error:
+        raise HTTPException(status_code=409, detail=str(error)) from None
     except EnvNotFound:
         raise HTTPException(status_code=404, detail=f"no env {env_id[:64]!r}") from None
 

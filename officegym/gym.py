@@ -15,12 +15,13 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from graders.rubric import grade as grade_state
 from officegym import apps, settings
-from officegym.core import events
+from officegym.core import clock, events
 from officegym.core.env_store import Env, EnvStore
 from officegym.templates import Template, ensure_template
 from seed_data.actor import acting_person
@@ -142,6 +143,21 @@ class Gym:
         with self.store.session(env) as db:  # the diff and the checks read one consistent state
             changes = self.store.diff(env, self._not_company_state, db=db)
             return grade_state(db, instance.checks, changes, instance.expected)
+
+    def advance_clock(self, env_id: str, *, seconds: float | None = None, to: datetime | None = None) -> dict[str, Any]:
+        """Let time pass in an env: its clock moves forward by `seconds` or to `to` (never back;
+        ValueError says why). Scheduled messages and due dates follow on the next operation."""
+        env = self.store.get(env_id)
+        with self.store.session(env) as db:
+            before, after = clock.advance(db, seconds=seconds, to=to)
+        return {"env_id": env.id, "before": clock.from_micros(before).isoformat(), "now": clock.from_micros(after).isoformat(),
+                "advanced_seconds": (after - before) / 1_000_000}
+
+    def clock(self, env_id: str) -> str:
+        """The env's current time (ISO 8601, UTC)."""
+        env = self.store.get(env_id)
+        with self.store.session(env) as db:
+            return clock.now(db).isoformat()
 
     def changes(self, env_id: str) -> list[Any]:
         """What the rollout changed in company state: row-level inserts, updates and deletes

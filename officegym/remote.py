@@ -80,6 +80,15 @@ class ControlPlane:
     def events(self, env_id: str, after: int = 0, limit: int = 1000) -> list[dict[str, Any]]:
         return self._call("GET", f"/v1/envs/{env_id}/events", params={"after": after, "limit": limit})["events"]
 
+    def clock(self, env_id: str) -> str:
+        """The env's current time (ISO 8601)."""
+        return self._call("GET", f"/v1/envs/{env_id}/clock")["now"]
+
+    def advance_clock(self, env_id: str, seconds: float | None = None, to: str | None = None) -> dict[str, Any]:
+        """Let time pass in the env: forward by `seconds`, or to the ISO time `to`."""
+        body = {"advance_seconds": seconds} if to is None else {"to": to}
+        return self._call("POST", f"/v1/envs/{env_id}/clock", json=body)
+
     def tasks(self) -> list[dict[str, Any]]:
         return self._call("GET", "/v1/tasks")["tasks"]
 

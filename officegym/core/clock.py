@@ -15,6 +15,7 @@ from officegym.core.db import get_meta, set_meta
 
 _CLOCK_KEY = "clock_us"
 _TICKS_KEY = "clock_ticks"
+_LATEST = 253_370_764_800_000_000  # 9999-01-01T00:00:00Z: datetime's range, with room for ticks
 
 
 def to_micros(moment: datetime) -> int:
@@ -54,3 +55,29 @@ def tick(session: Session) -> int:
     set_meta(session, _CLOCK_KEY, str(micros))
     set_meta(session, _TICKS_KEY, str(ticks))
     return micros
+
+
+def advance(session: Session, *, seconds: float | None = None, to: datetime | None = None) -> tuple[int, int]:
+    """Move the clock forward by `seconds`, or to the moment `to`, as time passing in the
+    company does (the control plane's clock call); returns (before, after) in microseconds.
+
+    It never moves back: timestamps already handed out (Slack `ts`, event times) stay in the
+    past, as they would in the real products. What waits for a time (scheduled messages,
+    due dates) sees the new time on the next operation that looks.
+    """
+    if (seconds is None) == (to is None):
+        raise ValueError("give exactly one of seconds and to")
+    before = now_micros(session)
+    if to is not None:
+        after = to_micros(to if to.tzinfo else to.replace(tzinfo=UTC))
+    else:
+        if seconds < 0:  # type: ignore[operator]
+            raise ValueError(f"the env clock only moves forward; advance_seconds must be 0 or more, got {seconds}")
+        after = before + round(seconds * 1_000_000)  # type: ignore[operator]
+    if after >= _LATEST:
+        raise ValueError(f"the env clock cannot go past {from_micros(_LATEST).isoformat()}")
+    if after < before:
+        raise ValueError(f"the env clock only moves forward: it is at {from_micros(before).isoformat()}, "
+                         f"which is after {from_micros(after).isoformat()}")
+    set_meta(session, _CLOCK_KEY, str(after))
+    return before, after
