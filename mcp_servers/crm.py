@@ -172,4 +172,9 @@ BENCH_PROBE = Probe(
     rest_read=Call("services/data/v62.0/query", {"q": "SELECT Name, StageName, Amount, Account.Name FROM Opportunity WHERE IsClosed = false ORDER BY Amount DESC LIMIT 10"},
                    method="GET", operation="crm.query"),
     rest_write=Call("services/data/v62.0/sobjects/Task", {"Subject": "bench task {i}"}),
+    queries=(
+        ("SOQL simple", Call("crm.query", {"q": "SELECT Id, Name, StageName, Amount FROM Opportunity WHERE IsClosed = false LIMIT 10"})),
+        ("SOQL parent path", Call("crm.query", {"q": "SELECT Name, Account.Name, Account.Owner.Name FROM Opportunity WHERE Account.Industry != null ORDER BY Amount DESC LIMIT 10"})),
+        ("SOQL aggregate", Call("crm.query", {"q": "SELECT StageName, COUNT(Id) n, SUM(Amount) total FROM Opportunity GROUP BY StageName ORDER BY StageName"})),
+    ),
 )

@@ -44,6 +44,9 @@ def test_bench_prints_and_returns_every_figure() -> None:
     for app in apps.APPS:
         for face in ("mcp_read", "mcp_write", "rest_read", "rest_write"):
             assert f"{app.name}_{face}_vs_noop" in figures, "every app's calls are judged against a no-op"
+        for label, _call in app.probe.queries:
+            assert f"{app.name}_query_p50_ms[{label}]" in figures, "every query kind an app declares is timed"
+    assert any(app.probe.queries for app in apps.APPS)
     for family in registry.all_families():
         assert f"create_task_p50_ms[{family.id}]" in figures, "every family's create-with-task is timed"
     for key, value in figures.items():

@@ -115,6 +115,29 @@ def bench_create_with_tasks(res: Results, gym: Any, seed: int, size: str, n: int
     res.add("create_task_p50_ms", "env create p50 with a task (worst family)", worst, "ms", CREATE_WITH_TASK_TARGET_MS)
 
 
+def bench_queries(res: Results, gym: Any, seed: int, size: str, n: int) -> None:
+    """Each app's query language by kind (`Probe.queries`), in process over seeded data: the
+    operation's own cost, parse to shaped result, without a transport."""
+    kinds = [(app, label, call) for app in apps.APPS for label, call in app.probe.queries]
+    if not kinds:
+        return
+    res.echo(f"timing {n} queries per kind ({len(kinds)} kinds) …")
+    env = gym.create(seed=seed, size=size)
+    try:
+        for app, label, call in kinds:
+            op = app.operations[call.name]
+            for _ in range(3):  # warm up: compiled-statement caches
+                invoke(gym.store, env, app.operations, op, call.args, face="mcp", tool="bench", log_reads=True)
+            samples = []
+            for _ in range(n):
+                t0 = time.perf_counter_ns()
+                invoke(gym.store, env, app.operations, op, call.args, face="mcp", tool="bench", log_reads=True)
+                samples.append(time.perf_counter_ns() - t0)
+            res.add(f"{app.name}_query_p50_ms[{label}]", f"{app.name} {label} p50 (in process)", p50(samples), "ms", None, f"n={n}, {call.name}")
+    finally:
+        gym.delete(env.id)
+
+
 def bench_memory(res: Results, gym: Any, seed: int, size: str, envs: int) -> None:
     """Memory per env after a real read in each (the app's probe read, through `invoke`)."""
     res.echo(f"creating {envs} live envs and reading seeded history in each …")

@@ -25,3 +25,6 @@ class Probe:
     mcp_write: Call
     rest_read: Call
     rest_write: Call
+    # The app's query language, timed in process by kind: (label, Call of an operation by name),
+    # e.g. ("SOQL aggregate", Call("crm.query", {"q": "SELECT … GROUP BY …"})).
+    queries: tuple[tuple[str, Call], ...] = ()
