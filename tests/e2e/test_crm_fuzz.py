@@ -11,13 +11,12 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from officegym import apps
-from tests.e2e.test_fuzz import FUZZ, HOSTILE, MCP_HEADERS, Writes, arguments, form_pairs
+from tests.e2e.test_fuzz import FUZZ, HOSTILE, MCP_HEADERS, EnvUnderFuzz, arguments, form_pairs
 
 CRM = apps.get("crm")
 TOOLS = [(toolset.name, tool.name) for toolset in CRM.toolsets for tool in toolset.tools]
@@ -46,30 +45,10 @@ def known_codes() -> set[str]:
 CODES = known_codes()
 
 
-class Target:
-    def __init__(self, live_server: Any, toolset: str | None) -> None:
-        self.gym = live_server.gym
-        self.env = self.gym.create(toolset=toolset)
-        self.base = live_server.env_url(self.env.id)
-        self.client = httpx.Client(timeout=30)
-        self.writes = Writes(self.gym, self.env)
-        self.state = self.writes.count()
-
-    def settle(self, changed_allowed: bool, what: str) -> None:
-        after = self.writes.count()
-        if not changed_allowed:
-            assert after == self.state, f"{what} changed state"
-        self.state = after
-
-    def close(self) -> None:
-        self.client.close()
-        self.gym.delete(self.env.id)
-
-
 @pytest.fixture(scope="module")
-def targets(live_server: Any) -> Iterator[dict[str | None, Target]]:
-    made = {toolset.name: Target(live_server, toolset.name) for toolset in CRM.toolsets}
-    made[None] = Target(live_server, None)
+def targets(live_server: Any) -> Iterator[dict[str | None, EnvUnderFuzz]]:
+    made = {toolset.name: EnvUnderFuzz(live_server, toolset.name) for toolset in CRM.toolsets}
+    made[None] = EnvUnderFuzz(live_server, None)
     yield made
     for target in made.values():
         target.close()
@@ -87,7 +66,7 @@ def check_errors(errors: Any, schema_names: list[str], what: str) -> None:
 @pytest.mark.parametrize(("toolset", "tool_name"), TOOLS, ids=[f"{t}:{n}" for t, n in TOOLS])
 @FUZZ
 @given(data=st.data())
-def test_mcp_tool(targets: dict[str | None, Target], toolset: str, tool_name: str, data: st.DataObject) -> None:
+def test_mcp_tool(targets: dict[str | None, EnvUnderFuzz], toolset: str, tool_name: str, data: st.DataObject) -> None:
     tool = next(t for t in CRM.toolset(toolset).tools if t.name == tool_name)
     op = CRM.operations[tool.operation]
     schema = tool.input_schema(op)
@@ -111,7 +90,7 @@ def test_mcp_tool(targets: dict[str | None, Target], toolset: str, tool_name: st
 @pytest.mark.parametrize(("method", "path", "body"), ROUTES, ids=[f"{m} {p}" for m, p, _ in ROUTES])
 @FUZZ
 @given(data=st.data())
-def test_rest_route(targets: dict[str | None, Target], method: str, path: str, body: bool, data: st.DataObject) -> None:
+def test_rest_route(targets: dict[str | None, EnvUnderFuzz], method: str, path: str, body: bool, data: st.DataObject) -> None:
     target = targets[None]
     keys = ["q", "fields", "Name", "StageName", "CloseDate", "Amount", "Subject", "Status", "OwnerId", "AccountId", "Industry", "IsWon"]
     values = st.one_of(st.sampled_from(REFS), HOSTILE)

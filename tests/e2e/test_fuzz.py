@@ -120,8 +120,10 @@ class Writes:
 
     SKIP = ("og_events", "fuzz_writes")  # and the backend's own change tracking (og_changed*)
 
-    def __init__(self, gym: Any, env: Any) -> None:
-        self.gym, self.env = gym, env
+    def __init__(self, gym: Any, env: Any, tables: str = "") -> None:
+        # `tables`: a name prefix ("tickets_") when calls can only reach one app's tables, so
+        # the fingerprint (off SQLite) hashes those alone instead of the whole company per call.
+        self.gym, self.env, self.tables = gym, env, tables
         with gym.store.session(env) as db:
             self.sqlite = db.get_bind().dialect.name == "sqlite"
             if not self.sqlite:
@@ -139,29 +141,21 @@ class Writes:
                 return db.execute(text("SELECT n FROM fuzz_writes")).scalar_one()
             return [
                 hashlib.sha256(repr(db.execute(select(table).order_by(*table.primary_key.columns)).all()).encode()).hexdigest()
-                for table in Base.metadata.sorted_tables if table.name not in self.SKIP and not table.name.startswith("og_changed")
+                for table in Base.metadata.sorted_tables
+                if table.name not in self.SKIP and not table.name.startswith("og_changed") and table.name.startswith(self.tables)
             ]
 
 
-class Target:
-    """One env under fuzz, with what a call may and may not change."""
+class EnvUnderFuzz:
+    """One env under fuzz over real HTTP, with what a call may and may not change (every app's
+    fuzz module makes its targets from this)."""
 
-    def __init__(self, live_server: Any, toolset: str | None) -> None:
+    def __init__(self, live_server: Any, toolset: str | None, tables: str = "") -> None:
         self.gym = live_server.gym
         self.env = self.gym.create(toolset=toolset)
         self.base = live_server.env_url(self.env.id)
         self.client = httpx.Client(timeout=30)  # one keep-alive connection for the whole fuzz
-        self.writes = Writes(self.gym, self.env)
-        self.state = self.writes.count()
-        api = f"{self.base}/api/chat"
-        channels = self.client.get(f"{api}/conversations.list", params={"limit": 20}).json()["channels"]
-        users = self.client.get(f"{api}/users.list", params={"limit": 5}).json()["members"]
-        messages = self.client.get(f"{api}/conversations.history", params={"channel": channels[0]["id"], "limit": 3}).json()["messages"]
-        self.refs = [c["id"] for c in channels[:5]] + ["#general", "general"] + [u["id"] for u in users] + [
-            "@" + users[0]["name"], users[0]["profile"].get("email") or "a@b.c", *(m["ts"] for m in messages), "thumbsup", "public_channel,im",
-        ]
-        posted = self.client.post(f"{api}/chat.postMessage", json={"channel": channels[0]["id"], "text": "fuzz starts"}).json()
-        assert posted["ok"] is True and self.writes.count() != self.state, "the write counter sees a write"
+        self.writes = Writes(self.gym, self.env, tables)
         self.state = self.writes.count()
 
     def settle(self, changed_allowed: bool, what: str) -> None:
@@ -173,6 +167,23 @@ class Target:
     def close(self) -> None:
         self.client.close()
         self.gym.delete(self.env.id)
+
+
+class Target(EnvUnderFuzz):
+    """A chat env under fuzz, with references a call may name."""
+
+    def __init__(self, live_server: Any, toolset: str | None) -> None:
+        super().__init__(live_server, toolset)
+        api = f"{self.base}/api/chat"
+        channels = self.client.get(f"{api}/conversations.list", params={"limit": 20}).json()["channels"]
+        users = self.client.get(f"{api}/users.list", params={"limit": 5}).json()["members"]
+        messages = self.client.get(f"{api}/conversations.history", params={"channel": channels[0]["id"], "limit": 3}).json()["messages"]
+        self.refs = [c["id"] for c in channels[:5]] + ["#general", "general"] + [u["id"] for u in users] + [
+            "@" + users[0]["name"], users[0]["profile"].get("email") or "a@b.c", *(m["ts"] for m in messages), "thumbsup", "public_channel,im",
+        ]
+        posted = self.client.post(f"{api}/chat.postMessage", json={"channel": channels[0]["id"], "text": "fuzz starts"}).json()
+        assert posted["ok"] is True and self.writes.count() != self.state, "the write counter sees a write"
+        self.state = self.writes.count()
 
 
 @pytest.fixture(scope="module")

@@ -6,22 +6,18 @@ but the trajectory."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sqlalchemy import select
 
 from officegym import apps
 from officegym.core.backend import backend_name
-from officegym.core.db import Base
-from tests.e2e.test_fuzz import FUZZ, HOSTILE, MCP_HEADERS, Writes, arguments
+from tests.e2e.test_fuzz import FUZZ, HOSTILE, MCP_HEADERS, EnvUnderFuzz, arguments
 
 SHEETS = apps.get("sheets")
 FUZZ_HERE = settings(FUZZ, max_examples=max(2, FUZZ.max_examples // (2 if backend_name(os.environ.get("OFFICEGYM_DB")) == "postgresql" else 1)))
@@ -36,38 +32,14 @@ ROUTES = [  # (method, path after /v4/spreadsheets/{id}, with a body)
 ]
 
 
-class SheetsWrites(Writes):
-    """Writes, fingerprinting only the sheets tables on PostgreSQL (faster, same answer)."""
-
-    def count(self) -> Any:
-        if self.sqlite:
-            return super().count()
-        with self.gym.store.session(self.env) as db:
-            return [hashlib.sha256(repr(db.execute(select(table).order_by(*table.primary_key.columns)).all()).encode()).hexdigest()
-                    for table in Base.metadata.sorted_tables if table.name.startswith("sheets_")]
 
 
-class Target:
+class Target(EnvUnderFuzz):
     def __init__(self, live_server: Any, toolset: str | None) -> None:
-        self.gym = live_server.gym
-        self.env = self.gym.create(toolset=toolset)
-        self.base = live_server.env_url(self.env.id)
-        self.client = httpx.Client(timeout=30)
-        self.writes = SheetsWrites(self.gym, self.env)
-        self.state = self.writes.count()
+        super().__init__(live_server, toolset, "sheets_")
         files = self.client.get(f"{self.base}/api/sheets/drive/v3/files").json()
         self.ids = [f["id"] for f in files]
         self.refs = REFS + self.ids
-
-    def settle(self, changed_allowed: bool, what: str) -> None:
-        after = self.writes.count()
-        if not changed_allowed:
-            assert after == self.state, f"{what} changed state"
-        self.state = after
-
-    def close(self) -> None:
-        self.client.close()
-        self.gym.delete(self.env.id)
 
 
 @pytest.fixture(scope="module")

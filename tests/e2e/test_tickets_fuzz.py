@@ -5,22 +5,18 @@ and a failed call or any read changes nothing but the trajectory."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sqlalchemy import select
 
 from officegym import apps
 from officegym.core.backend import backend_name
-from officegym.core.db import Base
-from tests.e2e.test_fuzz import FUZZ, HOSTILE, MCP_HEADERS, Writes, arguments, form_pairs
+from tests.e2e.test_fuzz import FUZZ, HOSTILE, MCP_HEADERS, EnvUnderFuzz, arguments, form_pairs
 
 TICKETS = apps.get("tickets")
 # PostgreSQL calls and state fingerprints cost several times SQLite's: half the examples there
@@ -39,39 +35,14 @@ ROUTES = [  # (method, path under the env's API, body strategy or None)
 ]
 
 
-class TicketsWrites(Writes):
-    """Writes, fingerprinting only the tickets tables on PostgreSQL (a tickets call cannot
-    reach another app's tables, and hashing every table of the company per call is slow)."""
-
-    def count(self) -> Any:
-        if self.sqlite:
-            return super().count()
-        with self.gym.store.session(self.env) as db:
-            return [hashlib.sha256(repr(db.execute(select(table).order_by(*table.primary_key.columns)).all()).encode()).hexdigest()
-                    for table in Base.metadata.sorted_tables if table.name.startswith("tickets_")]
 
 
-class Target:
+class Target(EnvUnderFuzz):
     def __init__(self, live_server: Any, toolset: str | None) -> None:
-        self.gym = live_server.gym
-        self.env = self.gym.create(toolset=toolset)
-        self.base = live_server.env_url(self.env.id)
-        self.client = httpx.Client(timeout=30)
-        self.writes = TicketsWrites(self.gym, self.env)
-        self.state = self.writes.count()
+        super().__init__(live_server, toolset, "tickets_")
         cloud = self.client.post(f"{self.base}/mcp/tickets", headers=MCP_HEADERS, content=json.dumps(
             {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "getAccessibleAtlassianResources", "arguments": {}}}))
         self.refs = REFS + ([json.loads(cloud.json()["result"]["content"][0]["text"])[0]["id"]] if toolset == "official" else [])
-
-    def settle(self, changed_allowed: bool, what: str) -> None:
-        after = self.writes.count()
-        if not changed_allowed:
-            assert after == self.state, f"{what} changed state"
-        self.state = after
-
-    def close(self) -> None:
-        self.client.close()
-        self.gym.delete(self.env.id)
 
 
 @pytest.fixture(scope="module")
