@@ -24,6 +24,18 @@ def key_words(text: str) -> set[str]:
     return {w.strip(".,;:;'\"()").lower() for w in text.split() if len(w.strip(".,;:;'\"()")) >= 4}
 
 
+def also_claims(text: str, resolution: str) -> str | None:
+    """Another candidate resolution the text asserts as well (a hedge that stuffs every likely
+    resolution into the field, which would contain the right one too): one whose own words,
+    those the asked resolution lacks, are at least half present. None when there is none."""
+    said, asked = key_words(text), key_words(resolution)
+    for other in RESOLUTIONS:
+        own = key_words(other) - asked
+        if other != resolution and len(own) >= 2 and len(own & said) * 2 >= len(own):
+            return other
+    return None
+
+
 class CloseCase:
     id = "crm/close-case-v1"
     apps = ("crm",)
@@ -54,6 +66,9 @@ class CloseCase:
             missing = wanted - key_words(now["Resolution__c"] or "")
             if missing:
                 return failed(f"the resolution {now['Resolution__c']!r} does not say what was done (missing: {', '.join(sorted(missing))})")
+            other = also_claims(now["Resolution__c"], resolution)
+            if other is not None:
+                return failed(f"the resolution {now['Resolution__c']!r} also claims another fix ({other!r})")
             return passed(f"case {case['CaseNumber']} closed: {now['Resolution__c']}")
 
         async def oracle(tools: Tools) -> None:

@@ -65,6 +65,21 @@ def test_close_case_accepts_a_longer_resolution_and_flags_an_edited_description(
         gym.delete(env.id)
 
 
+def test_close_case_refuses_a_resolution_stuffed_with_every_likely_fix(gym: Gym) -> None:
+    from tasks.crm.close_case import RESOLUTIONS
+
+    env = gym.create("crm/close-case-v1", variant=2)
+    try:
+        facts = env.task.facts
+        for text, passes in ((" / ".join(RESOLUTIONS), False),
+                             (f"Root cause found. {facts['resolution']}; the customer confirmed it works and closed the loop.", True)):
+            act(gym, env.id, ("salesforce_dml_records", {"operation": "update", "objectName": "Case", "records": [
+                {"Id": facts["case"], "Status": "Closed", "Resolution__c": text}]}))
+            assert gym.grade(env.id)["passed"] is passes, text
+    finally:
+        gym.delete(env.id)
+
+
 def test_a_call_logged_twice_is_not_one_call_logged(gym: Gym) -> None:
     env = gym.create("crm/log-call-v1", variant=2)
     try:
