@@ -59,6 +59,7 @@ postgres:
 	if [ -z "$$(pg_lsclusters -h)" ]; then $$SUDO pg_createcluster "$$(ls /usr/lib/postgresql | sort -n | tail -1)" main >/dev/null; fi; \
 	set -- $$(pg_lsclusters -h | head -1); \
 	[ "$$4" = online ] || $$SUDO pg_ctlcluster "$$1" "$$2" start; \
+	for i in $$(seq 60); do pg_isready -q -p "$$3" && break; sleep 0.5; done; \
 	cd /; $$AS_PG psql -qtAc "SELECT 1 FROM pg_roles WHERE rolname = '$$(id -un)'" | grep -q 1 || $$AS_PG createuser --createdb "$$(id -un)"
 
 # -- A company simulation in Docker (compose/) --------------------------------------------

@@ -189,13 +189,17 @@ class Gym:
             IN_PROCESS_ENV.reset(token)
 
     def _mcp_server(self, app: str, toolset: str | None) -> Any:
-        from officegym.server import ALL, build_mcp_servers
+        # Built on first use, one (app, toolset) at a time: a rollout process that only runs
+        # crm families never pays for the other servers' tool schemas.
+        from officegym.server import ALL, build_mcp_server, mcp_server_keys
 
-        if not self._mcp_servers:
-            self._mcp_servers = build_mcp_servers()
         if app != ALL:
             toolset = apps.get(app).toolset(toolset).name
         key = (app, toolset or apps.DEFAULT_TOOLSET)
-        if key not in self._mcp_servers:
-            raise KeyError(f"no MCP server {app!r} (toolset {key[1]!r}); servers: {', '.join(sorted({a for a, _ in self._mcp_servers}))}")
-        return self._mcp_servers[key]
+        server = self._mcp_servers.get(key)
+        if server is None:
+            keys = mcp_server_keys()
+            if key not in keys:
+                raise KeyError(f"no MCP server {app!r} (toolset {key[1]!r}); servers: {', '.join(sorted({a for a, _ in keys}))}")
+            server = self._mcp_servers[key] = build_mcp_server(*key)
+        return server

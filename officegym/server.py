@@ -46,18 +46,31 @@ def transport_security(host: str) -> TransportSecuritySettings:
     return TransportSecuritySettings(enable_dns_rebinding_protection=False)
 
 
-def build_mcp_servers() -> dict[tuple[str, str], Server]:
-    """(app or "all", toolset name) → server. `all` is the union of every app's tools in
-    that toolset (or the app's default), with a name-collision check."""
-    servers: dict[tuple[str, str], Server] = {}
+def mcp_server_keys() -> list[tuple[str, str]]:
+    """Every (app or "all", toolset name) that has a server: an app under each toolset it
+    offers, `all` under every toolset name any app offers."""
+    keys = []
     for toolset_name in apps.toolset_names():
-        chosen = [(app.toolset(toolset_name), app.operations) for app in apps.APPS]
-        for app, (toolset, ops) in zip(apps.APPS, chosen, strict=True):
-            if toolset.name == toolset_name:
-                servers[(app.name, toolset_name)] = build_server(f"officegym-{app.name}", [(toolset, ops)], toolset.instructions)
-        everything = " ".join(f"{t.app}: {t.instructions}" for t, _ in chosen)
-        servers[(ALL, toolset_name)] = build_server("officegym-all", chosen, f"Every app of your company. {everything}")
-    return servers
+        keys += [(app.name, toolset_name) for app in apps.APPS if app.toolset(toolset_name).name == toolset_name]
+        keys.append((ALL, toolset_name))
+    return keys
+
+
+def build_mcp_server(app_name: str, toolset_name: str) -> Server:
+    """One server: an app's toolset, or `all`, the union of every app's tools in that
+    toolset (or the app's default), with a name-collision check."""
+    if app_name != ALL:
+        app = apps.get(app_name)
+        toolset = app.toolset(toolset_name)
+        return build_server(f"officegym-{app.name}", [(toolset, app.operations)], toolset.instructions)
+    chosen = [(app.toolset(toolset_name), app.operations) for app in apps.APPS]
+    everything = " ".join(f"{t.app}: {t.instructions}" for t, _ in chosen)
+    return build_server("officegym-all", chosen, f"Every app of your company. {everything}")
+
+
+def build_mcp_servers() -> dict[tuple[str, str], Server]:
+    """(app or "all", toolset name) → server, for every key of `mcp_server_keys`."""
+    return {key: build_mcp_server(*key) for key in mcp_server_keys()}
 
 
 class McpDispatcher:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from apps.crm import rules
@@ -20,6 +20,7 @@ from apps.crm.objects import BY_PREFIX, sobject
 from apps.crm.schema import SObject
 from apps.crm.values import BadValue, coerce, sf_datetime
 from officegym.core import clock
+from officegym.core.sql import Prepared
 
 IGNORED_KEYS = frozenset({"attributes"})  # sent back by clients that echo a record they read
 
@@ -38,6 +39,26 @@ def _objects() -> list[SObject]:
     return list(OBJECTS)
 
 
+# Every save reads the record (and its owner) by Id and writes one row: statements prepared
+# once per object and per set of columns (officegym/core/sql.py), not built per call.
+_BY_ID = {name: Prepared(select(table).where(table.c.Id == bindparam("record_id"))) for name, table in TABLES.items()}
+_WRITES: dict[tuple[str, str, frozenset[str]], Prepared] = {}
+
+
+def _write(kind: str, name: str, columns: frozenset[str]) -> Prepared:
+    key = (kind, name, columns)
+    prepared = _WRITES.get(key)
+    if prepared is None:
+        table = TABLES[name]
+        values = {c: bindparam(c) for c in columns}
+        if kind == "insert":
+            statement = insert(table).values(values)
+        else:
+            statement = update(table).where(table.c.Id == bindparam("record_id")).values(values)
+        prepared = _WRITES[key] = Prepared(statement)
+    return prepared
+
+
 class Records:
     def __init__(self, db: Session, actor_id: str) -> None:
         self.db = db
@@ -48,8 +69,8 @@ class Records:
         full = to18(record_id) if isinstance(record_id, str) else None
         if full is None or full[:3] != obj.prefix:
             return None
-        row = self.db.execute(select(TABLES[obj.name]).where(TABLES[obj.name].c.Id == full)).mappings().first()
-        return dict(row) if row else None
+        rows = _BY_ID[obj.name].mappings(self.db, record_id=full)
+        return rows[0] if rows else None
 
     def require(self, obj: SObject, record_id: Any) -> dict[str, Any]:
         found = self.get(obj, record_id)
@@ -152,7 +173,7 @@ class Records:
         stamp = self._stamp()
         record.update(Id=next_ids(self.db, obj.prefix)[0], CreatedDate=stamp, LastModifiedDate=stamp, SystemModstamp=stamp,
                       CreatedById=self.actor_id, LastModifiedById=self.actor_id)
-        self.db.execute(insert(TABLES[obj.name]).values(**record))
+        _write("insert", obj.name, frozenset(record)).run(self.db, **record)
         rules.after_save(self, obj, record, None)
         return record["Id"]
 
@@ -167,8 +188,7 @@ class Records:
         stamp = self._stamp()
         record.update(LastModifiedDate=stamp, SystemModstamp=stamp, LastModifiedById=self.actor_id)
         changes = {k: v for k, v in record.items() if before.get(k) != v}
-        table = TABLES[obj.name]
-        self.db.execute(update(table).where(table.c.Id == before["Id"]).values(**changes))
+        _write("update", obj.name, frozenset(changes)).run(self.db, record_id=before["Id"], **changes)
         rules.after_save(self, obj, record, before)
         return record
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from officegym.bench.calls import bench_calls
-from officegym.bench.envs import bench_create, bench_create_with_tasks, bench_memory, bench_queries, bench_server_start, bench_template_build
+from officegym.bench.envs import bench_create, bench_create_with_tasks, bench_kernels, bench_memory, bench_queries, bench_server_start, bench_template_build
 from officegym.bench.postgres import bench_postgres
 from officegym.bench.rollouts import bench_grade, bench_rollouts
 from officegym.bench.table import Results, render
@@ -50,6 +50,7 @@ def run_bench(
             bench_create_with_tasks(res, gym, seed, size, max(5, creates // 10))
             bench_calls(res, cache_dir, work / "served-envs", seed, size, calls)
             bench_queries(res, gym, seed, size, calls)
+            bench_kernels(res, max(10, calls // 10))
             bench_grade(res, gym, seed, size, grades)
             bench_memory(res, gym, seed, size, envs)
         finally:

@@ -138,6 +138,21 @@ def bench_queries(res: Results, gym: Any, seed: int, size: str, n: int) -> None:
         gym.delete(env.id)
 
 
+def bench_kernels(res: Results, n: int) -> None:
+    """Each app's engine kernels (`Probe.kernels`), in process: the step's p50, setup untimed."""
+    kernels = [(app, label, setup) for app in apps.APPS for label, setup in app.probe.kernels]
+    for app, label, setup in kernels:
+        res.echo(f"timing {app.name} {label} ({n} runs) …")
+        step = setup()
+        step()  # warm up
+        samples = []
+        for _ in range(n):
+            t0 = time.perf_counter_ns()
+            step()
+            samples.append(time.perf_counter_ns() - t0)
+        res.add(f"{app.name}_kernel_p50_ms[{label}]", f"{app.name} {label} p50 (in process)", p50(samples), "ms", None, f"n={n}")
+
+
 def bench_memory(res: Results, gym: Any, seed: int, size: str, envs: int) -> None:
     """Memory per env after a real read in each (the app's probe read, through `invoke`)."""
     res.echo(f"creating {envs} live envs and reading seeded history in each …")

@@ -57,14 +57,12 @@ def _rollouts(seed: int, size: str, seconds: float, cache_dir: str | None, db_ur
             kwargs["db_url"] = db_url
         gym = Gym(**kwargs)
         try:
-            for family in families:  # warm-up: per-template sampling caches, imports
-                gym.delete(gym.create(family, seed=seed, size=size).id)
             done = 0
 
-            async def loop() -> int:
+            async def loop(seconds: float | None) -> int:
                 nonlocal done
-                deadline = time.monotonic() + seconds
-                while time.monotonic() < deadline:
+                deadline = time.monotonic() + (seconds or 0.0)
+                while done < len(families) if seconds is None else time.monotonic() < deadline:
                     env = gym.create(families[done % len(families)], seed=seed, size=size, variant=done // len(families))
                     await run_oracle(gym, env.id)
                     result = gym.grade(env.id)
@@ -74,7 +72,11 @@ def _rollouts(seed: int, size: str, seconds: float, cache_dir: str | None, db_ur
                     done += 1
                 return done
 
-            return asyncio.run(loop())
+            # Warm-up, untimed: one rollout of every family builds what a process builds once
+            # (its MCP servers, per-template sampling caches, imports), as a trainer's would.
+            # The timed rollouts go on from variant 1: instances the warm-up did not see.
+            warmed = asyncio.run(loop(None))
+            return asyncio.run(loop(seconds)) - warmed
         finally:
             gym.close()
 

@@ -15,6 +15,7 @@ and strings (query strings, form fields). Pydantic's lax mode reads "10" as 10 a
 
 from __future__ import annotations
 
+import copy
 import inspect
 import types
 import typing
@@ -107,7 +108,15 @@ class Operation:
         return args
 
     def json_schema(self) -> dict[str, Any]:
-        return self.model.model_json_schema()
+        # Generated once per operation: pydantic's schema generation costs ~2 ms, and every MCP
+        # server that offers the operation (its app's, `all`, each toolset) asks for it.
+        schema = _SCHEMAS.get(self.model)
+        if schema is None:
+            schema = _SCHEMAS[self.model] = self.model.model_json_schema()
+        return copy.deepcopy(schema)
+
+
+_SCHEMAS: dict[type[BaseModel], dict[str, Any]] = {}
 
 
 def _unstorable(value: Any) -> str | None:

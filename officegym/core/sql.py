@@ -21,15 +21,17 @@ from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy.engine import Dialect
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 from sqlalchemy.sql import Executable
 
 
 class _Compiled:
-    __slots__ = ("sql", "order", "defaults", "bind", "result", "row")
+    __slots__ = ("sql", "order", "defaults", "bind", "result", "keys", "row")
 
     def __init__(self, statement: Executable, dialect: Dialect) -> None:
-        compiled = statement.compile(dialect=dialect)
+        # IN lists with their values known at build time are spelt out: the SQL stays fixed.
+        compiled = statement.compile(dialect=dialect, compile_kwargs={"render_postcompile": True})
         self.sql = compiled.string
         # qmark drivers (sqlite3) take a tuple in placeholder order; pyformat (psycopg) a dict.
         self.order: tuple[str, ...] | None = tuple(compiled.positiontup) if compiled.positiontup is not None else None
@@ -41,6 +43,7 @@ class _Compiled:
         processors = [c.type._cached_result_processor(dialect, None) for c in columns]
         self.result: tuple[tuple[int, Callable[[Any], Any]], ...] = tuple((i, p) for i, p in enumerate(processors) if p is not None)
         names = [c.keyname for c in columns]
+        self.keys = tuple(names)
         self.row = namedtuple("Row", names, rename=True) if names else None  # type: ignore[misc]
 
     def params(self, given: dict[str, Any]) -> Any:
@@ -50,11 +53,15 @@ class _Compiled:
                 values[name] = convert(values[name])
         return tuple(values[name] for name in self.order) if self.order is not None else values
 
-    def shape(self, raw: tuple[Any, ...]) -> Any:
+    def convert(self, raw: tuple[Any, ...]) -> Any:
         if self.result:
             raw = list(raw)  # type: ignore[assignment]
             for i, convert in self.result:
                 raw[i] = convert(raw[i])  # type: ignore[index]
+        return raw
+
+    def shape(self, raw: tuple[Any, ...]) -> Any:
+        raw = self.convert(raw)
         return self.row._make(raw) if self.row is not None else raw
 
 
@@ -69,14 +76,18 @@ class Prepared:
         self._by_dialect: dict[tuple[str, str], _Compiled] = {}
 
     def _run(self, db: Session, params: dict[str, Any]) -> tuple[Any, _Compiled]:
-        conn = db.connection()
-        dialect = conn.dialect
+        dbapi, dialect = _driver(db)
         key = (dialect.name, dialect.driver)
         compiled = self._by_dialect.get(key)
         if compiled is None:
             compiled = self._by_dialect[key] = _Compiled(self.statement, dialect)
-        cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-        cursor.execute(compiled.sql, compiled.params(params))
+        cursor = dbapi.cursor()
+        values = compiled.params(params)
+        try:
+            cursor.execute(compiled.sql, values)
+        except dialect.loaded_dbapi.Error as error:  # as SQLAlchemy would raise it (OperationalError, IntegrityError, …)
+            cursor.close()
+            raise DBAPIError.instance(compiled.sql, values, error, dialect.loaded_dbapi.Error, dialect=dialect) from error
         return cursor, compiled
 
     def rows(self, db: Session, **params: Any) -> list[Any]:
@@ -85,6 +96,26 @@ class Prepared:
             return [compiled.shape(r) for r in cursor.fetchall()]
         finally:
             cursor.close()
+
+    def mappings(self, db: Session, **params: Any) -> list[dict[str, Any]]:
+        """Rows as dicts by column key (labels that are not identifiers included)."""
+        cursor, compiled = self._run(db, params)
+        try:
+            return [dict(zip(compiled.keys, compiled.convert(r), strict=True)) for r in cursor.fetchall()]
+        finally:
+            cursor.close()
+
+    def tuples(self, db: Session, **params: Any) -> list[tuple[Any, ...]]:
+        """Rows as plain tuples: for reads of thousands of rows whose columns need no result
+        conversion (text and integers), where building a named row each costs more than the read."""
+        cursor, compiled = self._run(db, params)
+        try:
+            rows = cursor.fetchall()
+        finally:
+            cursor.close()
+        if compiled.result:
+            return [tuple(compiled.shape(r)) for r in rows]
+        return rows
 
     def first(self, db: Session, **params: Any) -> Any:
         cursor, compiled = self._run(db, params)
@@ -108,3 +139,37 @@ class Prepared:
             return cursor.rowcount
         finally:
             cursor.close()
+
+    def run_many(self, db: Session, rows: list[dict[str, Any]]) -> None:
+        """Execute a write once per parameter set, in one driver `executemany`."""
+        if not rows:
+            return
+        conn = db.connection()
+        dialect = conn.dialect
+        key = (dialect.name, dialect.driver)
+        compiled = self._by_dialect.get(key)
+        if compiled is None:
+            compiled = self._by_dialect[key] = _Compiled(self.statement, dialect)
+        cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        try:
+            cursor.executemany(compiled.sql, [compiled.params(dict(row)) for row in rows])
+        finally:
+            cursor.close()
+
+
+_DRIVER = "officegym.driver"
+
+
+def _driver(db: Session) -> tuple[Any, Dialect]:
+    """The DBAPI connection and dialect of the session's current transaction. `db.connection()`
+    costs ~15 µs of SQLAlchemy bookkeeping and a tool call runs a dozen statements, so the
+    answer is kept in the session, tied to the transaction it belongs to: after a commit the
+    next transaction may hold another pooled connection."""
+    transaction = db.get_transaction()
+    kept = db.info.get(_DRIVER)
+    if kept is not None and transaction is not None and kept[0] is transaction:
+        return kept[1], kept[2]
+    conn = db.connection()
+    found = (conn.connection.dbapi_connection, conn.dialect)
+    db.info[_DRIVER] = (db.get_transaction(), *found)
+    return found  # type: ignore[return-value]

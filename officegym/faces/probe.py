@@ -5,6 +5,7 @@ replaced by the call's number so repeated writes differ."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 
@@ -28,3 +29,7 @@ class Probe:
     # The app's query language, timed in process by kind: (label, Call of an operation by name),
     # e.g. ("SOQL aggregate", Call("crm.query", {"q": "SELECT … GROUP BY …"})).
     queries: tuple[tuple[str, Call], ...] = ()
+    # Engine work timed in process, outside any env: (label, setup) where `setup()` builds what
+    # the step needs (e.g. a 10,000-cell workbook) and returns the step to time (one edit and
+    # its recalculation). The setup is not timed.
+    kernels: tuple[tuple[str, Callable[[], Callable[[], Any]]], ...] = ()

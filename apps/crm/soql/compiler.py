@@ -15,6 +15,8 @@ from typing import Any
 from sqlalchemy import Select, case, collate, func, select
 from sqlalchemy.sql import ColumnElement
 
+from officegym.core.sql import Prepared
+
 from apps.crm.objects import sobject
 from apps.crm.schema import INT_TYPES, NUMBER_TYPES, Field, SObject
 from apps.crm.soql import ast as A
@@ -59,6 +61,9 @@ class Plan:
     limit: int | None = None
     offset: int = 0
     link_label: str | None = None  # child plans: the label of the link column
+    # The statement of each batch read (offset, limit), prepared once: agents page and repeat
+    # queries, and building the statement anew cost more than running it (see run.py).
+    batches: dict[tuple[int, int], Prepared] = field(default_factory=dict, repr=False, compare=False)
 
 
 class _Compiler:

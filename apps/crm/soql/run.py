@@ -21,6 +21,7 @@ from apps.crm.objects import BY_PREFIX
 from apps.crm.schema import INT_TYPES, NUMBER_TYPES
 from apps.crm.soql.compiler import Context, Plan, compile_query
 from apps.crm.soql.parser import SoqlError, parse
+from officegym.core.sql import Prepared
 
 API = "/services/data/v62.0"
 BATCH = 2000
@@ -54,7 +55,7 @@ def run_query(db: Session, text: str, today: date, start: int = 0, batch: int | 
         return {"totalSize": total, "done": True, "records": []}
     want = batch if plan.limit is None else max(0, min(batch, plan.limit - start))
     try:
-        rows = db.execute(plan.statement.offset(plan.offset + start).limit(want)).mappings().all() if want else []
+        rows = _batch(plan, plan.offset + start, want).mappings(db) if want else []
     except (OperationalError, DataError) as error:  # the database refused it (too complex, out of range)
         raise SoqlError("MALFORMED_QUERY", f"the query could not run: {str(error.orig).splitlines()[0][:200]}") from None
     if start == 0 and len(rows) < batch and (plan.limit is None or len(rows) <= plan.limit):
@@ -72,6 +73,15 @@ def run_query(db: Session, text: str, today: date, start: int = 0, batch: int | 
     if not done:
         result["nextRecordsUrl"] = f"{API}/{endpoint}/{encode_locator(text)}-{start + len(rows)}"
     return result
+
+
+def _batch(plan: Plan, skip: int, want: int) -> Prepared:
+    prepared = plan.batches.get((skip, want))
+    if prepared is None:
+        if len(plan.batches) > 64:  # a query paged far: keep the cache small
+            plan.batches.clear()
+        prepared = plan.batches[(skip, want)] = Prepared(plan.statement.offset(skip).limit(want))
+    return prepared
 
 
 def encode_locator(text: str) -> str:
