@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, insert, select, update
+from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from apps.crm import rules
@@ -42,6 +42,7 @@ def _objects() -> list[SObject]:
 # Every save reads the record (and its owner) by Id and writes one row: statements prepared
 # once per object and per set of columns (officegym/core/sql.py), not built per call.
 _BY_ID = {name: Prepared(select(table).where(table.c.Id == bindparam("record_id"))) for name, table in TABLES.items()}
+_EXISTS = {name: Prepared(select(table.c.Id).where(table.c.Id == bindparam("record_id"))) for name, table in TABLES.items()}
 _WRITES: dict[tuple[str, str, frozenset[str]], Prepared] = {}
 
 
@@ -86,8 +87,7 @@ class Records:
         obj = BY_PREFIX.get(record_id[:3])
         if obj is None:
             return None
-        table = TABLES[obj.name]
-        return obj if self.db.scalar(select(func.count()).select_from(table).where(table.c.Id == record_id)) else None
+        return obj if _EXISTS[obj.name].first(self.db, record_id=record_id) is not None else None
 
     # -- checks -----------------------------------------------------------------------
     def clean(self, obj: SObject, values: Any, creating: bool) -> dict[str, Any]:

@@ -74,9 +74,9 @@ class Changed(Base):
 # Tables that are bookkeeping, not company state: never collateral.
 CORE_TABLES = frozenset({"og_meta", "og_events", "og_changed"})
 # The backend's own bookkeeping: never diffed, never dumped (its content depends on how a
-# backend fires triggers, not on what happened in the company). og_changed_rows exists only
-# in SQLite files (see core/backend/sqlite_files.py).
-BACKEND_TABLES = frozenset({"og_changed", "og_changed_rows"})
+# backend fires triggers, not on what happened in the company). og_changed_rows and
+# og_setup_rows exist only in SQLite files (see core/backend/sqlite_files.py).
+BACKEND_TABLES = frozenset({"og_changed", "og_changed_rows", "og_setup_rows"})
 
 
 @contextmanager

@@ -27,7 +27,7 @@ from sqlalchemy.sql import Executable
 
 
 class _Compiled:
-    __slots__ = ("sql", "order", "defaults", "bind", "result", "keys", "row")
+    __slots__ = ("sql", "order", "defaults", "bind", "types", "dialect", "result", "keys", "row")
 
     def __init__(self, statement: Executable, dialect: Dialect) -> None:
         # IN lists with their values known at build time are spelt out: the SQL stays fixed.
@@ -40,11 +40,19 @@ class _Compiled:
             name: processor for name, processor in compiled._bind_processors.items() if processor is not None
         }
         columns = compiled._result_columns
-        processors = [c.type._cached_result_processor(dialect, None) for c in columns]
-        self.result: tuple[tuple[int, Callable[[Any], Any]], ...] = tuple((i, p) for i, p in enumerate(processors) if p is not None)
+        self.types = tuple(c.type for c in columns)
+        self.dialect = dialect
+        # Result conversions are chosen on the first run: some depend on the type the database
+        # reports for the column (psycopg's numerics), which only a cursor knows.
+        self.result: tuple[tuple[int, Callable[[Any], Any]], ...] | None = None
         names = [c.keyname for c in columns]
         self.keys = tuple(names)
         self.row = namedtuple("Row", names, rename=True) if names else None  # type: ignore[misc]
+
+    def choose_conversions(self, description: Any) -> None:
+        coltypes = [d[1] for d in description] if description else [None] * len(self.types)
+        processors = [t._cached_result_processor(self.dialect, c) for t, c in zip(self.types, coltypes, strict=False)]
+        self.result = tuple((i, p) for i, p in enumerate(processors) if p is not None)
 
     def params(self, given: dict[str, Any]) -> Any:
         values = {**self.defaults, **given} if self.defaults else given
@@ -88,6 +96,8 @@ class Prepared:
         except dialect.loaded_dbapi.Error as error:  # as SQLAlchemy would raise it (OperationalError, IntegrityError, …)
             cursor.close()
             raise DBAPIError.instance(compiled.sql, values, error, dialect.loaded_dbapi.Error, dialect=dialect) from error
+        if compiled.result is None:
+            compiled.choose_conversions(cursor.description)
         return cursor, compiled
 
     def rows(self, db: Session, **params: Any) -> list[Any]:
@@ -144,15 +154,17 @@ class Prepared:
         """Execute a write once per parameter set, in one driver `executemany`."""
         if not rows:
             return
-        conn = db.connection()
-        dialect = conn.dialect
+        dbapi, dialect = _driver(db)
         key = (dialect.name, dialect.driver)
         compiled = self._by_dialect.get(key)
         if compiled is None:
             compiled = self._by_dialect[key] = _Compiled(self.statement, dialect)
-        cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        cursor = dbapi.cursor()
+        values = [compiled.params(dict(row)) for row in rows]
         try:
-            cursor.executemany(compiled.sql, [compiled.params(dict(row)) for row in rows])
+            cursor.executemany(compiled.sql, values)
+        except dialect.loaded_dbapi.Error as error:  # as SQLAlchemy would raise it
+            raise DBAPIError.instance(compiled.sql, values[0], error, dialect.loaded_dbapi.Error, dialect=dialect) from error
         finally:
             cursor.close()
 

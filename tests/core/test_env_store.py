@@ -10,9 +10,9 @@ import time
 from pathlib import Path
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import delete, update
 
-from officegym.core.db import get_meta, set_meta
+from officegym.core.db import Meta, get_meta, set_meta
 from officegym.core.env_store import Env, EnvStore
 from officegym.core.errors import EnvNotFound
 
@@ -86,15 +86,39 @@ def test_failed_operation_rolls_back(store: EnvStore, tiny_template: Path) -> No
 def test_snapshot_start_freezes_state_for_the_diff(store: EnvStore, tiny_template: Path) -> None:
     env = store.create(tiny_template, seed=0, size="small")
     write(store, env, "after setup")
+    write(store, env, "also the setup's", key="deleted by the agent")
     store.snapshot_start(env)
-    assert env.start != env.template
     assert [(c.table, c.key) for c in store.diff(env)] == [], "the setup is the start"
     write(store, env, "after the agent")
-    (change,) = store.diff(env)
-    assert (change.table, change.key, change.change) == ("og_meta", "marker", "update")
-    assert (change.before["value"], change.after["value"]) == ("after setup", "after the agent")
+    write(store, env, "written by the agent only", key="new")
+    with store.session(env) as db:
+        db.execute(delete(Meta).where(Meta.key == "deleted by the agent"))
+    changes = {(c.table, c.key): c for c in store.diff(env)}
+    assert {key: c.change for key, c in changes.items()} == {
+        ("og_meta", "marker"): "update", ("og_meta", "new"): "insert", ("og_meta", "deleted by the agent"): "delete"}
+    marker_change = changes[("og_meta", "marker")]
+    assert (marker_change.before["value"], marker_change.after["value"]) == ("after setup", "after the agent")
+    assert changes[("og_meta", "deleted by the agent")].before["value"] == "also the setup's"
     store.delete(env.id)
     assert not store.backend.exists(env.handle)
+
+
+def test_an_env_after_a_setup_env_starts_clean(store: EnvStore, tiny_template: Path) -> None:
+    """A setup's start state never outlives its env: the next env (on SQLite, often the same
+    file, recycled) starts at the template and diffs against it."""
+    for round_ in range(3):
+        env = store.create(tiny_template, seed=0, size="small")
+        assert marker(store, env) == "template", f"round {round_}: the previous env's setup leaked into a new env"
+        assert store.diff(env) == []
+        write(store, env, f"setup {round_}")
+        store.snapshot_start(env)
+        assert store.diff(env) == []
+        store.delete(env.id)
+    bare = store.create(tiny_template, seed=0, size="small")
+    write(store, bare, "the agent's")
+    (change,) = store.diff(bare)
+    assert (change.key, change.change, change.before["value"], change.after["value"]) == ("marker", "update", "template", "the agent's")
+    store.delete(bare.id)
 
 
 def test_a_new_store_sees_every_env_and_its_writes(tmp_path: Path, backend_url: str | None, tiny_template: Path) -> None:

@@ -21,7 +21,7 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.schema import CreateIndex, CreateTable
 
-from officegym.core.backend.sqlite_files import ROWS, typed_rows
+from officegym.core.backend.sqlite_files import ROWS, SETUP_ROWS, typed_rows
 from officegym.core.db import BACKEND_TABLES, Base
 
 SHARED = "og_shared"  # the main database's schema for the registry and the warm pool
@@ -125,7 +125,7 @@ def sqlite_tables(template_file: Path) -> tuple[str, ...]:
         names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
     finally:
         conn.close()
-    names = [n for n in names if n != ROWS]  # SQLite's own row tracking
+    names = [n for n in names if n not in (ROWS, SETUP_ROWS)]  # SQLite's own row tracking
     unknown = sorted(set(names) - set(Base.metadata.tables))
     if unknown:
         raise LookupError(f"template {template_file.name} has tables the models do not: {unknown} (import their apps first)")

@@ -238,8 +238,12 @@ class PostgresBackend(WarmPool, Backend):
             admin.exec_driver_sql(f"ALTER DATABASE {handle} ALLOW_CONNECTIONS false")
             # Other processes' sessions on it end here: an open transaction rolls back (never
             # acknowledged), and their next one cannot connect and finds the env gone.
+            # Our own client sessions only: an autovacuum worker on it is the server's, and a
+            # session still starting up has no role yet; PostgreSQL lets only a superuser end
+            # either, and the DROP that follows stops them anyway.
             admin.exec_driver_sql(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()", (handle,)
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()"
+                " AND backend_type = 'client backend' AND usename = current_user", (handle,)
             )
         self._doom(handle, template)
 

@@ -38,7 +38,7 @@ from sqlalchemy.pool import QueuePool, StaticPool
 from officegym.core.backend.base import Backend, Created, Gone, RowChange
 from officegym.core.backend.registry import Registry
 from officegym.core.backend.routing import SERVING, RoutingPool, serving
-from officegym.core.backend.sqlite_files import ROWS, START, diff_attached, diff_tracked
+from officegym.core.backend.sqlite_files import ROWS, START, diff_attached, diff_tracked, layer_setup
 from officegym.core.backend.sqlite_recycle import file_generation, file_name, generation, next_handle, reset_to_template
 
 REGISTRY_FILE = "registry.db"
@@ -195,6 +195,25 @@ class SQLiteBackend(Backend):
         return True
 
     def snapshot(self, handle: str, start: str, template: str) -> str:
+        # Most setups become a layer over the template kept in the env file (sqlite_files.py):
+        # no copy, and the file stays recyclable. A setup that wrote a WITHOUT ROWID table, or
+        # an env that already has a start file of its own, gets a file snapshot.
+        if Path(start) == Path(template):
+            with serving(handle):
+                fairy = self.engine.raw_connection()
+                try:
+                    live = fairy.driver_connection
+                    live.execute("BEGIN IMMEDIATE")
+                    try:
+                        layered = layer_setup(live)
+                    except BaseException:
+                        live.execute("ROLLBACK")
+                        raise
+                    live.execute("COMMIT")
+                finally:
+                    fairy.close()
+            if layered:
+                return start
         target = self.root / file_name(handle).replace(".db", ".start.db")
         target.unlink(missing_ok=True)
         with serving(handle):

@@ -22,7 +22,7 @@ import json
 import sqlite3
 import threading
 
-from officegym.core.backend.sqlite_files import ROWS
+from officegym.core.backend.sqlite_files import ROWS, SETUP_ROWS
 
 SEPARATOR = "@"
 
@@ -83,6 +83,7 @@ def reset_to_template(conn: sqlite3.Connection, template: sqlite3.Connection, te
                                  template.execute("SELECT name, seq FROM sqlite_sequence").fetchall())
         conn.execute("DELETE FROM og_changed")
         conn.execute(f"DELETE FROM {ROWS}")
+        conn.execute(f"DELETE FROM {SETUP_ROWS}")
         conn.execute(f"PRAGMA user_version = {int(new_generation)}")
         conn.execute("COMMIT")
     except BaseException:
