@@ -9,6 +9,7 @@ takes a file path. Results are one text item holding the JSON the server returns
 
 from __future__ import annotations
 
+from apps.sheets.bench import recalc_after_one_edit
 from officegym.faces.mcp import Toolset, tool
 from officegym.faces.probe import Call, Probe
 
@@ -84,8 +85,11 @@ REFERENCE = Toolset("reference", "sheets", (
     tool("get_spreadsheet", "sheets.spreadsheets.get",
          "Get a spreadsheet's properties: title, tabs (sheetId, title, index, rowCount, columnCount, frozen rows), merges and named ranges.",
          args={"spreadsheet_id": "spreadsheetId"}, docs={"spreadsheet_id": SS}),
-    tool("import_xlsx", "sheets.importXlsx", "Import an Excel .xlsx file (base64-encoded) as a new spreadsheet you own.",
-         docs={"content_base64": "The .xlsx file's bytes, base64-encoded", "title": "Optional title (default: the workbook's own)"}),
+    tool("import_xlsx", "sheets.importXlsx",
+         "Import an Excel .xlsx file as a new spreadsheet you own: its bytes (base64-encoded), or an .xlsx uploaded to Drive by its file id "
+         "(like Drive's 'Open with Google Sheets').",
+         docs={"content_base64": "The .xlsx file's bytes, base64-encoded", "title": "Optional title (default: the workbook's own, or the file's name)",
+               "file_id": "The Drive file ID of an uploaded .xlsx (from its link: drive.google.com/file/d/<file_id>/view)"}),
     tool("export_xlsx", "sheets.exportXlsx", "Export a spreadsheet as an Excel .xlsx file (base64-encoded in content_base64).", docs={"spreadsheet_id": SS}),
 ), instructions="Google Sheets: spreadsheets, tabs, cells and formulas (ranges are A1 notation within the named sheet).")
 
@@ -140,8 +144,9 @@ EXCEL = Toolset("excel", "sheets", (
     tool("delete_sheet_columns", "sheets.gridEdit", "Delete one or more columns starting at a 1-based column number",
          args={"spreadsheet_id": "spreadsheet_id", "sheet_name": "sheet_name", "start_col": "start_col", "count": "count"},
          fixed={"action": "delete_columns"}, required=("spreadsheet_id", "sheet_name", "start_col"), docs=EXCEL_DOCS, hint="destructive"),
-    tool("import_workbook", "sheets.importXlsx", "Import an .xlsx file (base64-encoded) as a new workbook",
-         docs={"content_base64": "The .xlsx file, base64-encoded", "title": "Optional title"}),
+    tool("import_workbook", "sheets.importXlsx", "Import an .xlsx file (base64-encoded, or uploaded to Drive: its file id) as a new workbook",
+         docs={"content_base64": "The .xlsx file, base64-encoded", "title": "Optional title",
+               "file_id": "The Drive file ID of an uploaded .xlsx (drive.google.com/file/d/<file_id>/view)"}),
     tool("export_workbook", "sheets.exportXlsx", "Export a workbook as an .xlsx file (base64-encoded)", docs={"spreadsheet_id": WB}),
 ), instructions="Excel-style workbooks: worksheets, cells, formulas (validated before writing), formatting, pivots.")
 
@@ -154,4 +159,5 @@ BENCH_PROBE = Probe(
     mcp_write=Call("create_spreadsheet", {"title": "bench sheet {i}"}),
     rest_read=Call("drive/v3/files", {"query": "Sales Forecast"}, method="GET", operation="sheets.files.search"),
     rest_write=Call("v4/spreadsheets", {"title": "bench sheet {i}"}, operation="sheets.spreadsheets.create"),
+    kernels=(("recalc 10k-cell workbook after one edit", recalc_after_one_edit),),
 )

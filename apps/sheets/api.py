@@ -132,6 +132,12 @@ async def export(spreadsheet_id: str, request: Request, env: Env = Depends(curre
     return await _run(request, env, "sheets.exportXlsx", {"spreadsheet_id": spreadsheet_id})
 
 
+@router.post("/drive/v3/files/{file_id}/copy")
+async def copy_file(file_id: str, request: Request, env: Env = Depends(current_env)) -> JSONResponse:
+    """Drive's files.copy: an uploaded .xlsx copied as a Google Sheet is converted ("Open with Google Sheets")."""
+    return await _run(request, env, "sheets.files.copy", {"fileId": file_id}, body_fields=True)
+
+
 @router.post("/drive/v3/files:importXlsx")
 async def import_file(request: Request, env: Env = Depends(current_env)) -> JSONResponse:
     return await _run(request, env, "sheets.importXlsx", {}, body_fields=True)

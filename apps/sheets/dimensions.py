@@ -7,12 +7,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import bindparam, delete, insert, select
 
 from apps.sheets.errors import invalid
+from apps.sheets.formulas.engine import SheetInfo
 from apps.sheets.models import Cell, Merge, NamedRange, Sheet, Spreadsheet
 from apps.sheets.rewrite import rename_sheet, shift_dimension
+from apps.sheets.store import INSERT_CELL
+from officegym.core.sql import Prepared
 
+# A spreadsheet's formula texts: does any name a tab being added? (without loading its book)
+FORMULAS = Prepared(select(Cell.formula).where(Cell.spreadsheet_id == bindparam("ss"), Cell.formula.is_not(None)))
 MAX_ROWS_TOTAL = 1_000_000
 MAX_COLUMNS = 18_278
 
@@ -44,9 +49,7 @@ def restructure(self: Any, ss: Spreadsheet, move: Callable[[dict[str, Any]], dic
             moved["deps"] = None
         out[(moved["sheet_id"], moved["row"], moved["col"])] = moved
     self.db.execute(delete(Cell).where(Cell.spreadsheet_id == ss.id))
-    if out:
-        self.db.execute(insert(Cell), list(out.values()))
-    self.db.flush()
+    INSERT_CELL.run_many(self.db, list(out.values()))
     book = self.book(ss.id)
     book.recalc_everything()
     book.replace_all()
@@ -98,12 +101,15 @@ def add_sheet(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> d
     self.db.add(tab)
     self.db.flush()
     _reindex(self, ss, tab, props.get("index"))
-    # A formula that named this title before it existed (#REF!) resolves now; most books have none.
+    # A formula that named this title before it existed (#REF!) resolves now; most books have
+    # none, and then a loaded book just gains the empty tab (no reload).
     named = title.lower()
-    if any(named in text.lower() for text in self.book(ss.id).book.formulas.values()):
+    loaded = self._books.get(ss.id)
+    texts = loaded.book.formulas.values() if loaded is not None else FORMULAS.scalars(self.db, ss=ss.id)
+    if any(named in text.lower() for text in texts):
         restructure(self, ss, lambda row: row, lambda text, _: text)
-    else:
-        reload(self, ss)
+    elif loaded is not None:
+        loaded.book.add_sheet(SheetInfo(tab.sheet_id, tab.title, tab.row_count, tab.column_count))
     return {"addSheet": {"properties": _tab_props(self, ss, tab)}}
 
 
@@ -198,15 +204,32 @@ def _shift(self: Any, ss: Spreadsheet, tab: Sheet, rows: bool, start: int, count
         return row
 
     dimension = "ROWS" if rows else "COLUMNS"
-    # Named ranges and merges move with their cells.
+    _move_names_and_merges(self, ss, tab, rows, start, count)
+    restructure(self, ss, move, lambda text, own: shift_dimension(text, own, tab.title, dimension, start, count))
+
+
+def _move_names_and_merges(self: Any, ss: Spreadsheet, tab: Sheet, rows: bool, start: int, count: int,
+                           band: tuple[int, int] | None = None) -> None:
+    """Named ranges and merges move with their cells (with a `band`, only those lying wholly
+    inside it, as references do); a merge whose cells are all deleted goes."""
+    a, b = ("start_row", "end_row") if rows else ("start_col", "end_col")
+    across = ("start_col", "end_col") if rows else ("start_row", "end_row")
+    gone_end = start - count if count < 0 else start
+
+    def inside(item: Any) -> bool:
+        lo, hi = getattr(item, across[0]), getattr(item, across[1])
+        return band is None or (hi is not None and band[0] <= lo and hi <= band[1])
+
     for named in self.db.scalars(select(NamedRange).where(NamedRange.spreadsheet_id == ss.id, NamedRange.sheet_id == tab.sheet_id)):
-        a, b = ("start_row", "end_row") if rows else ("start_col", "end_col")
-        lo, hi = getattr(named, a), getattr(named, b)
-        setattr(named, a, _moved(lo, start, count))
+        if not inside(named):
+            continue
+        hi = getattr(named, b)
+        setattr(named, a, _moved(getattr(named, a), start, count))
         if hi is not None:
             setattr(named, b, max(_moved(hi - 1, start, count) + 1, getattr(named, a)))
     for merge in self.db.scalars(select(Merge).where(Merge.spreadsheet_id == ss.id, Merge.sheet_id == tab.sheet_id)).all():
-        a, b = ("start_row", "end_row") if rows else ("start_col", "end_col")
+        if not inside(merge):
+            continue
         lo, hi = _moved(getattr(merge, a), start, count), _moved(getattr(merge, b) - 1, start, count) + 1
         if hi - lo < 1 or (count < 0 and start <= getattr(merge, a) and getattr(merge, b) <= gone_end):
             self.db.delete(merge)
@@ -214,7 +237,6 @@ def _shift(self: Any, ss: Spreadsheet, tab: Sheet, rows: bool, start: int, count
             setattr(merge, a, lo)
             setattr(merge, b, hi)
     self.db.flush()
-    restructure(self, ss, move, lambda text, own: shift_dimension(text, own, tab.title, dimension, start, count))
 
 
 def _moved(at: int, start: int, count: int) -> int:
@@ -306,7 +328,12 @@ def _range_shift(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str, i
         limit = tab.row_count if rows else tab.column_count
         return row if row["row" if rows else "col"] < limit else None
 
-    restructure(self, ss, move, lambda text, _: text)
+    start = grid.r1 if rows else grid.c1
+    band = (grid.c1, grid.c2) if rows else (grid.r1, grid.r2)
+    dimension = "ROWS" if rows else "COLUMNS"
+    count = size if inserting else -size
+    _move_names_and_merges(self, ss, tab, rows, start, count, band)
+    restructure(self, ss, move, lambda text, own: shift_dimension(text, own, tab.title, dimension, start, count, band))
     return {}
 
 

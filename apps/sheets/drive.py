@@ -3,21 +3,35 @@ people, and finding cells. The operations are bound into `SheetsService` (servic
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
+from pydantic import Field
 from sqlalchemy import or_, select
 
 from apps.sheets.a1 import cell_name
 from apps.sheets.entry import decode, load_json
-from apps.sheets.errors import invalid
+from apps.sheets.errors import invalid, not_found
 from apps.sheets.formulas.formats import display
 from apps.sheets.ids import permission_id
-from apps.sheets.models import Cell, Folder, Permission, Spreadsheet
+from apps.sheets.models import Cell, DriveFile, Folder, Permission, Spreadsheet
 from apps.sheets.params import FolderId, MaxResults, Query, SpreadsheetId
 from officegym.core.operations import operation
 
 ROLES = ("reader", "commenter", "writer")
 MAX_SEARCH = 100
+DriveFileId = Annotated[str, Field(max_length=128, description="The Drive file ID of an uploaded file (the id in its link: drive.google.com/file/d/<id>/view)")]
+
+
+def uploaded_file(self: Any, file_id: str) -> DriveFile:
+    """An uploaded (not yet converted) file. Company uploads are shared as "anyone in the
+    organisation with the link", the way teams pass files around in chat: the link is the key."""
+    key = (file_id or "").strip()
+    found = self.db.get(DriveFile, key) if key else None
+    if found is None:
+        converted = key and self.db.get(Spreadsheet, key) is not None
+        hint = " (that id is already a Google Sheet: open it with get_sheet_data)" if converted else ""
+        raise not_found(f"File not found: {file_id}.{hint}")
+    return found
 
 
 def _visible(self: Any) -> Any:

@@ -110,3 +110,19 @@ class Folder(Base):
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
     name: Mapped[str] = mapped_column(String(256))
     parent: Mapped[str] = mapped_column(String(64), default="root")
+
+
+class DriveFile(Base):
+    """A file uploaded to Drive as it is (an Excel .xlsx, not yet a Google Sheet): its bytes,
+    base64 as text. Opening it with Google Sheets converts it into a new spreadsheet
+    (`sheets.importXlsx` with its file id); the upload stays as it was."""
+
+    __tablename__ = "sheets_drive_files"
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(String(256))
+    mime_type: Mapped[str] = mapped_column(String(128))
+    owner_email: Mapped[str] = mapped_column(String(254))
+    folder_id: Mapped[str] = mapped_column(String(64), default="root")
+    created: Mapped[str] = mapped_column(String(32))
+    size: Mapped[int] = mapped_column(Integer)
+    content: Mapped[str] = mapped_column(Text)

@@ -48,15 +48,23 @@ def _join(sheet: str | None, parts: list[list[str]]) -> str:
     return f"{quote_sheet(sheet)}!{area}" if sheet is not None else area
 
 
-def shift_dimension(formula: str, formula_sheet: str, target: str, dimension: str, start: int, count: int) -> str:
+def shift_dimension(formula: str, formula_sheet: str, target: str, dimension: str, start: int, count: int,
+                    band: tuple[int, int] | None = None) -> str:
     """References to `target` move for `count` rows/columns inserted at `start` (count < 0:
-    deleted from start to start-count); a reference wholly inside deleted cells is #REF!."""
+    deleted from start to start-count); a reference wholly inside deleted cells is #REF!.
+
+    `band` limits the shift to cells between those columns (for ROWS; rows for COLUMNS), as
+    insertRange/deleteRange shift only part of the grid: a reference moves only when it lies
+    wholly inside the band (LibreOffice's and Excel's rule); one reaching outside it stays as
+    typed."""
     rows = dimension == "ROWS"
 
     def move(sheet: str | None, area: str, token: str) -> str:
         if (sheet or formula_sheet).lower() != target.lower():
             return token
         parts = _corners(area)
+        if band is not None and not _inside(parts, rows, band):
+            return token
         index = 3 if rows else 1
         positions = []
         for p in parts:
@@ -91,6 +99,17 @@ def shift_dimension(formula: str, formula_sheet: str, target: str, dimension: st
         return _join(sheet, parts)
 
     return rewrite(formula, move)
+
+
+def _inside(parts: list[list[str]], rows: bool, band: tuple[int, int]) -> bool:
+    """Whether a reference's extent across the shift (its columns when rows shift) lies in `band`."""
+    across = 1 if rows else 3
+    spans = []
+    for p in parts:
+        if not p[across]:
+            return False  # a whole row (or column) reaches past any band
+        spans.append(column_index(p[across]) if rows else int(p[across]) - 1)
+    return band[0] <= min(spans) and max(spans) < band[1]
 
 
 def offset(formula: str, d_rows: int, d_cols: int) -> str:

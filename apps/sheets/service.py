@@ -12,11 +12,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from apps.sheets import drive, excel_ops, spreadsheets, tool_ops, xlsx
 from apps.sheets.a1 import A1Error, GridRange, parse_range, quote_sheet
+from apps.sheets.dimensions import insert_dimension
 from apps.sheets.entry import Entered, decode, enter, load_json, plain
 from apps.sheets.errors import SheetsError, invalid, not_found
 from apps.sheets.formulas.formats import display
@@ -26,10 +27,19 @@ from apps.sheets.store import StoredBook
 from officegym.core import clock
 from officegym.core.db import get_meta
 from officegym.core.operations import operation
+from officegym.core.sql import Prepared
 
 ACTOR_META_KEY = "sheets.actor_email"
 WRITE_ROLES = ("owner", "writer")
+INSERT_DATA_OPTIONS = ("OVERWRITE", "INSERT_ROWS")
 MAX_WRITE_CELLS = 200_000  # one request; Google's limit is 10 million cells per spreadsheet
+
+
+# A rectangle of one tab's cells: every read of values runs it (officegym.core.sql).
+CELLS_IN = Prepared(select(Cell.row, Cell.col, Cell.formula, Cell.kind, Cell.value, Cell.note, Cell.number_format).where(
+    Cell.spreadsheet_id == bindparam("ss"), Cell.sheet_id == bindparam("sheet"), Cell.row >= bindparam("r1"),
+    Cell.row < bindparam("r2"), Cell.col >= bindparam("c1"), Cell.col < bindparam("c2")))
+ROLE = Prepared(select(Permission.role).where(Permission.spreadsheet_id == bindparam("ss"), Permission.email == bindparam("email")))
 
 
 class SheetsService:
@@ -40,8 +50,8 @@ class SheetsService:
 
     # -- lookups ----------------------------------------------------------------------------
     def role(self, spreadsheet_id: str) -> str | None:
-        found = self.db.get(Permission, (spreadsheet_id, self.actor_email))
-        return found.role if found else None
+        self.db.flush()  # a share earlier in the same operation counts
+        return ROLE.scalar(self.db, ss=spreadsheet_id, email=self.actor_email)
 
     def spreadsheet(self, spreadsheet_id: str, write: bool = False) -> Spreadsheet:
         found = self.db.get(Spreadsheet, spreadsheet_id) if spreadsheet_id else None
@@ -107,13 +117,12 @@ class SheetsService:
         """The rendered values of a rectangle, rows × columns, trailing empties left out."""
         bounded = grid.bounded(tab.row_count, tab.column_count)
         book = self._books.get(spreadsheet_id)
-        query = select(Cell.row, Cell.col, Cell.formula, Cell.kind, Cell.value, Cell.note, Cell.number_format).where(
-            Cell.spreadsheet_id == spreadsheet_id, Cell.sheet_id == tab.sheet_id,
-            Cell.row >= bounded.r1, Cell.row < bounded.r2, Cell.col >= bounded.c1, Cell.col < bounded.c2)
-        cells: dict[tuple[int, int], Any] = {}
         if book is not None and book.dirty:
             book.save()
-        for row, col, formula, kind, value, note, fmt in self.db.execute(query):
+        self.db.flush()  # the read below runs on the driver: pending ORM changes first
+        by_row: dict[int, dict[int, Any]] = {}
+        for row, col, formula, kind, value, note, fmt in CELLS_IN.tuples(self.db, ss=spreadsheet_id, sheet=tab.sheet_id, r1=bounded.r1,
+                                                                       r2=bounded.r2, c1=bounded.c1, c2=bounded.c2):
             if not kind and formula is None:
                 continue
             decoded = decode(kind, value, note)
@@ -123,19 +132,17 @@ class SheetsService:
                 shown = plain(decoded)
             else:
                 shown = display(decoded, load_json(fmt))
-            cells[(row, col)] = shown
-        if not cells:
+            by_row.setdefault(row, {})[col] = shown
+        if not by_row:
             return []
-        last_row = max(r for r, _ in cells)
-        out = []
-        for r in range(bounded.r1, last_row + 1):
-            row_cells = [(c, v) for (rr, c), v in cells.items() if rr == r]
+        out: list[list[Any]] = []
+        for r in range(bounded.r1, max(by_row) + 1):
+            row_cells = by_row.get(r)
             if not row_cells:
                 out.append([])
                 continue
-            last_col = max(c for c, _ in row_cells)
-            line = [""] * (last_col - bounded.c1 + 1)
-            for c, v in row_cells:
+            line = [""] * (max(row_cells) - bounded.c1 + 1)
+            for c, v in row_cells.items():
                 line[c - bounded.c1] = v
             out.append(line)
         return out
@@ -226,7 +233,11 @@ class SheetsService:
     @operation("sheets.values.append", writes=True)
     def values_append(self, spreadsheetId: SpreadsheetId, range: Range, values: Values, valueInputOption: InputOption,
                       majorDimension: Dimension = "ROWS", insertDataOption: str = "OVERWRITE") -> dict[str, Any]:
-        """Append rows after the table found in the range (the last row with data in its columns)."""
+        """Append rows after the table found in the range (the last row with data in its columns).
+        OVERWRITE writes into the rows below the table; INSERT_ROWS first inserts rows there for
+        the new data, shifting what is below down (formulas that read it follow)."""
+        if insertDataOption not in INSERT_DATA_OPTIONS:
+            raise invalid(f"Invalid insertDataOption: {insertDataOption!r}; accepted: {', '.join(INSERT_DATA_OPTIONS)}")
         spreadsheet = self.spreadsheet(spreadsheetId, write=True)
         tab, grid = self.locate(spreadsheetId, range)
         bounded = grid.bounded(tab.row_count, tab.column_count)
@@ -234,6 +245,10 @@ class SheetsService:
             Cell.spreadsheet_id == spreadsheetId, Cell.sheet_id == tab.sheet_id, Cell.kind != "",
             Cell.row >= bounded.r1, Cell.col >= bounded.c1, Cell.col < bounded.c2).order_by(Cell.row.desc()).limit(1))
         start = bounded.r1 if last is None else last + 1
+        height = len(_rows_of(values, majorDimension))
+        if insertDataOption == "INSERT_ROWS" and height:
+            insert_dimension(self, spreadsheet, {"range": {"sheetId": tab.sheet_id, "dimension": "ROWS", "startIndex": start,
+                                                           "endIndex": start + height}}, "Invalid insertDataOption INSERT_ROWS")
         updates = self.write_values(spreadsheet, range, values, valueInputOption, majorDimension, at_row=start)
         body: dict[str, Any] = {"spreadsheetId": spreadsheetId, "updates": updates}
         if last is not None:
@@ -315,6 +330,7 @@ class SheetsService:
     write_range = excel_ops.write_range
     create_spreadsheet = tool_ops.create_spreadsheet
     import_xlsx = xlsx.import_xlsx
+    files_copy = xlsx.files_copy
     export_xlsx = xlsx.export_xlsx
 
 

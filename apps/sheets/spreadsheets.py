@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from apps.sheets import requests as kinds
 from apps.sheets.a1 import GridRange
@@ -20,8 +20,17 @@ from apps.sheets.params import Ranges, Requests, SpreadsheetId, Title
 from officegym.core import clock
 from officegym.core.db import get_meta
 from officegym.core.operations import operation
+from officegym.core.sql import Prepared
 
 DEFAULT_ROWS, DEFAULT_COLS = 1000, 26
+
+# What every spreadsheet resource lists beside its tabs (create and get return it): rows with
+# the models' attribute names, read on the driver (officegym.core.sql).
+MERGES = Prepared(select(Merge.sheet_id, Merge.start_row, Merge.start_col, Merge.end_row, Merge.end_col)
+                  .where(Merge.spreadsheet_id == bindparam("ss")))
+CHARTS = Prepared(select(Chart.sheet_id, Chart.chart_id, Chart.spec).where(Chart.spreadsheet_id == bindparam("ss")))
+NAMES = Prepared(select(NamedRange.named_range_id, NamedRange.name, NamedRange.sheet_id, NamedRange.start_row, NamedRange.start_col,
+                        NamedRange.end_row, NamedRange.end_col).where(NamedRange.spreadsheet_id == bindparam("ss")).order_by(NamedRange.name))
 
 
 def grid_range_json(sheet_id: int, r1: int, c1: int, r2: int | None, c2: int | None) -> dict[str, int]:
@@ -49,8 +58,9 @@ def sheet_properties(tab: Sheet) -> dict[str, Any]:
 
 def resource(self: Any, spreadsheet: Spreadsheet, include_grid: bool = False, ranges: list[str] | None = None) -> dict[str, Any]:
     tabs = self.tabs(spreadsheet.id)
-    merges = self.db.scalars(select(Merge).where(Merge.spreadsheet_id == spreadsheet.id)).all()
-    charts = self.db.scalars(select(Chart).where(Chart.spreadsheet_id == spreadsheet.id)).all()
+    self.db.flush()  # the prepared reads below run on the driver: pending ORM changes first
+    merges = MERGES.rows(self.db, ss=spreadsheet.id)
+    charts = CHARTS.rows(self.db, ss=spreadsheet.id)
     sheets = []
     wanted = None
     if ranges:
@@ -70,7 +80,7 @@ def resource(self: Any, spreadsheet: Spreadsheet, include_grid: bool = False, ra
             grids = wanted.get(tab.sheet_id) if wanted else [GridRange(tab.title, 0, 0, None, None)]
             entry["data"] = [grid_data(self, spreadsheet.id, tab, g) for g in grids]
         sheets.append(entry)
-    names = self.db.scalars(select(NamedRange).where(NamedRange.spreadsheet_id == spreadsheet.id).order_by(NamedRange.name)).all()
+    names = NAMES.rows(self.db, ss=spreadsheet.id)
     body: dict[str, Any] = {
         "spreadsheetId": spreadsheet.id,
         "properties": {"title": spreadsheet.title, "locale": spreadsheet.locale, "autoRecalc": "ON_CHANGE",

@@ -1,9 +1,11 @@
 """A spreadsheet's cells between the database and the formula engine.
 
-`StoredBook.load` reads one spreadsheet's cells with one Core query into a `Book` (formulas
+`StoredBook` reads one spreadsheet's cells with one prepared query into a `Book` (formulas
 with their stored precedents, so nothing is re-parsed); edits go through `write`, which
 recalculates the dependants; `save` writes back exactly the cells whose content, value or
-format changed, in two executemany statements.
+format changed: a delete of those left empty and an upsert of the rest, one driver
+executemany each. Every write pays the load, so its statements run on the driver
+(officegym.core.sql) rather than through the ORM.
 """
 
 from __future__ import annotations
@@ -13,41 +15,62 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import and_, bindparam, delete, insert, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from apps.sheets.a1 import GridRange
 from apps.sheets.entry import Entered, decode, dump_json, encode, load_json
 from apps.sheets.formulas.engine import Book, Key, SheetInfo, deps_from_json, deps_json
 from apps.sheets.models import Cell, NamedRange, Sheet
+from officegym.core.sql import Prepared
 
 DATE_FUNCTIONS = {"DATE": "DATE", "TODAY": "DATE", "EOMONTH": "DATE", "EDATE": "DATE", "NOW": "DATE_TIME"}
 DATE_PATTERNS = {"DATE": "yyyy-mm-dd", "DATE_TIME": "yyyy-mm-dd h:mm:ss"}
 _COLUMNS = ("formula", "kind", "value", "note", "number_format", "style", "deps", "spill")
+
+TABS = Prepared(select(Sheet.sheet_id, Sheet.title, Sheet.row_count, Sheet.column_count)
+                .where(Sheet.spreadsheet_id == bindparam("ss")))
+NAMES = Prepared(select(NamedRange.name, NamedRange.sheet_id, NamedRange.start_row, NamedRange.start_col, NamedRange.end_row,
+                        NamedRange.end_col).where(NamedRange.spreadsheet_id == bindparam("ss")))
+_CELL = Cell.__table__
+DELETE_CELL = Prepared(delete(_CELL).where(and_(_CELL.c.spreadsheet_id == bindparam("b_ss"), _CELL.c.sheet_id == bindparam("b_sheet"),
+                                               _CELL.c.row == bindparam("b_row"), _CELL.c.col == bindparam("b_col"))))
+INSERT_CELL = Prepared(insert(_CELL).values({c.name: bindparam(c.name) for c in _CELL.c}))
+
+
+def _upsert(dialect: Any) -> Prepared:
+    """A cell written in place (its row kept, so the env's change tracking sees one update,
+    not a delete and an insert)."""
+    statement = dialect.insert(_CELL).values({c.name: bindparam(c.name) for c in _CELL.c})
+    keys = [c.name for c in _CELL.primary_key]
+    return Prepared(statement.on_conflict_do_update(index_elements=keys, set_={
+        c.name: statement.excluded[c.name] for c in _CELL.c if c.name not in keys}))
+
+
+UPSERT_CELL = {"sqlite": _upsert(sqlite), "postgresql": _upsert(postgresql)}  # by dialect name
+CELLS = Prepared(select(Cell.sheet_id, Cell.row, Cell.col, Cell.formula, Cell.kind, Cell.value, Cell.note, Cell.number_format,
+                        Cell.style, Cell.deps, Cell.spill).where(Cell.spreadsheet_id == bindparam("ss")))
 
 
 class StoredBook:
     def __init__(self, db: Session, spreadsheet_id: str, now: datetime) -> None:
         self.db = db
         self.spreadsheet_id = spreadsheet_id
-        tabs = db.scalars(select(Sheet).where(Sheet.spreadsheet_id == spreadsheet_id)).all()
-        names = {
-            n.name: (n.sheet_id, GridRange(None, n.start_row, n.start_col, n.end_row, n.end_col))
-            for n in db.scalars(select(NamedRange).where(NamedRange.spreadsheet_id == spreadsheet_id))
-        }
-        self.book = Book([SheetInfo(t.sheet_id, t.title, t.row_count, t.column_count) for t in tabs], names, now)
+        db.flush()  # the prepared reads below run on the driver: pending ORM changes first
+        names = {name: (sheet_id, GridRange(None, r1, c1, r2, c2)) for name, sheet_id, r1, c1, r2, c2 in NAMES.rows(db, ss=spreadsheet_id)}
+        self.book = Book([SheetInfo(*tab) for tab in TABS.rows(db, ss=spreadsheet_id)], names, now)
         self.formats: dict[Key, tuple[str | None, str | None]] = {}  # number_format, style (JSON)
         self.dirty: set[Key] = set()
-        rows = db.execute(
-            select(Cell.sheet_id, Cell.row, Cell.col, Cell.formula, Cell.kind, Cell.value, Cell.note,
-                   Cell.number_format, Cell.style, Cell.deps, Cell.spill).where(Cell.spreadsheet_id == spreadsheet_id)
-        ).all()
         book = self.book
-        for sheet_id, row, col, formula, kind, value, note, number_format, style, deps, spill in rows:
+        for sheet_id, row, col, formula, kind, value, note, number_format, style, deps, spill in CELLS.tuples(db, ss=spreadsheet_id):
             key = (sheet_id, row, col)
             if number_format or style:
                 self.formats[key] = (number_format, style)
             if formula is not None:
-                book.set_formula(key, formula, deps_from_json(deps) if deps is not None else None, decode(kind, value, note))
+                if deps is None:
+                    book.set_formula(key, formula, None, decode(kind, value, note))
+                else:
+                    book.load_formula(key, formula, deps_from_json(deps), decode(kind, value, note))
                 if deps and '"v"' in deps:
                     book.mark_volatile(key)
             elif spill is not None:
@@ -126,17 +149,11 @@ class StoredBook:
     def save(self) -> None:
         if not self.dirty:
             return
-        keys = sorted(self.dirty)
-        table = Cell.__table__
+        rows = {key: self.row_of(key) for key in sorted(self.dirty)}
         self.db.flush()
-        self.db.connection().execute(
-            delete(table).where(and_(table.c.spreadsheet_id == bindparam("b_ss"), table.c.sheet_id == bindparam("b_sheet"),
-                                     table.c.row == bindparam("b_row"), table.c.col == bindparam("b_col"))),
-            [{"b_ss": self.spreadsheet_id, "b_sheet": s, "b_row": r, "b_col": c} for s, r, c in keys],
-        )
-        rows = [row for row in (self.row_of(k) for k in keys) if row is not None]
-        if rows:
-            self.db.execute(insert(Cell), rows)
+        DELETE_CELL.run_many(self.db, [{"b_ss": self.spreadsheet_id, "b_sheet": s, "b_row": r, "b_col": c}
+                                       for (s, r, c), row in rows.items() if row is None])
+        UPSERT_CELL[self.db.get_bind().dialect.name].run_many(self.db, [row for row in rows.values() if row is not None])
         self.dirty.clear()
 
     def replace_all(self, keys: Iterable[Key] | None = None) -> None:
@@ -144,7 +161,5 @@ class StoredBook:
         self.db.execute(delete(Cell).where(Cell.spreadsheet_id == self.spreadsheet_id))
         book = self.book
         every = set(book.inputs) | set(book.formulas) | set(book.spill) | set(self.formats)
-        rows = [row for row in (self.row_of(k) for k in sorted(every)) if row is not None]
-        if rows:
-            self.db.execute(insert(Cell), rows)
+        INSERT_CELL.run_many(self.db, [row for row in (self.row_of(k) for k in sorted(every)) if row is not None])
         self.dirty.clear()

@@ -18,6 +18,7 @@ from openpyxl.utils import get_column_letter
 from sqlalchemy import insert, select
 
 from apps.sheets.a1 import cell_name
+from apps.sheets.drive import DriveFileId, uploaded_file
 from apps.sheets.entry import dump_json, encode, load_json
 from apps.sheets.errors import invalid
 from apps.sheets.formulas.values import to_serial
@@ -28,6 +29,7 @@ from officegym.core.operations import operation
 MAX_XLSX_BYTES = 20 * 1024 * 1024
 MAX_IMPORT_CELLS = 500_000
 XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+GOOGLE_SHEET_MIME = "application/vnd.google-apps.spreadsheet"
 # Functions newer than Excel 2007 are stored with a prefix in the file format; Excel, LibreOffice
 # and openpyxl readers expect it, and a file without it shows #NAME? in them.
 FUTURE_FUNCTIONS = {"IFS": "_xlfn.", "IFNA": "_xlfn.", "SWITCH": "_xlfn.", "XLOOKUP": "_xlfn.", "TEXTJOIN": "_xlfn.",
@@ -88,10 +90,20 @@ def _value_of(raw: Any) -> tuple[str | None, Any]:
 
 
 @operation("sheets.importXlsx", writes=True)
-def import_xlsx(self: Any, content_base64: Base64, title: Title | None = None) -> dict[str, Any]:
-    """Import an .xlsx file (base64) as a new spreadsheet you own: {spreadsheetId, title, sheets}."""
+def import_xlsx(self: Any, content_base64: Base64 | None = None, title: Title | None = None,
+                file_id: DriveFileId | None = None) -> dict[str, Any]:
+    """Import an .xlsx file as a new spreadsheet you own: {spreadsheetId, title, sheets}. The file
+    comes as base64 bytes, or as the Drive file id of an uploaded .xlsx (Drive's "Open with Google
+    Sheets": the upload is converted into a new Google Sheet named after it; the upload stays)."""
     from apps.sheets.spreadsheets import new_spreadsheet
 
+    if (content_base64 is None) == (file_id is None):
+        raise invalid("give exactly one of content_base64 (the file's bytes, base64) or file_id (an uploaded .xlsx in Drive)")
+    if file_id is not None:
+        upload = uploaded_file(self, file_id)
+        if upload.mime_type != XLSX_MIME:
+            raise invalid(f"{upload.name!r} is a {upload.mime_type} file, not an Excel .xlsx workbook")
+        content_base64, title = upload.content, title or re.sub(r"\.xlsx?$", "", upload.name, flags=re.I)
     try:
         data = base64.b64decode(content_base64, validate=True)
     except (binascii.Error, ValueError):
@@ -140,6 +152,16 @@ def import_xlsx(self: Any, content_base64: Base64, title: Title | None = None) -
     book.replace_all()
     self.touch(spreadsheet)
     return {"spreadsheetId": spreadsheet.id, "title": spreadsheet.title, "sheets": [t.title for t in self.tabs(spreadsheet.id)]}
+
+
+@operation("sheets.files.copy", writes=True)
+def files_copy(self: Any, fileId: DriveFileId, mimeType: str | None = None, name: Title | None = None) -> dict[str, Any]:
+    """Drive files.copy of an uploaded .xlsx with mimeType application/vnd.google-apps.spreadsheet:
+    the conversion "Open with Google Sheets" makes (a new Google Sheet; the upload stays)."""
+    if mimeType != GOOGLE_SHEET_MIME:
+        raise invalid(f"Only converting an uploaded .xlsx is supported here: give mimeType {GOOGLE_SHEET_MIME!r} (got {mimeType!r})")
+    made = import_xlsx(self, title=name, file_id=fileId)
+    return {"kind": "drive#file", "id": made["spreadsheetId"], "name": made["title"], "mimeType": GOOGLE_SHEET_MIME}
 
 
 @operation("sheets.exportXlsx")

@@ -81,3 +81,20 @@ def test_non_finite_numbers_are_refused_or_shown_as_num_errors(live_server: Any,
         http.put(f"{base}/{sid}/values/A1?valueInputOption=USER_ENTERED", json={"values": [["=1E+308*10", "=10^400"]]})
         got = http.get(f"{base}/{sid}/values/A1:B1", params={"valueRenderOption": "UNFORMATTED_VALUE"})
         assert got.status_code == 200 and got.json()["values"] == [["#NUM!", "#NUM!"]]
+
+
+def test_insert_rows_append_and_range_shifts_through_the_client(live_server: Any, env_id: str) -> None:
+    api = sheets_client(live_server, env_id)
+    sid = api.create(body={"properties": {"title": "Shifts"}}).execute()["spreadsheetId"]
+    values = api.values()
+    values.update(spreadsheetId=sid, range="Sheet1!A1", valueInputOption="USER_ENTERED",
+                  body={"values": [["Item", "Qty", "", "=SUM(B2:B9)"], ["a", 1], ["b", 2], ["", "", "", "note"]]}).execute()
+    appended = values.append(spreadsheetId=sid, range="Sheet1!A:B", valueInputOption="USER_ENTERED", insertDataOption="INSERT_ROWS",
+                             body={"values": [["c", 3]]}).execute()
+    assert appended["updates"]["updatedRange"] == "Sheet1!A4:B4"
+    assert values.get(spreadsheetId=sid, range="Sheet1!D5").execute()["values"] == [["note"]]  # shifted down by the new row
+    assert values.get(spreadsheetId=sid, range="Sheet1!D1", valueRenderOption="FORMULA").execute()["values"] == [["=SUM(B2:B10)"]]
+    api.batchUpdate(spreadsheetId=sid, body={"requests": [{"deleteRange": {"range": {
+        "sheetId": 0, "startRowIndex": 1, "endRowIndex": 2, "startColumnIndex": 1, "endColumnIndex": 2}, "shiftDimension": "ROWS"}}]}).execute()
+    assert values.get(spreadsheetId=sid, range="Sheet1!B2:B3", valueRenderOption="UNFORMATTED_VALUE").execute()["values"] == [[2], [3]]
+    assert values.get(spreadsheetId=sid, range="Sheet1!D1", valueRenderOption="FORMULA").execute()["values"] == [["=SUM(B2:B9)"]]

@@ -19,10 +19,12 @@ from collections import defaultdict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from apps.sheets.a1 import GridRange, cell_name
 from apps.sheets.formulas import functions  # noqa: F401 - registers every function
+from apps.sheets.formulas.context import BookContext, is_volatile
 from apps.sheets.formulas.evaluator import evaluate
 from apps.sheets.formulas.parser import FormulaSyntaxError, parse, references
 from apps.sheets.formulas.values import CellError, FormulaError, Matrix
@@ -33,6 +35,7 @@ CIRCULAR = CellError("#REF!", "Circular dependency detected. To resolve with ite
 VOLATILE = frozenset({"NOW", "TODAY", "RAND", "RANDBETWEEN"})
 MAX_SPILL_PASSES = 8
 MAX_RANGE_CELLS = 2_000_000
+MAX_CACHED_RANGES = 64  # per sheet, past which a change drops them all rather than search them
 
 
 @dataclass(slots=True)
@@ -66,6 +69,11 @@ class Book:
         # reads the same few columns of a big table once per formula, so they are read once.
         self._ranges: dict[int, dict[tuple[int, int, int, int], Matrix]] = defaultdict(dict)
 
+    def add_sheet(self, info: SheetInfo) -> None:
+        """A new, empty tab that no formula names yet (otherwise reload the book)."""
+        self.sheets[info.id] = info
+        self.by_title[info.title.lower()] = info.id
+
     # -- reading ------------------------------------------------------------------------
     def get(self, key: Key) -> Any:
         if key in self.formulas:
@@ -89,6 +97,14 @@ class Book:
     def read(self, sheet_id: int, grid: GridRange) -> Matrix:
         info = self.sheets[sheet_id]
         r2, c2 = grid.r2, grid.c2
+        if r2 == grid.r1 + 1 and c2 == grid.c1 + 1:  # one cell: not worth a cache entry
+            key = (sheet_id, grid.r1, grid.c1)
+            value = self.inputs.get(key)
+            if value is None:
+                value = self.values.get(key)
+                if value is None:
+                    value = self.spill.get(key)
+            return Matrix([[value]])
         if r2 is None or c2 is None:  # an open-ended range stops at the last used row/column
             used_rows, used_cols = self.extent(sheet_id)
             r2 = r2 if r2 is not None else min(info.rows, max(used_rows, grid.r1 + 1))
@@ -142,6 +158,16 @@ class Book:
         for dep in deps:
             self._index(dep, key)
         self._changed(key[0])
+
+    def load_formula(self, key: Key, text: str, deps: list[Dep], value: Any) -> None:
+        """A stored formula with its stored precedents and value, into a book being loaded
+        (each key once, before any read): `set_formula` without its bookkeeping."""
+        self.formulas[key] = text
+        self.values[key] = value
+        self.deps[key] = deps
+        for dep in deps:
+            self._index(dep, key)
+        self._extent.pop(key[0], None)
 
     def _changed(self, sheet_id: int) -> None:
         self._extent.pop(sheet_id, None)
@@ -199,7 +225,7 @@ class Book:
                     continue
                 grid = node[2]
             deps.append((target, grid.r1, grid.c1, grid.r2, grid.c2))
-        return deps, _is_volatile(tree)
+        return deps, is_volatile(tree, VOLATILE)
 
     def dependants(self, key: Key) -> set[Key]:
         s, r, c = key
@@ -220,7 +246,7 @@ class Book:
         except FormulaSyntaxError as bad:
             return CellError("#ERROR!", str(bad))
         try:
-            return evaluate(tree, _Context(self, key[0]))
+            return evaluate(tree, BookContext(self, key[0]))
         except FormulaError as error:
             return error.error
         except RecursionError:
@@ -301,8 +327,21 @@ class Book:
             result = CellError("#NUM!", "The result is too large or not a number.")
         if self.values.get(key) != result or key not in self.values:
             touched.add(key)
-            self._ranges.pop(key[0], None)
+            self._forget_ranges_with(key)
         self.values[key] = result
+
+    def _forget_ranges_with(self, key: Key) -> None:
+        """Drop the cached range reads that hold `key`: recalculating a running total down a
+        table must not make each summary formula re-read the table's other columns."""
+        cache = self._ranges.get(key[0])
+        if not cache:
+            return
+        if len(cache) > MAX_CACHED_RANGES:
+            del self._ranges[key[0]]
+            return
+        _, r, c = key
+        for box in [b for b in cache if b[0] <= r < b[2] and b[1] <= c < b[3]]:
+            del cache[box]
 
     def _clear_spill(self, anchor: Key, touched: set[Key] | None = None, spill_changed: set[Key] | None = None) -> None:
         area = self.spill_area.pop(anchor, None)
@@ -347,46 +386,12 @@ class Book:
         return flat[0]
 
 
-def _is_volatile(tree: tuple[Any, ...]) -> bool:
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        if node[0] == "call":
-            if node[1] in VOLATILE:
-                return True
-            stack.extend(node[2])
-        elif node[0] == "op":
-            stack.extend((node[2], node[3]))
-        elif node[0] in ("neg", "pct"):
-            stack.append(node[1])
-    return False
-
-
-class _Context:
-    __slots__ = ("book", "sheet_id", "sheet", "now")
-
-    def __init__(self, book: Book, sheet_id: int) -> None:
-        self.book = book
-        self.sheet_id = sheet_id
-        self.sheet = book.sheets[sheet_id].title
-        self.now = book.now
-
-    def read(self, sheet: str | None, grid: GridRange) -> Matrix:
-        target = self.sheet_id if sheet is None else self.book.by_title.get(sheet.lower())
-        if target is None:
-            raise FormulaError("#REF!", f"Unresolved sheet name '{sheet}'.")
-        return self.book.read(target, grid)
-
-    def resolve_name(self, name: str) -> tuple[str, GridRange] | None:
-        found = self.book.names.get(name.lower())
-        if found is None:
-            return None
-        return self.book.sheets[found[0]].title, found[1]
-
-
 def deps_json(deps: list[Dep]) -> str:
     return json.dumps(deps, separators=(",", ":"))
 
 
+@lru_cache(maxsize=65536)
 def deps_from_json(text: str | None) -> list[Dep]:
+    """A stored formula's precedents; cached by text, as every write reloads the same book
+    (the list is shared: callers never change it)."""
     return [tuple(d) for d in json.loads(text) if isinstance(d, list)] if text else []  # type: ignore[misc]

@@ -130,8 +130,14 @@ def _safe(op: Callable[..., Any], *values: Any) -> Any:
 
 
 def _broadcast(a: Any, b: Any, op: Callable[[Any, Any], Any]) -> Any:
-    if not isinstance(a, Matrix) and not isinstance(b, Matrix):
+    a_matrix, b_matrix = isinstance(a, Matrix), isinstance(b, Matrix)
+    if not a_matrix and not b_matrix:
         return _safe(op, a, b)
+    # Single cells (=F2+E3, the bulk of every sheet): the 1×1 result the general case gives.
+    a_one = a_matrix and len(a.rows) == 1 and len(a.rows[0]) == 1
+    b_one = b_matrix and len(b.rows) == 1 and len(b.rows[0]) == 1
+    if (a_one or not a_matrix) and (b_one or not b_matrix):
+        return Matrix([[_safe(op, a.rows[0][0] if a_one else a, b.rows[0][0] if b_one else b)]])
     ma = a if isinstance(a, Matrix) else None
     mb = b if isinstance(b, Matrix) else None
     height = max(m.height for m in (ma, mb) if m is not None)

@@ -202,13 +202,14 @@ def _criterion(_kind: str, spec: Any) -> Callable[[Any], bool]:
         return (lambda v: v is None or v == "") if op == "=" else (lambda v: not (v is None or v == ""))
     pattern = _wildcard(operand)
 
+    matches = pattern.fullmatch
+    if op == "=":  # the common case, run once per cell of the range: kept to one test
+        return lambda v: isinstance(v, str) and matches(v) is not None
+    if op == "<>":
+        return lambda v: not isinstance(v, CellError) and not (isinstance(v, str) and matches(v) is not None)
+
     def textual(v: Any) -> bool:
-        if isinstance(v, CellError):
-            return False
-        if op in ("=", "<>"):
-            hit = isinstance(v, str) and pattern.fullmatch(v) is not None
-            return hit if op == "=" else not hit
-        if not isinstance(v, str):
+        if isinstance(v, CellError) or not isinstance(v, str):
             return False
         return _test(op, compare(v, operand))
 
@@ -237,16 +238,42 @@ def _cells(area: Any) -> list[Any]:
     return list(area.flat()) if isinstance(area, Matrix) else [area]
 
 
+# A summary tab asks the same criterion of the same range once per row (SUMIFS(Amount, Stage,
+# "Won", Owner, A2), SUMIFS(…, A3), …); a range read is one shared Matrix until its cells change,
+# so each (range, criterion) is tested once. Entries hold the Matrix itself, so an id is never
+# reused while its entry lives; the memo is bounded by the cells it holds.
+_TESTED: dict[tuple[int, int], tuple[Matrix, Callable[[Any], bool], list[bool]]] = {}
+_TESTED_CELLS = [0]
+MAX_TESTED_CELLS = 200_000
+
+
+def _tested(area: Any, test: Callable[[Any], bool]) -> list[bool]:
+    if not isinstance(area, Matrix):
+        return [test(area)]
+    key = (id(area), id(test))
+    found = _TESTED.get(key)
+    if found is not None and found[0] is area and found[1] is test:
+        return found[2]
+    hits = [test(c) for c in area.flat()]
+    if _TESTED_CELLS[0] + len(hits) > MAX_TESTED_CELLS:
+        _TESTED.clear()
+        _TESTED_CELLS[0] = 0
+    _TESTED[key] = (area, test, hits)
+    _TESTED_CELLS[0] += len(hits)
+    return hits
+
+
 def _matching(pairs: tuple[Any, ...], size: int) -> list[bool]:
     if not pairs or len(pairs) % 2:
         raise fail("#N/A", "Criteria come in pairs: a criteria range, then its criterion.")
-    hits = [True] * size
+    hits: list[bool] | None = None
     for i in range(0, len(pairs), 2):
-        cells, test = _cells(pairs[i]), criterion(pairs[i + 1] if not isinstance(pairs[i + 1], Matrix) else pairs[i + 1].rows[0][0])
-        if len(cells) != size:
+        test = criterion(pairs[i + 1] if not isinstance(pairs[i + 1], Matrix) else pairs[i + 1].rows[0][0])
+        tested = _tested(pairs[i], test)
+        if len(tested) != size:
             raise fail("#VALUE!", "Array arguments to the IFS function are of different size.")
-        hits = [h and test(c) for h, c in zip(hits, cells)]
-    return hits
+        hits = tested if hits is None else [h and t for h, t in zip(hits, tested)]
+    return list(hits) if hits is not None else []
 
 
 def _values_at(area: Any, hits: list[bool]) -> list[float]:

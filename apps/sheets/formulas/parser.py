@@ -20,6 +20,7 @@ from typing import Any
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import LarkError
+from lark.lexer import LexerThread
 
 from apps.sheets.a1 import A1Error, parse_area, split_sheet
 
@@ -168,10 +169,15 @@ def _explain(body: str, bad: LarkError) -> str:
     return "Formula parse error: unexpected end of formula" if "$END" in str(bad) else "Formula parse error"
 
 
+# `Lark.lex` builds this lexer anew on every call (~0.5 ms); a structural edit rewrites every
+# formula of the book, so it is built once here.
+_lexer = _parser._build_lexer()
+
+
 def tokens(text: str) -> list[Token]:
     """The formula's tokens with their positions (for rewriting references in place)."""
     body = text[1:] if text.startswith("=") else text
-    return list(_parser.lex(body))
+    return list(LexerThread.from_text(_lexer, body).lex(None))
 
 
 def references(tree: tuple[Any, ...]) -> list[tuple[Any, ...]]:
