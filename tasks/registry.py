@@ -10,6 +10,7 @@ from tasks.chat.react import ReactToMessage
 from tasks.chat.summarise import SummariseThread
 from tasks.chat.thread import ReplyInThread
 from tasks.tickets.answer import AnswerWithJql
+from tasks.tickets.escalate import EscalateToEngineering
 from tasks.tickets.link import LinkBugToEpic
 from tasks.tickets.reassign import ReassignDepartingEngineer
 from tasks.tickets.reopen import ReopenWithComment
@@ -19,8 +20,11 @@ from tasks.tickets.resolve import ResolveWithResolution
 from tasks.tickets.triage import TriageSupportTicket
 from tasks.tickets.worklog import LogWork
 from tasks.sheets.answer_from_sheet import AnswerFromSheet
+from tasks.sheets.answer_from_xlsx import AnswerFromXlsx
 from tasks.sheets.fill_column import FillFormulaColumn
+from tasks.sheets.filter_rows import FilterByRule
 from tasks.sheets.fix_formula import FixBrokenFormula
+from tasks.sheets.pivot_summary import PivotSummary
 from tasks.sheets.reconcile import ReconcileTabs
 from tasks.sheets.sort_rows import SortByRule
 from tasks.sheets.summary_tab import SummaryTab
@@ -52,6 +56,7 @@ FAMILIES: tuple[TaskFamily, ...] = (
     SplitStory(),
     PlanSprintByCapacity(),
     AnswerWithJql(),
+    EscalateToEngineering(),
     FillFormulaColumn(),
     FixBrokenFormula(),
     SummaryTab(),
@@ -59,6 +64,9 @@ FAMILIES: tuple[TaskFamily, ...] = (
     UpdateFromCrm(),
     AnswerFromSheet(),
     SortByRule(),
+    PivotSummary(),
+    AnswerFromXlsx(),
+    FilterByRule(),
     CloseCase(),
     LogCall(),
     AdvanceOpportunity(),

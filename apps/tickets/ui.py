@@ -1,6 +1,6 @@
 """The browser face of the tickets app: a server-rendered, Jira-like UI.
 
-Pages: the board (columns by status, a card moves by its transition buttons), the backlog
+Pages: the board (columns by status; a card moves by its transition buttons or by drag and drop), the backlog
 (sprints and the issues outside them), the issue list with a JQL box and saved filters, the
 issue view (fields, transitions, comments, links, subtasks, history) and a create-issue
 dialog (a native popover: no script needed). Writes are form posts answered with a 303

@@ -6,10 +6,12 @@ issues a customer raised carry their CRM case number (customfield_10050, and a r
 the Salesforce-Jira connector writes them); engineering work escalated for a customer blocks
 that customer's support issue. On top of the company's tickets: epics grouping the
 engineering work, subtasks of the stories in flight, an IT helpdesk, the engineering board's
-sprints (closed ones, the active one, the next one), and months of comments, worklogs and
-changelog before `company.now`. New issues continue each project's numbering.
+sprints (closed ones, the active one, the next one), a groomed backlog of estimated ENG work in
+no sprint (what sprint planning chooses from), and months of comments, worklogs and changelog
+before `company.now`. New issues continue each project's numbering.
 
-All randomness comes from one `random.Random` seeded with (seed, "tickets").
+All randomness comes from one `random.Random` seeded with (seed, "tickets"), except the groomed
+backlog's own stream (seed, "tickets", "backlog"), drawn so that every other row stays as it was.
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ class Draft:
     points: float | None = None
     due: str | None = None
     id: int = 0
+    groomed: bool = False  # in the groomed backlog: estimated, in no sprint
 
 
 class TicketsSeeder:
@@ -73,6 +76,7 @@ class TicketsSeeder:
         self.uid = {p.id: account_id(company.seed, p.id) for p in company.people}
         self.rows: dict[type, list[dict[str, Any]]] = {}
         self.history_id = 0
+        self.groomed_rng = random.Random(f"{company.seed}|tickets|backlog")  # the groomed backlog's own stream (see `backlog`)
 
     def add(self, model: type, **row: Any) -> None:
         self.rows.setdefault(model, []).append(row)
@@ -124,24 +128,42 @@ class TicketsSeeder:
                                 status, self.rng.choice(("High", "Medium", "Medium", "Low")), u[person.id],
                                 u[self.rng.choice(it_team).id] if status != "To Do" or self.rng.random() < 0.5 else None,
                                 created, updated))
+        drafts.extend(self.backlog(drafts, next_key))
         self.numbers = numbers
         drafts.sort(key=lambda d: (d.created, d.key))
         for n, draft in enumerate(drafts):
             draft.id = 10000 + n
-            self.decorate(draft)
+            self.decorate(draft, self.groomed_rng if draft.groomed else self.rng)
         return drafts
 
-    def decorate(self, d: Draft) -> None:
+    def backlog(self, drafts: list[Draft], next_key) -> list[Draft]:
+        """The groomed ENG backlog: estimated work that no sprint holds yet, so sprint planning has
+        real choices. Filed in the grooming session after every other issue (newest ids, last in
+        the seeder's random stream), from its own generator: the rest of the site stays as it was."""
+        rng = self.groomed_rng
+        low, high = L.BACKLOG_SIZE.get(self.company.size, L.BACKLOG_SIZE["small"])
+        picked = rng.sample(L.BACKLOG, rng.randint(low, high))
+        lead = self.uid[self.company.team("engineering").lead_id]
+        after = max(d.created for d in drafts)
+        step = (self.now - timedelta(minutes=5) - after) / (len(picked) + 1)
+        made = []
+        for n, (kind, summary, description) in enumerate(picked, start=1):
+            when = (after + step * n).replace(microsecond=0)
+            made.append(Draft(next_key("ENG"), "ENG", kind, summary, description, "To Do", rng.choice(L.BACKLOG_PRIORITIES),
+                              lead, None, when, when, groomed=True))
+        return made
+
+    def decorate(self, d: Draft, rng: random.Random) -> None:
         text = d.summary.lower()
         d.labels = {label for label, words in L.LABELS if any(w in text for w in words)}
         if d.customer:
             d.labels.add("customer")
             if d.project == "ENG":
                 d.labels.add("escalated")
-        if d.project == "ENG" and d.issue_type in ("Story", "Task", "Bug"):
-            d.points = float(self.rng.choice(POINTS))
-        if d.status != "Done" and self.rng.random() < 0.3:
-            d.due = (d.created + timedelta(days=self.rng.randint(3, 30))).date().isoformat()
+        if d.project == "ENG" and d.issue_type in ("Story", "Task", "Bug") or d.groomed:
+            d.points = float(rng.choice(POINTS))
+        if d.status != "Done" and rng.random() < 0.3:
+            d.due = (d.created + timedelta(days=rng.randint(3, 30))).date().isoformat()
 
     # -- the rest ----------------------------------------------------------------------
     def build(self) -> None:
@@ -240,8 +262,8 @@ class TicketsSeeder:
         return made
 
     def place_in_sprint(self, d: Draft, sprints: list[dict[str, Any]], by_key: dict[str, Draft]) -> None:
-        if d.issue_type == "Subtask":
-            return  # a subtask goes where its parent goes (added with the parent below)
+        if d.issue_type == "Subtask" or d.groomed:
+            return  # a subtask goes where its parent goes (added with the parent below); the groomed backlog waits for planning
         active, future = sprints[CLOSED_SPRINTS], sprints[CLOSED_SPRINTS + 1]
         chosen = None
         if d.status == "Done":

@@ -101,3 +101,25 @@ LABELS = (
     ("security", ("two-factor", "2fa", "audit", "signing keys", "soc 2", "security", "password")),
     ("tech-debt", ("upgrade", "migrate", "remove deprecated", "bump", "flaky")),
 )
+
+# The groomed ENG backlog: estimated work in no sprint yet, what sprint planning chooses from.
+# (issue type, summary, description)
+BACKLOG = (
+    ("Story", "Bulk edit for issue labels", "Let admins add or remove a label on many records at once from the list view."),
+    ("Story", "Dark mode for the web app", "Customers keep asking for a dark theme; follow the system setting by default."),
+    ("Task", "Upgrade the PDF rendering library", "The library we use for exported PDFs is two major versions behind."),
+    ("Story", "Saved filters on the dashboard", "Let users save a dashboard filter and share it with their team."),
+    ("Bug", "Timezone shown wrong in scheduled report emails", "Scheduled report emails show UTC instead of the recipient's timezone."),
+    ("Task", "Remove the deprecated v1 webhook payloads", "Customers were given a year's notice; the v1 payload format can go."),
+    ("Story", "Audit log export to CSV", "Compliance teams want to download the audit log for a date range as CSV."),
+    ("Bug", "Search results skip archived workspaces inconsistently", "Some searches include archived workspaces and others do not."),
+    ("Task", "Add retry with backoff to the outbound email queue", "A provider hiccup currently drops the whole batch."),
+    ("Story", "Keyboard shortcuts for the board view", "Power users want to move cards and open issues without the mouse."),
+    ("Task", "Flaky integration tests in the sync suite", "The connector sync tests fail about one run in ten on CI."),
+    ("Story", "Per-workspace API rate limit settings", "Let enterprise admins raise or lower the API rate limit per workspace."),
+    ("Bug", "Mobile app logs users out after an update", "After each app store update the mobile app forgets the session."),
+    ("Story", "Workflow builder: conditional transitions", "Allow a transition only when a field has a given value."),
+    ("Task", "Document the on-call runbook for the search cluster", "The search cluster has no runbook; write one from the last two incidents."),
+)
+BACKLOG_SIZE = {"small": (9, 12), "large": (12, 15)}  # how many of them a company's backlog holds (inclusive range)
+BACKLOG_PRIORITIES = ("Highest", "High", "High", "Medium", "Medium", "Medium", "Low", "Lowest")

@@ -122,6 +122,16 @@ def only(changes: list[RowChange], table: str, issue_id: int) -> list[RowChange]
     return [c for c in changes if c.table == table and c.row.get("issue_id") == issue_id]
 
 
+async def search_all(tools: Tools, jql: str, fields: str) -> list[dict]:
+    """Every issue a JQL search finds, page by page (the search tool returns at most 50 at a time)."""
+    issues: list[dict] = []
+    while True:
+        page = await tools.call("jira_search", jql=jql, limit=50, start_at=len(issues), fields=fields)
+        issues.extend(page["issues"])
+        if not page["issues"] or len(issues) >= page["total"]:
+            return issues
+
+
 # -- adversary moves -----------------------------------------------------------------------------
 async def comment(tools: Tools, key: str, text: str) -> None:
     await tools.call("jira_add_comment", issue_key=key, body=text[:30_000])

@@ -2,7 +2,10 @@
 comment which customer reported it again.
 
 Passes when the ticket is back in an open status with no resolution, and the agent's comments
-on it name the customer (the one whose CRM case the ticket carries) and no other customer.
+on it name the customer (the one whose CRM case the ticket carries) and no other customer:
+names are read whole (a name inside a longer one is not named), so a comment that lists every
+likely customer or hedges between two fails, and one that rules a customer out ("not Acme")
+does not name it.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from apps.tickets import catalog
 from apps.tickets.models import Issue
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.common.answers import echoes, without_retracted
+from tasks.common.text import Lexicon
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.tickets._common import allow_issue, comment, comments_since, site, transition, wreck
 
@@ -46,8 +51,13 @@ class ReopenWithComment:
         customer_of = {t.key: t.customer_id for t in ctx.company.tickets}
         customer = ctx.company.customer(customer_of[ticket.key]).name
         names = sorted({c.name for c in ctx.company.customers})
+        customers = Lexicon({n: [n] for n in names})
         wrong_customer = next(n for n in names if n != customer and n.lower() not in customer.lower() and customer.lower() not in n.lower())
         others = [t for t in tickets if t.key != ticket.key]
+
+        # A ticket's summary may carry the customer's name, so a comment that pastes the prompt would name them.
+        prompt = (f"You are {s.me.name}. {ticket.key} (\"{ticket.summary}\") was closed by mistake: the customer {said}. "
+                  f"In Jira, reopen it and add a comment saying which customer reported it again.")
 
         def reopened(db) -> CheckResult:
             issue = db.scalar(select(Issue).where(Issue.id == ticket.id))
@@ -61,12 +71,15 @@ class ReopenWithComment:
             bodies = comments_since(db, ticket.id, s.me.account_id, s.start)
             if not bodies:
                 return failed(f"no comment from you on {ticket.key}")
-            text = " ".join(bodies).lower()
-            named = [n for n in names if n.lower() in text and not (n != customer and n.lower() in customer.lower())]
-            if customer.lower() not in text:
+            # Whole names, longest first, over what the comments assert: "Lee Inc" is not named inside "Kalee Inc", a longer
+            # customer name that contains this one names the other customer, and "not Acme" rules Acme out.
+            if echoes("\n".join(bodies), prompt):
+                return failed(f"your comment on {ticket.key} pastes the task instead of saying who reported it")
+            named = customers.find(without_retracted("\n".join(bodies)))
+            if customer not in named:
                 return failed(f"your comment on {ticket.key} does not name the customer")
-            if any(n != customer for n in named):
-                return failed(f"your comment names other customers too: {', '.join(n for n in named if n != customer)[:200]}")
+            if named - {customer}:
+                return failed(f"your comment names other customers too: {', '.join(sorted(named - {customer}))[:200]}")
             return passed(f"commented that {customer} {said}")
 
         async def oracle(tools: Tools) -> None:
@@ -84,8 +97,7 @@ class ReopenWithComment:
                              comment=f"{who} {said}, so this goes back to the queue.")
 
         return TaskInstance(
-            prompt=(f"You are {s.me.name}. {ticket.key} (\"{ticket.summary}\") was closed by mistake: the customer {said}. "
-                    f"In Jira, reopen it and add a comment saying which customer reported it again."),
+            prompt=prompt,
             # The comment carries what the team needs (who reported it again), so it weighs more than the status move.
             checks=[Check(f"{ticket.key} reopened", reopened), Check(f"comment on {ticket.key} names the customer", commented, 2.0)],
             expected=allow_issue(ticket.id),

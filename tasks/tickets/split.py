@@ -2,8 +2,9 @@
 prompt lists.
 
 Passes when the subtasks created under the story since the task began are exactly the ones
-asked (summaries compared without case or surrounding space), each once; created one by one
-or in one batch, either way.
+asked (summaries compared as words: case, punctuation and spacing aside), each once; created
+one by one or in one batch, either way. A subtask whose summary stuffs in several asked ones is
+another summary, and fails.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from apps.tickets.models import Issue
 from graders.checks import Check, CheckResult, failed, passed
 from graders.rubric import Expect
 from tasks.base import Moves, SampleContext, TaskInstance, ToolError, Tools
+from tasks.common.text import words
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.tickets._common import allow_issue, comment, site, wreck
 
@@ -50,7 +52,7 @@ class SplitStory:
         story, parts = choose(self.id, ctx.variant, stories, splits)
         other = next(t for t in stories if t.key != story.key)
         first_new_id = max((t.id for t in s.tickets), default=0) + 1  # issues made later are the agent's
-        want = sorted(p.lower() for p in parts)
+        want = sorted(" ".join(words(p)) for p in parts)  # case, punctuation and spacing aside: "Add feature flag." is asked one
 
         def split(db) -> CheckResult:
             made = list(db.scalars(select(Issue).where(Issue.id >= first_new_id, Issue.parent_id == story.id)))
@@ -59,7 +61,7 @@ class SplitStory:
             wrong_type = [i.key for i in made if i.issue_type != "Subtask"]
             if wrong_type:
                 return failed(f"{', '.join(wrong_type)} under {story.key} are not Subtasks")
-            got = sorted(i.summary.strip().lower() for i in made)
+            got = sorted(" ".join(words(i.summary)) for i in made)
             if got != want:
                 return failed(f"subtasks under {story.key} are {got}, not {want}")
             return passed(f"{len(made)} subtasks under {story.key}")

@@ -3,7 +3,9 @@
 The rule is greedy and unambiguous: take the unresolved ENG backlog issues that have story
 points and are in no sprint, most urgent priority first, then by key (lowest number first);
 add each one whose points still fit within the capacity; skip those that do not. Passes when
-the issues added to the sprint since the task began are exactly those.
+the issues added to the sprint since the task began are exactly those. Only capacities at
+which the rule skips an issue and still takes a later one are asked (the groomed backlog,
+12 to 15 issues on a small company, offers dozens): taking the first few in order never passes.
 """
 
 from __future__ import annotations
@@ -19,22 +21,34 @@ from graders.checks import Check, CheckResult, failed, passed
 from graders.rubric import Expect
 from tasks.base import Moves, SampleContext, TaskInstance, ToolError, Tools
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.tickets._common import allow_issue, comment, site, wreck
+from tasks.tickets._common import allow_issue, comment, search_all, site, wreck
 
 _CAPACITIES = (8, 13, 20, 26, 34)
 BACKLOG_JQL = 'project = ENG AND resolution = EMPTY AND sprint IS EMPTY AND issuetype NOT IN (Epic, Subtask) AND "Story Points" IS NOT EMPTY'
 
 
+def ranked(backlog: list[tuple[str, str, float]]) -> list[tuple[str, str, float]]:
+    """(key, priority, points) in the prompt's order: most urgent priority first, then lowest key number."""
+    rank = {p.name: p.rank for p in catalog.PRIORITIES}
+    return sorted(backlog, key=lambda b: (rank[b[1]], int(b[0].split("-")[1])))
+
+
 def greedy(backlog: list[tuple[str, str, float]], capacity: float) -> list[str]:
     """Keys picked from (key, priority, points) by the prompt's rule."""
-    rank = {p.name: p.rank for p in catalog.PRIORITIES}
-    order = sorted(backlog, key=lambda b: (rank[b[1]], int(b[0].split("-")[1])))
     picked, used = [], 0.0
-    for key, _priority, points in order:
+    for key, _priority, points in ranked(backlog):
         if used + points <= capacity:
             picked.append(key)
             used += points
     return picked
+
+
+def chooses(backlog: list[tuple[str, str, float]], capacity: float) -> bool:
+    """Whether the rule has a real choice at this capacity: it skips an issue that does not fit
+    and still takes one ranked below it (not just the first few issues in order)."""
+    picked = greedy(backlog, capacity)
+    order = [b[0] for b in ranked(backlog)]
+    return bool(picked) and picked != order[: len(picked)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +78,7 @@ class PlanSprintByCapacity:
             # Capacities below the backlog's total (so the rule has to choose): the usual sizes, fractions of the total, and
             # every whole number of points below it (a small backlog still offers several plans).
             sizes = (*_CAPACITIES, *(int(total * f) for f in (0.35, 0.5, 0.7)), *range(1, int(total) + 1))
-            capacities = sorted({c for c in sizes if 1 <= c < total and greedy(list(backlog), c)})
+            capacities = sorted({c for c in sizes if 1 <= c < total and chooses(list(backlog), c)})
             return shuffled(self.id, ctx, [_Plan(sprint.id, sprint.name, backlog, c) for c in capacities])
 
         return cached(ctx, self.id, build)
@@ -95,23 +109,24 @@ class PlanSprintByCapacity:
             return change.row.get("sprint_id") == sprint_id and change.row.get("issue_id") in {ids[k] for k in want}
 
         async def oracle(tools: Tools) -> None:
-            found = await tools.call("jira_search", jql=f"{BACKLOG_JQL} ORDER BY priority DESC, key ASC", limit=50, fields="priority,summary")
-            keys = [i["key"] for i in found["issues"]]
+            found = await search_all(tools, f"{BACKLOG_JQL} ORDER BY priority DESC, key ASC", "priority,summary")
+            keys = [i["key"] for i in found]
             points = {i: (await tools.call("jira_get_issue", issue_key=i, fields="customfield_10016"))["story_points"] for i in keys}
             picked, used = [], 0.0
             for key in keys:
                 if used + points[key] <= capacity:
                     picked.append(key)
                     used += points[key]
-            await tools.call("jira_add_issues_to_sprint", sprint_id=str(sprint_id), issue_keys=",".join(picked))
+            for at in range(0, len(picked), 50):  # Jira moves at most 50 issues per call
+                await tools.call("jira_add_issues_to_sprint", sprint_id=str(sprint_id), issue_keys=",".join(picked[at:at + 50]))
 
         async def one_by_one(tools: Tools) -> None:
             """Find the sprint on the board, rank the backlog in Python, add the issues one at a time."""
             boards = await tools.call("jira_get_agile_boards", project_key="ENG")
             future = await tools.call("jira_get_sprints_from_board", board_id=boards[0]["id"], state="future")
             target = next(sp for sp in future if sp["name"] == sprint_name)
-            found = await tools.call("jira_search", jql=BACKLOG_JQL, limit=50, fields="*all")
-            rows = [(i["key"], i["priority"]["name"], i["story_points"]) for i in found["issues"]]
+            found = await search_all(tools, BACKLOG_JQL, "*all")
+            rows = [(i["key"], i["priority"]["name"], i["story_points"]) for i in found]
             for key in greedy(rows, capacity):
                 await tools.call("jira_add_issues_to_sprint", sprint_id=target["id"], issue_keys=key)
 

@@ -1,7 +1,8 @@
 """The tickets UI in a real browser (Chromium via Playwright) against the real server: an issue
-moved on the board by its transition button and commented on in its view lands in the env's
-state (read back through the Jira REST face) and in the trajectory with face "ui"; a refused
-transition is a visible alert that writes nothing; typed text is shown as text, never run."""
+moved on the board by its transition button or by dragging its card, and commented on in its
+view, lands in the env's state (read back through the Jira REST face and the grader's diff) and
+in the trajectory with face "ui"; a refused transition or drop is a visible alert that writes
+nothing; typed text is shown as text, never run."""
 
 from __future__ import annotations
 
@@ -98,3 +99,55 @@ def test_a_task_done_on_the_board_grades_full_marks(live_server: Any, page: Page
         assert grade["reward"] == 1.0 and grade["passed"], grade
     finally:
         gym.delete(env.id)
+
+
+def _status_changes(live_server: Any, env_id: str) -> list[tuple[str, str, str]]:
+    """The issues whose status the rollout changed, as the grader's diff sees them: (key, from, to)."""
+    return [(c.row["key"], c.before["status"], c.row["status"]) for c in live_server.gym.changes(env_id)
+            if c.table == "tickets_issues" and c.change == "update" and "status" in c.changed_columns]
+
+
+def drop(page: Page, card: Any, status: str) -> None:
+    """Drag `card` (a card near the top of its column) by its corner, as a person grabs a card (its middle
+    may be a resolution picker), and drop it on the heading of the column of `status`: a drag that has to
+    scroll the page starts on whatever card the scroll puts under the pointer."""
+    card.scroll_into_view_if_needed()
+    card.drag_to(page.locator(f'section.column[data-status="{status}"] h2'), source_position={"x": 4, "y": 4})
+
+
+def test_drag_a_card_to_another_column(live_server: Any, env_id: str, page: Page) -> None:
+    """Dropping a card on a column no transition reaches shows the refusal and writes nothing;
+    dropping it on a column a transition reaches runs that transition (real HTML5 drags in Chromium)."""
+    ui = live_server.env_url(env_id, "tickets")
+    page.goto(f"{ui}/board?project=ENG")
+    card = page.locator('section.column[data-status="To Do"] li.card').filter(has=page.locator('form[data-to="In Progress"]')).first
+    key = card.get_attribute("data-key")
+    assert key and key.startswith("ENG-")
+    reachable = {form.get_attribute("data-to") for form in card.locator("form[data-to]").all()}
+    assert "In Review" not in reachable, "the ENG workflow goes To Do → In Progress → In Review"
+
+    drop(page, card, "In Review")
+    expect(page.get_by_role("alert")).to_have_text(f"You can't move {key} to In Review: its workflow has no transition from To Do to In Review.")
+    expect(page.locator(f'section.column[data-status="To Do"] li.card[data-key="{key}"]')).to_be_visible()
+    assert _status_changes(live_server, env_id) == [] and live_server.gym.changes(env_id) == [], "a refused drop changes nothing"
+    assert not [e for e in live_server.gym.events(env_id) if e["face"] == "ui"]
+
+    drop(page, card, "In Progress")
+    expect(page.locator(f'section.column[data-status="In Progress"] li.card[data-key="{key}"]')).to_be_visible()
+    expect(page.get_by_role("alert")).to_have_count(0)
+    assert _status_changes(live_server, env_id) == [(key, "To Do", "In Progress")]
+    assert [e["operation"] for e in live_server.gym.events(env_id) if e["face"] == "ui"] == ["tickets.transitionIssue"]
+
+
+def test_drag_to_a_column_whose_transition_needs_a_resolution(live_server: Any, env_id: str, page: Page) -> None:
+    """The drop posts the card's own form, so the resolution picked on the card goes with it, as with its button."""
+    ui = live_server.env_url(env_id, "tickets")
+    page.goto(f"{ui}/board?project=SUP")
+    card = page.locator('section.column[data-status="To Do"] li.card').filter(has=page.locator('form[data-to="Done"]')).first
+    key = card.get_attribute("data-key")
+    card.get_by_label(f"Resolution for Resolve Issue {key}").select_option("Duplicate")
+    drop(page, card, "Done")
+    expect(page.locator(f'section.column[data-status="Done"] li.card[data-key="{key}"]')).to_be_visible()
+    fields = rest(live_server, env_id, f"issue/{key}")["fields"]
+    assert (fields["status"]["name"], fields["resolution"]["name"]) == ("Done", "Duplicate")
+    assert _status_changes(live_server, env_id) == [(key, "To Do", "Done")]
