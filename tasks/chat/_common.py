@@ -4,7 +4,8 @@ Checks look only at what the agent's user did after the task started (`since`), 
 that was already there can never satisfy a check, and the do-nothing agent scores 0. An
 answer must be in the place it was asked for, and it is judged over everything the agent said
 since the task began, anywhere (`said` without a channel), read as one text: a wrong guess
-posted first, or posted somewhere else, is still said.
+posted first, or posted somewhere else, is still said; so is one written into a canvas, a
+scheduled message or a channel topic (`written`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from apps.chat.models import Message, Reaction
+from apps.chat.models import Canvas, Channel, Message, Reaction, ScheduledMessage
 from apps.chat.service import ChatService
 from graders.checks import CheckResult, failed, passed
 from graders.diff import RowChange
@@ -32,6 +33,21 @@ def said(db: Session, actor_id: str, since: str, channel_id: str | None = None) 
     if channel_id is not None:
         query = query.where(Message.channel_id == channel_id)
     return list(db.scalars(query.order_by(Message.ts)))
+
+
+def written(db: Session, actor_id: str, since: str) -> str:
+    """What the actor wrote since the task began that is not a posted message but still says
+    something to colleagues: canvases they created or rewrote, messages they scheduled (which
+    will be posted), channel topics and purposes they set. A hedge put there is said all the same."""
+    seconds = int(since.split(".")[0])
+    canvases = db.execute(select(Canvas.title, Canvas.markdown).where(Canvas.updated_by == actor_id, Canvas.updated >= seconds))
+    scheduled = db.scalars(select(ScheduledMessage).where(ScheduledMessage.user_id == actor_id, ScheduledMessage.date_created >= seconds))
+    topics = db.execute(select(Channel.topic).where(Channel.topic_creator == actor_id, Channel.topic_last_set >= seconds))
+    purposes = db.execute(select(Channel.purpose).where(Channel.purpose_creator == actor_id, Channel.purpose_last_set >= seconds))
+    parts = [f"{title}\n{markdown}" for title, markdown in canvases]
+    parts += [render(m.text, m.blocks) for m in scheduled]
+    parts += [text for (text,) in (*topics, *purposes) if text]
+    return "\n".join(parts)
 
 
 def text_of(messages: list[Message]) -> str:
@@ -62,14 +78,15 @@ class Answer:
             here = [m for m in mine if self.inside(m)]
             if not here:
                 return failed(f"nothing from you in {self.place}")
-            said_text = text_of(mine)
+            other = written(db, actor_id, since)  # canvases, scheduled posts, topics: said, never in place
+            said_text = "\n".join(t for t in (text_of(mine), other) if t)
             if echoes(said_text, self.prompt):
                 return failed("what you posted pastes the task instead of doing it")
             text = without_retracted(said_text)
             for verdict in self.judges(text):
                 if not verdict.ok:
                     return failed(f"what you posted {verdict.detail}")
-            elsewhere = without_retracted(text_of([m for m in mine if not self.inside(m)]))
+            elsewhere = without_retracted("\n".join(t for t in (text_of([m for m in mine if not self.inside(m)]), other) if t))
             if elsewhere and self.asserts(elsewhere):
                 return failed(f"you also posted the answer outside {self.place}: it belongs in one place")
             return passed(f"answered in {self.place}: {'; '.join(v.detail for v in self.judges(text))}")
@@ -120,11 +137,13 @@ def allow_reaction(channel_id: str, ts: str, emoji: str, actor_id: str) -> Expec
 
 def careful_steps(actor_id: str, public: frozenset[str]) -> list[Expect]:
     """What a careful person does on the way, in any task: joining a public channel to read it,
-    opening a DM. Neither is collateral damage."""
+    opening a DM, acknowledging a question in a DM with a reaction (:eyes:, then the answer).
+    None of them is collateral damage."""
     return [
         Expect("chat_members", "insert", lambda c: c.row["user_id"] == actor_id and c.row["channel_id"] in public),
         Expect("chat_channels", "insert", lambda c: bool(c.row["is_im"]) and c.row["creator"] == actor_id),
         Expect("chat_members", "insert", lambda c: str(c.row["channel_id"]).startswith("D")),
+        Expect("chat_reactions", "insert", lambda c: c.row["user_id"] == actor_id and str(c.row["channel_id"]).startswith("D")),
     ]
 
 

@@ -98,16 +98,20 @@ _DAY_ABBR = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "weds": 2, "thu": 3, "thur
 _WORD = re.compile(r"\b[A-Za-z]+\b")
 
 
+_COMMON_WORDS = frozenset({"sat", "sun", "wed"})  # abbreviations that are also words
+
+
 def weekdays(text: str) -> set[str]:
-    """Weekdays named, as full names ("Thursdays" too). An abbreviation counts only when
-    capitalised, so "Thu" is Thursday but "sat" or "wed" in a sentence is not a day."""
+    """Weekdays named, as full names ("Thursdays" too) or abbreviations ("Thu", "fri"). An
+    abbreviation that is also a word counts only when capitalised, so "Sat" is Saturday but
+    "sat" or "wed" in a sentence is not a day."""
     found = set()
     for word in _WORD.findall(text):
         lower = word.lower()
         singular = lower[:-1] if lower.endswith("s") else lower
         if lower in _DAY_WORDS or singular in _DAY_WORDS:
             found.add(_DAY_WORDS.get(lower) or _DAY_WORDS[singular])
-        elif word[0].isupper() and lower in _DAY_ABBR:
+        elif lower in _DAY_ABBR and (word[0].isupper() or lower not in _COMMON_WORDS):
             found.add(WEEKDAYS[_DAY_ABBR[lower]])
     return found
 
@@ -160,7 +164,9 @@ _AMOUNT = re.compile(
 
 def amounts(text: str) -> set[Decimal]:
     """Money amounts: "$1,200", "1200 USD", "1.2k", "$3M". When the text marks any amount as
-    money, only those count; otherwise every bare number does (outside times, dates, keys)."""
+    money, bare numbers count only when they are money-sized (so "3 deals, $40k" is one
+    amount, but "$40k, or maybe 45000" is two); otherwise every bare number does (outside
+    times, dates, keys)."""
     bare = _mask(text)
     marked, plain = set(), set()
     for match in _AMOUNT.finditer(bare):
@@ -172,7 +178,28 @@ def amounts(text: str) -> set[Decimal]:
             value *= _SCALE[match["scale"].lower()]
         value = value.normalize()
         (marked if match["cur"] or match["scale"] or match["word"] else plain).add(value)
-    return marked or plain
+    if not marked:
+        return plain
+    return marked | {v for v in plain if _money_sized(v)}
+
+
+def money(value: object) -> str:
+    """An amount as people write it: "$1,348,600", "$1,200.50"."""
+    return f"${value:,.2f}".removesuffix(".00") if isinstance(value, Decimal | int | float) else str(value)
+
+
+def _money_sized(value: Decimal) -> bool:
+    """A bare number big enough to be a sum of money, and not a year ("Q3 2026")."""
+    return value >= 1000 and not (value == value.to_integral_value() and 1900 <= value <= 2100)
+
+
+def roundings(value: Decimal, digits: range = range(2, 7)) -> set[Decimal]:
+    """`value` rounded to each number of significant digits in `digits` ("$1.35M" for
+    1,348,600): said next to the exact value, a rounding restates it, it asserts nothing else."""
+    found = set()
+    for n in digits:
+        found.add(Decimal(f"{value:.{n}g}").normalize() if value else value)
+    return found
 
 
 def _mask(text: str) -> str:
@@ -300,6 +327,8 @@ def judge(
         return Verdict(False, f"names {what} that are not the answer: {', '.join(wrong[:8])}{' …' if len(wrong) > 8 else ''}")
     if missing:
         return Verdict(False, f"does not name the {what}: {', '.join(show(m) for m in missing)}")
+    if not expected:
+        return Verdict(True, f"names no other {what}")
     return Verdict(True, f"names the {what}: {', '.join(sorted(show(e) for e in expected))}")
 
 

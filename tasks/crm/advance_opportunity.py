@@ -1,6 +1,6 @@
 """crm/advance-opportunity-v1: move a deal to the stage the news calls for, with the fields
 that stage needs: Closed Won with the signed amount and today's close date, or
-Negotiation/Review with the next step.
+Negotiation/Review with the next step (its words as given; case, quotes and punctuation aside).
 
 Only the stage, what it drives (probability, forecast category, closed/won) and the fields
 the prompt names may change on that opportunity: anything else touched is collateral."""
@@ -12,6 +12,7 @@ import random
 from apps.crm.models import TABLES
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.common.text import words
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.crm._common import allow, allow_update, dml, quoted, row, rows, say_as_task, snapshot, soql, try_dml, wreck
 
@@ -50,7 +51,7 @@ class AdvanceOpportunity:
 
         def moved(db) -> CheckResult:
             now = row(db, "Opportunity", opp["Id"])
-            wrong = [f"{k} is {now[k]!r}, not {v!r}" for k, v in fields.items() if now[k] != v and not (k == "NextStep" and (now[k] or "").strip(" .").lower() == v.lower())]
+            wrong = [f"{k} is {now[k]!r}, not {v!r}" for k, v in fields.items() if now[k] != v and not (k == "NextStep" and words(now[k] or "") == words(v))]
             return failed("; ".join(wrong)) if wrong else passed(f"{opp['Name']}: " + ", ".join(f"{k} {v}" for k, v in fields.items()))
 
         async def oracle(tools: Tools) -> None:
@@ -74,7 +75,9 @@ class AdvanceOpportunity:
             prompt=f"You are {ctx.actor.name}. News on the opportunity \"{opp['Name']}\": {ask}. Update it in Salesforce.",
             checks=[Check(f"{opp['Name']} at {target} with the fields it needs", moved)],
             expected=[allow_update("Opportunity", opp["Id"], DERIVED | set(fields)),
-                      *([allow("OpportunityLineItem", "any", OpportunityId=opp["Id"])] if won else [])],
+                      # won: the signed amount may come from its products (lines added or repriced), but
+                      # deleting the deal's quote lines is not part of winning it
+                      *([allow("OpportunityLineItem", change, OpportunityId=opp["Id"]) for change in ("insert", "update")] if won else [])],
             oracle=oracle,
             alternatives=(field_by_field,),
             moves=Moves(

@@ -1,8 +1,10 @@
 """crm/close-case-v1: support has fixed a customer's problem; close its Case with the
 resolution, the way this org requires (Status Closed and the Resolution field filled in).
 
-Only the case's status and resolution may change (the stamps closing sets follow): a case
-closed with the resolution but re-prioritised, or other cases closed too, is collateral."""
+The resolution is read in the writer's own words (tasks.common.phrases): it must say what was
+done and claim no other likely fix. Only the case's status and resolution may change (the
+stamps closing sets follow): a case closed with the resolution but re-prioritised, or other
+cases closed too, is collateral."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import random
 from apps.crm.models import TABLES
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.common.phrases import judge_phrase
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.crm._common import allow_update, by_id, dml, me, row, rows, say_as_task, snapshot, soql, try_dml, wreck
 
@@ -18,22 +21,6 @@ RESOLUTIONS = ("Reset the SSO certificate and confirmed logins work", "Raised th
                "Rebuilt the search index; results are back", "Fixed the export timeout in the 2.14 release",
                "Re-sent the invoice with the corrected VAT number")
 CLOSING = {"Status", "Resolution__c", "IsClosed", "ClosedDate", "IsEscalated"}
-
-
-def key_words(text: str) -> set[str]:
-    return {w.strip(".,;:;'\"()").lower() for w in text.split() if len(w.strip(".,;:;'\"()")) >= 4}
-
-
-def also_claims(text: str, resolution: str) -> str | None:
-    """Another candidate resolution the text asserts as well (a hedge that stuffs every likely
-    resolution into the field, which would contain the right one too): one whose own words,
-    those the asked resolution lacks, are at least half present. None when there is none."""
-    said, asked = key_words(text), key_words(resolution)
-    for other in RESOLUTIONS:
-        own = key_words(other) - asked
-        if other != resolution and len(own) >= 2 and len(own & said) * 2 >= len(own):
-            return other
-    return None
 
 
 class CloseCase:
@@ -57,18 +44,14 @@ class CloseCase:
         case, resolution = choose(self.id, ctx.variant, *self._pool(ctx))
         account = by_id(ctx, "Account", case["AccountId"])
         others = [c["Id"] for c in snapshot(ctx, "Case") if not c["IsClosed"] and c["Id"] != case["Id"]][:5]
-        wanted = key_words(resolution)
 
         def closed(db) -> CheckResult:
             now = row(db, "Case", case["Id"])
             if now is None or now["Status"] != "Closed":
                 return failed(f"case {case['CaseNumber']} is {now and now['Status']!r}, not Closed")
-            missing = wanted - key_words(now["Resolution__c"] or "")
-            if missing:
-                return failed(f"the resolution {now['Resolution__c']!r} does not say what was done (missing: {', '.join(sorted(missing))})")
-            other = also_claims(now["Resolution__c"], resolution)
-            if other is not None:
-                return failed(f"the resolution {now['Resolution__c']!r} also claims another fix ({other!r})")
+            said = judge_phrase("fixes", now["Resolution__c"], RESOLUTIONS, resolution)
+            if not said.ok:  # missing what was done, or also claiming other likely fixes (a hedge)
+                return failed(f"the resolution {now['Resolution__c']!r} {said.detail}")
             return passed(f"case {case['CaseNumber']} closed: {now['Resolution__c']}")
 
         async def oracle(tools: Tools) -> None:
@@ -97,7 +80,7 @@ class CloseCase:
             moves=Moves(
                 say=say_as_task,
                 wrong=lambda tools: close(tools, [case["Id"]], "Could not reproduce", Priority="Low" if case["Priority"] != "Low" else "High"),
-                everything=lambda tools: close(tools, [case["Id"], *others], resolution),
+                everything=lambda tools: close(tools, [case["Id"]], " / ".join(RESOLUTIONS)),
                 wrong_record=lambda tools: close(tools, others[:1], resolution),
                 shotgun=lambda tools: close(tools, [case["Id"], *others[:3]], resolution),
                 wreck=wreck,

@@ -1,20 +1,37 @@
 """crm/convert-lead-v1: a lead has qualified; convert it, with or without an opportunity as
 asked. Any correct conversion counts: the account may be created by the conversion or first
-by hand with the lead's company name. Converting other leads, or editing the lead's own
-details, is collateral."""
+by hand with the lead's company name. Only the records the lead converted into may be
+created: converting other leads, extra accounts, contacts or opportunities (even named like
+the lead's), or editing the lead's own details, is collateral."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+
+from sqlalchemy.orm import Session
 
 from apps.crm.models import TABLES
 from graders.checks import Check, CheckResult, failed, passed
+from graders.rubric import Expect
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.common.text import words
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import allow, allow_update, dml, quoted, row, rows, say_as_task, snapshot, soql, wreck
+from tasks.crm._common import allow_update, dml, quoted, row, rows, say_as_task, snapshot, soql, table, wreck
 
 CONVERSION = {"IsConverted", "Status", "ConvertedDate", "ConvertedAccountId", "ConvertedContactId", "ConvertedOpportunityId"}
 WITH_OPPORTUNITY = (True, False)
+
+
+def made_by_conversion(lead_id: str, with_opp: bool) -> list[Expect]:
+    """The records the lead converted into, whatever ids they got: one account, one contact and
+    (when asked) one opportunity. Another account with the company's name, or a second contact
+    with the lead's email, is not part of the conversion: it is collateral."""
+    def converted(column: str) -> Callable[[Session], str | None]:
+        return lambda db: (row(db, "Lead", lead_id) or {}).get(column)
+
+    made = [("Account", "ConvertedAccountId"), ("Contact", "ConvertedContactId")] + ([("Opportunity", "ConvertedOpportunityId")] if with_opp else [])
+    return [Expect(table(obj), "insert", lambda rc, new: new is not None and rc.row.get("Id") == new, given=converted(column)) for obj, column in made]
 
 
 class ConvertLead:
@@ -47,12 +64,12 @@ class ConvertLead:
                 return failed(f"lead {lead['Name']} is not converted")
             account, contact = row(db, "Account", now["ConvertedAccountId"]), row(db, "Contact", now["ConvertedContactId"])
             problems = []
-            if account["Name"] != lead["Company"]:
+            if words(account["Name"]) != words(lead["Company"]):
                 problems.append(f"its account is {account['Name']!r}, not {lead['Company']!r}")
             if contact["Email"] != lead["Email"] or contact["AccountId"] != account["Id"]:
                 problems.append("its contact is not the lead's person at that account")
             opp = row(db, "Opportunity", now["ConvertedOpportunityId"]) if now["ConvertedOpportunityId"] else None
-            if with_opp and (opp is None or opp["Name"] != deal):
+            if with_opp and (opp is None or words(opp["Name"]) != words(deal)):  # "-" for "—" is the same name
                 problems.append(f"the opportunity should be named {deal!r}, got {opp and opp['Name']!r}")
             if not with_opp and opp is not None:
                 problems.append("no opportunity was asked for")
@@ -85,8 +102,7 @@ class ConvertLead:
         return TaskInstance(
             prompt=f"You are {ctx.actor.name}. The lead {lead['Name']} from {lead['Company']} has qualified. Convert the lead in Salesforce, {ask}.",
             checks=[Check(f"lead {lead['Name']} converted as asked", converted)],
-            expected=[allow_update("Lead", lead["Id"], CONVERSION), allow("Account", "insert", Name=lead["Company"]),
-                      allow("Contact", "insert", Email=lead["Email"]), *([allow("Opportunity", "insert", Name=deal)] if with_opp else [])],
+            expected=[allow_update("Lead", lead["Id"], CONVERSION), *made_by_conversion(lead["Id"], with_opp)],
             oracle=oracle,
             alternatives=(account_first,),
             moves=Moves(

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import random
 
+from apps.crm.ids import COUNTER_KEY, make_id
 from apps.crm.models import TABLES
 from apps.crm.objects import sobject
 from apps.crm.records import Records
 from graders.checks import Check, CheckResult, failed, passed
 from graders.rubric import Expect
+from officegym.core.db import get_meta
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.crm._common import allow, by_id, me, quoted, rows, say_as_task, snapshot, soql, table, try_dml, wreck
@@ -47,22 +49,33 @@ class MergeDuplicateContact:
         neighbours = [c["Id"] for c in contacts if c["AccountId"] is not None and c["AccountId"] != original["AccountId"]][:3]
         rows_of_account = [c for c in contacts if c["AccountId"] == original["AccountId"]]
 
+        # The ids setup's records get follow from the template's id counter (an env is a fresh
+        # copy of it when sampled): so the check knows the duplicate's own history, and a copy
+        # made afterwards (the same subject on the original) is not mistaken for it.
+        serial = int(get_meta(ctx.db, COUNTER_KEY, "0") or 0)
+        history_ids = {"Task": [make_id(sobject("Task").prefix, serial + 2 + i) for i in range(len(subjects))],
+                       "Case": [make_id(sobject("Case").prefix, serial + 2 + len(subjects))]}
+
         def setup(session) -> None:
             records = Records(session, myself)
             dup = records.create(sobject("Contact"), {"FirstName": original["FirstName"], "LastName": original["LastName"],
                                                      "Email": original["Email"].upper(), "AccountId": original["AccountId"], "Phone": "+1 555 0100"})
-            for subject in subjects:
-                records.create(sobject("Task"), {"Subject": subject, "Status": "Completed", "WhoId": dup, "WhatId": original["AccountId"]})
-            records.create(sobject("Case"), {"Subject": case_subject, "ContactId": dup, "AccountId": original["AccountId"], "Origin": "Email"})
+            made = [records.create(sobject("Task"), {"Subject": subject, "Status": "Completed", "WhoId": dup, "WhatId": original["AccountId"]})
+                    for subject in subjects]
+            made.append(records.create(sobject("Case"), {"Subject": case_subject, "ContactId": dup, "AccountId": original["AccountId"], "Origin": "Email"}))
+            if made != [*history_ids["Task"], *history_ids["Case"]]:
+                raise RuntimeError(f"setup's records got ids {made}, not the ones the grader expects")
 
         def merged(db) -> CheckResult:
             same = rows(db, "Contact", TABLES["Contact"].c.AccountId == original["AccountId"], TABLES["Contact"].c.Name == original["Name"])
             if [c["Id"] for c in same] != [original["Id"]]:
                 kept = "the original is gone" if original["Id"] not in {c["Id"] for c in same} else f"{len(same)} records remain"
                 return failed(f"{original['Name']} at {account['Name']} should be one record, the original: {kept}")
-            tasks = rows(db, "Task", TABLES["Task"].c.Subject.in_(subjects))
-            cases = rows(db, "Case", TABLES["Case"].c.Subject == case_subject)
-            lost = len(subjects) - sum(1 for t in tasks if t["WhoId"] == original["Id"]) + sum(1 for c in cases if c["ContactId"] != original["Id"]) + (1 - len(cases))
+            # The history is the records setup made: one left behind is lost with the duplicate,
+            # and a copy made on the original afterwards is not it.
+            kept = [t for t in rows(db, "Task", TABLES["Task"].c.Id.in_(history_ids["Task"])) if t["WhoId"] == original["Id"]]
+            kept += [c for c in rows(db, "Case", TABLES["Case"].c.Id.in_(history_ids["Case"])) if c["ContactId"] == original["Id"]]
+            lost = len(subjects) + 1 - len(kept)
             return failed(f"{lost} of the duplicate's activities and cases did not move to the original") if lost else passed("merged, history kept")
 
         async def find(tools: Tools) -> tuple[str, str] | None:

@@ -1,7 +1,8 @@
 """crm/assign-follow-up-v1: create a follow-up task for a colleague on a customer account,
 due on a given day, with high priority. Judged as the set of tasks you created: exactly one,
 owned by that colleague (an active user), on that account, due that day, high priority, its
-subject saying what to do."""
+subject saying what to do in any words, and nothing else of the kind (a subject listing every
+likely to-do is a hedge)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from datetime import timedelta
 from apps.crm.models import TABLES
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.common.phrases import judge_phrase
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.crm._common import allow, dml, me, quoted, rows, say_as_task, snapshot, soql, try_dml, wreck
 
@@ -59,12 +61,13 @@ class AssignFollowUp:
             if len(mine) != 1:
                 return failed(f"you created {len(mine)} tasks; exactly one was asked")
             (task,) = mine
+            asks = judge_phrase("to-dos", task["Subject"], TODOS, todo)
             problems = [what for what, ok in (
                 (f"owner {task['OwnerId']} is not {owner['Name']}", task["OwnerId"] == owner["Id"]),
                 (f"it is on {task['WhatId']}, not {account['Name']}", task["WhatId"] == account["Id"]),
                 (f"due {task['ActivityDate']}, not {due}", task["ActivityDate"] == due),
                 (f"priority {task['Priority']}, not High", task["Priority"] == "High"),
-                (f"subject {task['Subject']!r} does not say to {todo}", re.sub(r"\W+", " ", todo.lower()) in re.sub(r"\W+", " ", (task["Subject"] or "").lower())),
+                (f"subject {task['Subject']!r} {asks.detail}", asks.ok),
                 (f"status {task['Status']!r}: a follow-up is not done yet", task["Status"] != "Completed"),
             ) if not ok]
             return failed("; ".join(problems)) if problems else passed(f"task for {owner['Name']}: {task['Subject']}")
@@ -97,7 +100,7 @@ class AssignFollowUp:
             moves=Moves(
                 say=say_as_task,
                 wrong=lambda tools: make(tools, [account["Id"]], wrong_owner),
-                everything=lambda tools: make(tools, [account["Id"], *others], owner["Id"]),
+                everything=lambda tools: make(tools, [account["Id"]], owner["Id"], "; ".join(TODOS)),
                 wrong_record=lambda tools: make(tools, others[:1], owner["Id"]),
                 shotgun=lambda tools: make(tools, [account["Id"], *others[:2]], owner["Id"]),
                 wreck=wreck,

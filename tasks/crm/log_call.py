@@ -2,7 +2,8 @@
 with the right contact as its Name (WhoId).
 
 Judged as the set of tasks you created: exactly one, on that opportunity, with that contact,
-completed, its subject naming the topic. A call logged twice, or also elsewhere, is wrong."""
+completed, its subject naming the topic in any words and no other topic (a subject stuffed
+with every likely topic is a hedge). A call logged twice, or also elsewhere, is wrong."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import re
 from apps.crm.models import TABLES
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.common.phrases import judge_phrase
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.crm._common import allow, dml, me, quoted, rows, say_as_task, snapshot, soql, try_dml, wreck
 
@@ -56,11 +58,12 @@ class LogCall:
             if len(mine) != 1:
                 return failed(f"you created {len(mine)} tasks; exactly one call log was asked")
             (task,) = mine
+            about = judge_phrase("topics", task["Subject"], TOPICS, topic)
             problems = [what for what, ok in (
                 (f"it is on {task['WhatId']}, not the opportunity {opp['Name']}", task["WhatId"] == opp["Id"]),
                 (f"its Name (WhoId) is {task['WhoId']}, not {contact['Name']}", task["WhoId"] == contact["Id"]),
                 (f"its status is {task['Status']!r}, not Completed", task["Status"] == "Completed"),
-                (f"its subject {task['Subject']!r} does not name the topic ({topic})", re.sub(r"\W+", " ", topic.lower()) in re.sub(r"\W+", " ", (task["Subject"] or "").lower())),
+                (f"its subject {task['Subject']!r} {about.detail}", about.ok),
             ) if not ok]
             return failed("; ".join(problems)) if problems else passed(f"call logged: {task['Subject']}")
 
@@ -71,14 +74,16 @@ class LogCall:
                                                  "WhatId": found["Id"], "WhoId": person["Id"], "ActivityDate": ctx.company.now.date().isoformat()}])
 
         async def by_search(tools: Tools) -> None:
-            """Another path: find both records with SOSL, log with 15-character ids and the default subtype."""
+            """Another path and wording: find both records with SOSL, log with 15-character ids and the
+            default subtype, the topic in the subject without its articles."""
             text = str(await tools.call("salesforce_search_all", searchTerm=contact["Name"], searchIn="NAME FIELDS",
                                         objects=[{"name": "Contact", "fields": ["Id", "Name", "AccountId"]}]))
             person = re.search(r"Id: (003\w{15})", text).group(1)
             found = await tools.call("salesforce_query_records", objectName="Opportunity", fields=["Id", "Name"],
                                      whereClause=f"Name = '{quoted(opp['Name'])}'")
             opp_id = re.search(r"Id: (006\w{15})", str(found)).group(1)
-            await dml(tools, "insert", "Task", [{"Subject": f"Call: {topic}", "Status": "Completed", "WhatId": opp_id[:15], "WhoId": person[:15]}])
+            said = f"Call re {topic.removeprefix('the ')}"
+            await dml(tools, "insert", "Task", [{"Subject": said, "Status": "Completed", "WhatId": opp_id[:15], "WhoId": person[:15]}])
 
         async def log(tools: Tools, on: list[str], who: str | None, text: str = subject) -> None:
             for what in on:
@@ -95,7 +100,7 @@ class LogCall:
             moves=Moves(
                 say=say_as_task,
                 wrong=lambda tools: log(tools, [opp["Id"]], None, f"Call about {topic}"),
-                everything=lambda tools: log(tools, [opp["Id"], *others], contact["Id"]),
+                everything=lambda tools: log(tools, [opp["Id"]], contact["Id"], f"Call with {contact['Name']} about {', '.join(TOPICS)}"),
                 wrong_record=lambda tools: log(tools, others[:1], contact["Id"]),
                 shotgun=lambda tools: log(tools, [opp["Id"], opp["AccountId"], *others[:2]], contact["Id"]),
                 wreck=wreck,

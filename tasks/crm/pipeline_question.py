@@ -2,7 +2,8 @@
 knows (a rep's open pipeline, or what they won this quarter); answer them in that DM.
 
 The answer is everything the agent said since the question, read as the set of money
-amounts it names: exactly the right total (any common way of writing it). Asked only when
+amounts it names: exactly the right total (any common way of writing it; a rounding of it
+said alongside is fine, a second figure is a hedge). Asked only when
 the total is not zero. Solving it takes an aggregate query in the CRM and a chat reply."""
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from graders.rubric import Expect
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.chat._common import Answer, careful_steps, post, post_everywhere, service_as, wreck
 from tasks.chat._workspace import workspace
-from tasks.common.answers import amounts, judge
+from tasks.common.answers import amounts, judge, money, roundings
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.crm._common import quoted, rows, soql
 
@@ -71,7 +72,8 @@ class PipelineQuestion:
                   f"about the sales pipeline. Look it up in Salesforce and reply to them in that DM.")
         expected_amount = Decimal(str(total)).normalize()
         answer = Answer(place=f"your DM with {asker.real_name}", inside=lambda m: m.channel_id == dm, prompt=prompt,
-                        judges=lambda text: (judge("amount", amounts(text), {expected_amount}),), asserts=lambda text: bool(amounts(text)))
+                        judges=lambda text: (judge("amount", amounts(text), {expected_amount}, tolerated=roundings(expected_amount), show=money),),
+                        asserts=lambda text: bool(amounts(text)))
 
         def setup(session) -> None:
             chat = service_as(session, asker.id)

@@ -19,12 +19,15 @@ from tasks.common.answers import (
     handles,
     judge,
     mentions,
+    money,
     parse_time,
+    roundings,
     ticket_keys,
     time_readings,
     times,
     weekdays,
 )
+from tasks.common.phrases import claims, judge_phrase, stem
 from tasks.common.text import Lexicon, render, words
 
 
@@ -75,6 +78,11 @@ def test_lowercase_words_that_look_like_abbreviations_are_not_days() -> None:
     assert weekdays("I sat with the team, we wed the plans, sun is out") == set()
 
 
+def test_lowercase_abbreviations_that_are_no_words_are_days_so_a_hedge_shows() -> None:
+    assert weekdays("moved to Thursday (or maybe fri)") == {"Thursday", "Friday"}
+    assert weekdays("mon or tues") == {"Monday", "Tuesday"}
+
+
 def test_dates_in_common_formats() -> None:
     for written in ("June 4", "Jun 4th", "4 June", "4th of June", "2026-06-04", "6/4", "6/4/2026"):
         assert dates(f"due {written}") == {(6, 4)}, written
@@ -89,7 +97,21 @@ def test_amounts_in_common_formats(written: str) -> None:
 
 def test_money_marked_amounts_outrank_bare_numbers() -> None:
     assert amounts("$3M over 12 months") == {Decimal(3_000_000)}
+    assert amounts("$40k from 3 deals in Q3 2026") == {Decimal(40_000)}
     assert amounts("SUP-54 at 11:15 on 6/4 with <@U12345>") == set()
+
+
+def test_a_money_sized_bare_number_beside_a_marked_one_is_a_second_amount() -> None:
+    assert amounts("$267,100, or possibly 293810") == {Decimal(267_100), Decimal(293_810)}
+    assert not judge("amount", amounts("$267,100 (maybe 240,390)"), {Decimal(267_100)}).ok
+
+
+def test_a_rounding_of_the_exact_amount_said_beside_it_asserts_nothing_else() -> None:
+    exact = Decimal(1_348_600)
+    assert judge("amount", amounts("$1.35M ($1,348,600 exactly)"), {exact}, tolerated=roundings(exact)).ok
+    assert not judge("amount", amounts("$1.35M"), {exact}, tolerated=roundings(exact)).ok  # the exact total was asked
+    assert not judge("amount", amounts("$1,348,600 or $1.4M"), {exact}, tolerated=roundings(exact)).ok  # 1.4M rounds nothing
+    assert money(exact) == "$1,348,600" and money(Decimal("1200.5")) == "$1,200.50"
 
 
 # -- keys, emails, mentions ----------------------------------------------------------------
@@ -192,3 +214,36 @@ def test_a_value_ruled_out_is_not_asserted(text: str, left: set[str]) -> None:
     from tasks.common.answers import without_retracted
 
     assert ticket_keys(without_retracted(text), {"ENG"}) == left
+
+
+# -- phrases in free-text fields -----------------------------------------------------------
+TOPICS = ("pricing for the renewal", "the security questionnaire", "the rollout timeline", "seat expansion", "the pilot results")
+FIXES = ("Reset the SSO certificate and confirmed logins work", "Raised the API rate limit for their workspace",
+         "Rebuilt the search index; results are back", "Fixed the export timeout in the 2.14 release")
+
+
+@pytest.mark.parametrize(("text", "asked"), [
+    ("Call re renewal price", TOPICS[0]), ("Rollout timeline call with Dana Reed", TOPICS[2]),
+    ("Call: the Security Questionnaire", TOPICS[1]), ("SSO cert reset; confirmed logins working", FIXES[0]),
+    ("export timeout fixed (2.14)", FIXES[3]), ("Rebuilt search index, results back. Customer happy.", FIXES[2]),
+])
+def test_the_asked_phrase_in_other_words_is_claimed_alone(text: str, asked: str) -> None:
+    candidates = TOPICS if asked in TOPICS else FIXES
+    assert claims(text, candidates, asked) == {asked}
+    assert judge_phrase("topics", text, candidates, asked).ok
+
+
+@pytest.mark.parametrize(("text", "asked"), [
+    ("Call about " + ", ".join(TOPICS), TOPICS[2]), ("Call about seat expansion and the pilot results", TOPICS[3]),
+    (" / ".join(FIXES), FIXES[1]), ("Rebuilt the search index; also raised the API rate limit", FIXES[2]),
+])
+def test_a_field_stuffed_with_other_candidates_claims_them_too(text: str, asked: str) -> None:
+    candidates = TOPICS if asked in TOPICS else FIXES
+    verdict = judge_phrase("topics", text, candidates, asked)
+    assert not verdict.ok and "not the answer" in verdict.detail
+
+
+def test_a_single_shared_word_claims_nothing_and_a_missing_phrase_is_missing() -> None:
+    assert claims("Schedule the QBR with Security Corp", ("schedule the QBR", "confirm the security review"), "schedule the QBR") == {"schedule the QBR"}
+    assert not judge_phrase("fixes", "Could not reproduce", FIXES, FIXES[0]).ok
+    assert stem("confirmed") == stem("confirm") and stem("pricing") == stem("price") and stem("logins") == "login"

@@ -5,74 +5,18 @@ labelled mentions, thread replies in a DM, key-like words, a welcome post, joini
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable
 
 import pytest
+from rollouts import Rollout
 
 from graders.rubric import PASS_LINE
-from officegym.gym import Gym
-from officegym.validate import McpTools
 from tasks import registry
 from tasks.common.adversaries import ADVERSARIES
 from tasks.common.answers import parse_time
 
 FAMILIES = [f.id for f in registry.all_families()]
-
-
-class Rollout:
-    """One env with a task, acted on through the official MCP client as an agent would."""
-
-    def __init__(self, gym: Gym, task: str, seed: int, variant: int, toolset: str | None = None) -> None:
-        self.gym, self.env = gym, gym.create(task, seed=seed, variant=variant, toolset=toolset)
-        self.task, self.facts = self.env.task, self.env.task.facts
-
-    def run(self, solver: Callable[[McpTools], Any]) -> None:
-        async def go() -> None:
-            async with self.gym.mcp_client(self.env.id) as client:
-                await solver(McpTools(client))
-
-        asyncio.run(go())
-
-    def call(self, tool: str, **arguments: Any) -> Any:
-        found: list[Any] = []
-
-        async def one(tools: McpTools) -> None:
-            found.append(await tools.call(tool, **arguments))
-
-        self.run(one)
-        return found[0]
-
-    def grade(self) -> dict[str, Any]:
-        return self.gym.grade(self.env.id)
-
-    def passes(self) -> bool:
-        grade = self.grade()
-        return grade["passed"] and grade["reward"] == 1.0
-
-    def fails(self) -> bool:
-        grade = self.grade()
-        return not grade["passed"] and grade["reward"] < PASS_LINE
-
-
-@pytest.fixture
-def rollout(gym: Gym) -> Iterator[Callable[..., Rollout]]:
-    made: list[Rollout] = []
-
-    def make(task: str, seed: int = 1, variant: int = 0, where: Callable[[dict], bool] | None = None,
-             toolset: str | None = None) -> Rollout:
-        for v in range(variant, variant + 200):  # the first variant whose instance fits the test
-            r = Rollout(gym, task, seed, v, toolset)
-            made.append(r)
-            if where is None or where(r.facts):
-                return r
-        raise LookupError(f"no variant of {task} fits")
-
-    yield make
-    for r in made:
-        gym.delete(r.env.id)
 
 
 # -- every family --------------------------------------------------------------------------
