@@ -104,6 +104,7 @@ def serve() -> None:
     host = setting("HOST", "127.0.0.1")
     run_serve(host=host, port=port, control_host=setting("CONTROL_HOST", host), control_port=control_port,
               seed=seed, size=size, task=None, db=os.environ["OFFICEGYM_DB"], tls_port=tls_port or None,
+              public_url=f"http://{setting('PUBLIC_HOST', '')}:{port}" if setting("PUBLIC_HOST", "") else None,
               echo=lambda line: print(line, flush=True))
 
 

@@ -20,6 +20,8 @@ def serve(
     task: str = typer.Option(None, help="task family of the default env (none: a bare company)"),
     db: str = typer.Option(None, help="where envs live: a postgresql:// URL (default: SQLite files; or OFFICEGYM_DB)"),
     tls_port: int = typer.Option(None, help="port of the same agent-facing server over HTTPS (default: port + 2; 0: none)"),
+    public_url: str = typer.Option(None, envvar="OFFICEGYM_PUBLIC_URL",
+                                   help="base URL agents reach the server at, when not the address it binds (e.g. http://gym.lab:8000 for --host 0.0.0.0, or a reverse proxy's); env URLs the control plane hands out use it"),
 ) -> None:
     """Serve every app for a default env (the company simulation), plus the control plane on
     its own port behind a generated bearer token."""
@@ -27,7 +29,8 @@ def serve(
 
     try:
         run_serve(host=host, port=port, control_host=control_host, control_port=control_port if control_port is not None else port + 1,
-                  seed=seed, size=size, task=task, db=db, echo=typer.echo, tls_port=tls_port if tls_port is not None else port + 2)
+                  seed=seed, size=size, task=task, db=db, echo=typer.echo, tls_port=tls_port if tls_port is not None else port + 2,
+                  public_url=public_url)
     except (KeyError, ValueError, OSError) as error:
         raise typer.BadParameter(str(error).strip('"')) from None
 

@@ -34,15 +34,19 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 ALL = "all"
 
 
-def transport_security(host: str) -> TransportSecuritySettings:
-    # On loopback, refuse foreign Host headers (DNS rebinding). Served wider (compose, a
-    # cluster), the unguessable env id in the path is the capability; hosts vary by setup.
+def transport_security(host: str, public_host: str | None = None) -> TransportSecuritySettings:
+    # On loopback, refuse foreign Host headers (DNS rebinding), except the public name the
+    # server was given (a reverse proxy in front of it). Served wider (compose, a cluster),
+    # the unguessable env id in the path is the capability; hosts vary by setup.
     if host in LOOPBACK:
-        return TransportSecuritySettings(
-            enable_dns_rebinding_protection=True,
-            allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*", "testserver"],
-            allowed_origins=[f"{scheme}://{name}:*" for scheme in ("http", "https") for name in ("127.0.0.1", "localhost", "[::1]")],
-        )
+        names = ["127.0.0.1", "localhost", "[::1]"]
+        hosts = [f"{name}:*" for name in names] + ["testserver"]
+        origins = [f"{scheme}://{name}:*" for scheme in ("http", "https") for name in names]
+        if public_host and public_host not in LOOPBACK:
+            public = f"[{public_host}]" if ":" in public_host else public_host
+            hosts += [public, f"{public}:*"]  # behind a proxy on 80/443 the Host has no port
+            origins += [f"{scheme}://{public}{port}" for scheme in ("http", "https") for port in ("", ":*")]
+        return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins)
     return TransportSecuritySettings(enable_dns_rebinding_protection=False)
 
 
@@ -99,12 +103,13 @@ class McpDispatcher:
         await server.session_manager.handle_request(scope, receive, send)
 
 
-def create_agent_app(gym: Gym, host: str = "127.0.0.1", servers: dict[tuple[str, str], Server] | None = None) -> FastAPI:
+def create_agent_app(gym: Gym, host: str = "127.0.0.1", servers: dict[tuple[str, str], Server] | None = None,
+                     public_host: str | None = None) -> FastAPI:
     """What agents reach: per env, every app's UI, REST API and MCP servers (`servers`, by
     default every app's toolsets; the bench passes them with a no-op server added)."""
     servers = servers if servers is not None else build_mcp_servers()
     for server in servers.values():
-        server.streamable_http_app(stateless_http=True, json_response=True, transport_security=transport_security(host))
+        server.streamable_http_app(stateless_http=True, json_response=True, transport_security=transport_security(host, public_host))
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

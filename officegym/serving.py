@@ -15,6 +15,7 @@ import signal
 import socket
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 import uvicorn
 
@@ -57,7 +58,7 @@ def _default_env(gym: Any, seed: int, size: str, task: str | None) -> Any:
     return gym.create(task, seed=seed, size=size)
 
 
-def _certificate(host: str) -> Any:
+def _certificate(host: str, public_host: str | None = None) -> Any:
     from officegym import settings
     from officegym.tls import server_certificate
 
@@ -66,17 +67,29 @@ def _certificate(host: str) -> Any:
         names.append(socket.gethostname())
     elif host not in names:
         names.append(host)
+    if public_host and public_host not in names:
+        names.append(public_host)
     return server_certificate(settings.state_dir() / "tls", names)
 
 
+def public_base(public_url: str) -> tuple[str, str]:
+    """(base URL, host name) of `--public-url`: the address agents reach the server at when it
+    is not the one it binds (0.0.0.0 on a cluster node, a container, a reverse proxy)."""
+    parts = urlsplit(public_url.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise ValueError(f"--public-url must be an http(s) URL such as http://gym.example.com:8000 (got {public_url!r})")
+    return f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/')}", parts.hostname
+
+
 def run_serve(*, host: str, port: int, control_host: str, control_port: int, seed: int, size: str, task: str | None,
-              echo: Callable[[str], None], db: str | None = None, tls_port: int | None = None) -> None:
+              echo: Callable[[str], None], db: str | None = None, tls_port: int | None = None, public_url: str | None = None) -> None:
     from officegym.control import env_urls
     from officegym.core.api_token import api_token
     from officegym.gym import Gym
     from officegym.remote import write_state
     from officegym.server import create_agent_app, create_control_app
 
+    public = public_base(public_url) if public_url else None
     check_port(host, port)
     check_port(control_host, control_port)
     if tls_port:
@@ -84,12 +97,12 @@ def run_serve(*, host: str, port: int, control_host: str, control_port: int, see
     gym = Gym(db_url=db)
     env = _default_env(gym, seed, size, task)
     token = os.environ.get("OFFICEGYM_CONTROL_TOKEN") or secrets.token_urlsafe(32)
-    shown = "localhost" if host in ("0.0.0.0", "::") else host
-    base = f"http://{shown}:{port}"
+    shown = public[1] if public else "localhost" if host in ("0.0.0.0", "::") else host
+    base = public[0] if public else f"http://{shown}:{port}"
     control_shown = "localhost" if control_host in ("0.0.0.0", "::") else control_host
     control_url = f"http://{control_shown}:{control_port}"
-    certificate = _certificate(host) if tls_port else None
-    instance_url = f"https://{shown}:{tls_port}" if tls_port else None
+    certificate = _certificate(host, public[1] if public else None) if tls_port else None
+    instance_url = f"https://{_url_host(shown)}:{tls_port}" if tls_port else None
     state = write_state(control_url, token, base, env.id, instance_url=instance_url,
                         ca_file=str(certificate.ca_file) if certificate else None)
 
@@ -107,12 +120,12 @@ def run_serve(*, host: str, port: int, control_host: str, control_port: int, see
     echo(f"  control plane  {control_url}/v1/envs  (bearer token in {state}; docs at {control_url}/v1/docs)")
 
     listeners = [
-        Listener(uvicorn.Config(create_agent_app(gym, host=host), host=host, port=port, log_level="warning")),
+        Listener(uvicorn.Config(create_agent_app(gym, host=host, public_host=shown), host=host, port=port, log_level="warning")),
         Listener(uvicorn.Config(create_control_app(gym, token, base, instance_url=instance_url), host=control_host,
                                 port=control_port, log_level="warning")),
     ]
     if certificate is not None:  # an app of its own: each MCP session manager runs in one lifespan only
-        listeners.append(Listener(uvicorn.Config(create_agent_app(gym, host=host), host=host, port=tls_port, log_level="warning",
+        listeners.append(Listener(uvicorn.Config(create_agent_app(gym, host=host, public_host=shown), host=host, port=tls_port, log_level="warning",
                                                  ssl_certfile=str(certificate.cert_file), ssl_keyfile=str(certificate.key_file))))
 
     def stop() -> None:
@@ -129,3 +142,7 @@ def run_serve(*, host: str, port: int, control_host: str, control_port: int, see
         asyncio.run(every_listener())
     finally:
         gym.close()
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host

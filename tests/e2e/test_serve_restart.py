@@ -43,9 +43,9 @@ class Serve:
         self.proc: subprocess.Popen[str] | None = None
         self.output = ""
 
-    def start(self) -> None:
+    def start(self, *extra: str) -> None:
         command = [sys.executable, "-m", "officegym.cli", "serve", "--port", str(self.port), "--control-port", str(self.control_port),
-                   "--tls-port", str(self.tls_port)]
+                   "--tls-port", str(self.tls_port), *extra]
         self.proc = subprocess.Popen(command, env=self.environ, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         deadline = time.monotonic() + 60
         lines = []
@@ -146,3 +146,33 @@ def test_serve_refuses_a_busy_port_before_printing_urls(serve: Serve) -> None:
     assert done.returncode != 0
     assert "/envs/" not in done.stdout, "no URL is printed for a server that cannot start"
     assert str(serve.port) in done.stderr + done.stdout
+
+
+def test_a_public_url_is_what_agents_are_handed(serve: Serve) -> None:
+    """Behind a proxy or bound to 0.0.0.0, the server hands out the address agents reach it by:
+    in what it prints, in the control plane's env URLs; and that name passes its Host check
+    while any other is still refused (DNS rebinding)."""
+    public = f"http://gym.test:{serve.port}"
+    serve.start("--public-url", public)
+    assert f"{public}/envs/" in serve.output and "127.0.0.1:" not in serve.output.split("control plane")[0]
+    state = serve.state()
+    plane = ControlPlane(state["control_url"], state["token"])
+    env = plane.create()
+    assert all(url.startswith(f"{public}/envs/{env['env_id']}/") for kind in ("ui", "mcp", "api") for url in env["urls"][kind].values())
+    assert env["urls"]["instance_url"] == f"https://gym.test:{serve.tls_port}"
+    listing = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+    headers = {"Accept": "application/json, text/event-stream"}
+    mcp = f"http://127.0.0.1:{serve.port}/envs/{env['env_id']}/mcp/chat"
+    ok = httpx.post(mcp, json=listing, headers={**headers, "Host": f"gym.test:{serve.port}"}, timeout=10)
+    assert ok.status_code == 200 and "tools" in ok.json()["result"]
+    refused = httpx.post(mcp, json=listing, headers={**headers, "Host": f"evil.test:{serve.port}"}, timeout=10)
+    assert refused.status_code == 421
+
+
+def test_a_malformed_public_url_is_refused_clearly(serve: Serve) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "officegym.cli", "serve", "--port", str(serve.port), "--public-url", "gym.test:8000"],
+        env=serve.environ, capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode != 0
+    assert "--public-url must be an http(s) URL" in done.stderr + done.stdout
