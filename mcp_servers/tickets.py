@@ -213,5 +213,7 @@ BENCH_PROBE = Probe(
     rest_read=Call("rest/api/3/search/jql", {"jql": "project = SUP AND status != Done ORDER BY created DESC", "maxResults": 10}, method="GET",
                    operation="tickets.searchIssues"),
     rest_write=Call("rest/api/3/issue/SUP-1/comment", {"body": "bench comment {i}"}),
-    queries=(("JQL search", Call("tickets.searchIssues", {"jql": "project = SUP AND status != Done ORDER BY created DESC", "maxResults": 10})),),
+    queries=(("JQL search", Call("tickets.searchIssues", {"jql": "project = SUP AND status != Done ORDER BY created DESC", "maxResults": 10})),
+             ("JQL history (WAS)", Call("tickets.searchIssues", {"jql": 'project = SUP AND status WAS "In Progress" BEFORE -7d ORDER BY created DESC',
+                                                                  "maxResults": 10}))),
 )

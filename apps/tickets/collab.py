@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from apps.tickets import catalog, shapes
+from apps.tickets import queries as Q
 from apps.tickets import fields as F
 from apps.tickets.errors import TicketsError, not_found
 from apps.tickets.ids import format_duration, jira_time, parse_duration, parse_time
@@ -21,22 +22,26 @@ MAX_COMMENT = 32_767
 MAX_WORK_SECONDS = 10 * 5 * 8 * 3600  # ten working weeks in one entry is a typo, not a day's work
 
 
-def add_comment_row(self, issue: Issue, body: str) -> Comment:
+def add_comment_row(self, issue: Any, body: str) -> Any:
+    """A new comment on `issue` (a model object or a plain row), written on the driver: nothing
+    in the session holds the new row, and the issue's `updated` is set as the row is."""
     text = body.strip()
     if not text:
         raise TicketsError("invalid_field", "Comment body can not be empty!", field="comment")
     if len(text) > MAX_COMMENT:
         raise TicketsError("invalid_field", f"Comment is too long: at most {MAX_COMMENT} characters.", field="comment")
-    new_id = max(self.db.scalar(select(func.max(Comment.id))) or 0, 9999) + 1
-    row = Comment(id=new_id, issue_id=issue.id, author_id=self.actor_id, body=text, created=self.stamp(), updated=self.stamp())
-    self.db.add(row)
-    issue.updated = self.stamp()
-    self.db.flush()
+    row = Q.CommentRow(id=max(Q.MAX_COMMENT_ID.scalar(self.db) or 0, 9999) + 1, issue_id=issue.id, author_id=self.actor_id, body=text,
+                       created=self.stamp(), updated=self.stamp())
+    Q.INSERT_COMMENT.run(self.db, **row._asdict())
+    if isinstance(issue, Issue):
+        issue.updated = self.stamp()  # flushed with the rest of the operation's changes
+    else:
+        Q.TOUCH_ISSUE.run(self.db, id=issue.id, updated=self.stamp())
     return row
 
 
-def _comment_out(self, row: Comment, style: str, api: str = "3") -> dict[str, Any]:
-    author = self.db.get(User, row.author_id)
+def _comment_out(self, row: Any, style: str, api: str = "3") -> dict[str, Any]:
+    author = Q.USER_BY_ID.first(self.db, id=row.author_id)
     if style == "simplified":
         return {"id": str(row.id), "body": row.body, "created": row.created, "updated": row.updated,
                 "author": author.display_name if author else "Unknown"}
@@ -50,7 +55,7 @@ def add_comment(self, issue: IssueRef, body: Body, comment_id: str | None = None
     self.check_cloud(cloud_id)
     if comment_id:
         return edit_comment(self, issue=issue, comment_id=comment_id, body=body, api=api, style=style)
-    found = self.issue(issue)
+    found = self.issue_row(issue)
     return _comment_out(self, add_comment_row(self, found, F.text(body, "body")), style, api)
 
 

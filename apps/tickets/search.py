@@ -6,14 +6,11 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from sqlalchemy import select
-
 from apps.tickets import fields as F
-from apps.tickets import shapes
 from apps.tickets.errors import TicketsError
-from apps.tickets.jql import compiler
+from apps.tickets.jql import plan as jql_plan
+from apps.tickets.jql.compiler import JqlContext
 from apps.tickets.jql.parser import JqlError
-from apps.tickets.models import Issue
 from apps.tickets.params import CloudId, Jql, Limit, Names, Offset, ProjectRef, Style, Token
 from officegym.core.operations import operation
 
@@ -35,19 +32,15 @@ def decode_token(token: str) -> int:
     raise TicketsError("invalid_arguments", "nextPageToken is not one this search returned; pass the nextPageToken of the previous page", field="nextPageToken")
 
 
-def run(self, jql: str, offset: int, size: int, projects: list[str] | None = None) -> tuple[list[Issue], int]:
-    """A page of issues matching `jql` (within `projects`, when given), and how many match in all."""
+def run(self, jql: str, offset: int, size: int, projects: list[str] | None = None) -> tuple[list[Any], int]:
+    """A page of issues (plain rows) matching `jql` (within `projects`, when given), and how many match in all."""
     try:
-        where, order = compiler.compile_query(jql or "", compiler.JqlContext(self.db, self.actor_id, self.now()))
+        plan = jql_plan.plan_for(JqlContext(self.db, self.actor_id, self.now), jql or "", tuple(projects or ()))
     except JqlError as bad:
         raise TicketsError("invalid_jql", bad.message, field=None) from None
-    stmt = select(Issue)
-    if where is not None:
-        stmt = stmt.where(where)
-    if projects:
-        stmt = stmt.where(Issue.project_key.in_(projects))
-    total = shapes.count(self.db, stmt)
-    page = list(self.db.scalars(stmt.order_by(*order).offset(offset).limit(size)))
+    self.db.flush()  # the plan runs on the driver: the ORM's pending changes go first
+    total = plan.count.scalar(self.db) or 0
+    page = plan.page.rows(self.db, offset=offset, size=size) if offset < total else []
     return page, total
 
 

@@ -13,12 +13,14 @@ bound onto this class at its end.
 from __future__ import annotations
 
 import re
+from functools import cached_property
 from typing import Any
 
 from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from apps.tickets import agile, catalog, collab, directory, edits, search, shapes, site, workflow
+from apps.tickets import queries as Q
 from apps.tickets import fields as F
 from apps.tickets.edits import EDITABLE
 from apps.tickets.errors import TicketsError, not_found
@@ -44,9 +46,16 @@ class TicketsService:
     def __init__(self, db: Session, actor_id: str | None = None) -> None:
         self.db = db
         self.actor_id = actor_id or get_meta(db, ACTOR_META_KEY) or ""
-        self.base = get_meta(db, SITE_META_KEY) or "https://example.atlassian.net"
-        self.cloud_id = get_meta(db, CLOUD_META_KEY) or ""
         self._stamp: str | None = None
+
+    @cached_property
+    def base(self) -> str:
+        """The site's URL, read when a shape needs it."""
+        return get_meta(self.db, SITE_META_KEY) or "https://example.atlassian.net"
+
+    @cached_property
+    def cloud_id(self) -> str:
+        return get_meta(self.db, CLOUD_META_KEY) or ""
 
     def check_cloud(self, cloud_id: str | None) -> None:
         """The official server's `cloudId`: this site's id, URL or host name."""
@@ -69,6 +78,17 @@ class TicketsService:
         return clock.now(self.db)
 
     def issue(self, ref: str | None) -> Issue:
+        """The issue a key, id or ARI names, as a model object (to change it)."""
+        return self._find(ref, lambda project, number: self.db.scalar(select(Issue).where(Issue.project_key == project, Issue.number == number)),
+                          lambda issue_id: self.db.get(Issue, issue_id))
+
+    def issue_row(self, ref: str | None) -> Any:
+        """The issue a key, id or ARI names, as a plain row (to read it, or to write it on the
+        driver): no model object is loaded."""
+        self.db.flush()  # read on the driver: the ORM's pending changes go first
+        return self._find(ref, lambda project, number: Q.issue_by_key(self.db, project, number), lambda issue_id: Q.issue_by_id(self.db, issue_id))
+
+    def _find(self, ref: str | None, by_key: Any, by_id: Any) -> Any:
         text = (ref or "").strip()
         found = None
         ari = _ARI.match(text)
@@ -76,9 +96,9 @@ class TicketsService:
             text = ari[1]
         key = split_key(text)
         if key:
-            found = self.db.scalar(select(Issue).where(Issue.project_key == key[0], Issue.number == key[1]))
+            found = by_key(*key)
         elif text.isdigit() and len(text) < 10:
-            found = self.db.get(Issue, int(text))
+            found = by_id(int(text))
         if found is None:
             if not text:
                 raise TicketsError("invalid_arguments", "an issue is required: pass a key like 'SUP-12' or a numeric id like '10002'", field="issueIdOrKey")
@@ -108,7 +128,7 @@ class TicketsService:
             raise TicketsError("project_not_found", f"No project could be found with key '{(ref or '')[:64]}'. Projects: {known}.", field=field, status=404 if field == "projectIdOrKey" else 400)
         return found
 
-    def shape(self, issues: list[Issue], style: str, wanted: list[str] | None = None, v3: bool = True, comment_limit: int | None = None) -> list[dict[str, Any]]:
+    def shape(self, issues: list[Any], style: str, wanted: list[str] | None = None, v3: bool = True, comment_limit: int | None = None) -> list[dict[str, Any]]:
         want = list(wanted or shapes.DEFAULT_FIELDS)
         if "*all" in want or "*navigable" in want:
             want = list(shapes.DEFAULT_FIELDS)
@@ -116,13 +136,15 @@ class TicketsService:
             load = {"labels", "components", "fixVersions", "subtasks", "issuelinks", catalog.SPRINT_FIELD} | ({"comment"} if comment_limit != 0 else set())
         else:
             load = set(want)
-        related = shapes.Related.load(self.db, issues, load)
         if style == "simplified":
+            limit = 10 if comment_limit is None else comment_limit
+            related = shapes.Related.load(self.db, issues, load, comment_limit=limit)
             keep = None if wanted is None else set(wanted)
-            return [shapes.simplified(i, related, self.base, 10 if comment_limit is None else comment_limit, keep) for i in issues]
+            return [shapes.simplified(i, related, self.base, limit, keep) for i in issues]
+        related = shapes.Related.load(self.db, issues, load, comment_limit=comment_limit)
         return [shapes.issue(i, related, self.base, want, v3, comment_limit) for i in issues]
 
-    def one(self, issue: Issue, style: str, **kw: Any) -> dict[str, Any]:
+    def one(self, issue: Any, style: str, **kw: Any) -> dict[str, Any]:
         return self.shape([issue], style, **kw)[0]
 
     # -- the changelog --------------------------------------------------------------------
@@ -146,7 +168,7 @@ class TicketsService:
         """One issue with its fields; `expand=changelog` adds its history. (`update_history`, the
         reference server's "add to recently viewed", changes nothing here.)"""
         self.check_cloud(cloud_id)
-        found = self.issue(issue)
+        found = self.issue_row(issue)
         wanted = F.string_list(fields, "fields") if fields else None
         shaped = self.one(found, style, wanted=wanted, v3=api != "2", comment_limit=comment_limit)
         if expand and "changelog" in expand.lower():

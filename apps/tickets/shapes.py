@@ -1,6 +1,7 @@
 """Jira's JSON shapes of rows: REST v3 (and v2) issues, users, statuses, comments, sprints; and
 mcp-atlassian's simplified issue. Issues are shaped in batches (`Related.load`): one query per
-related table for a whole page of results, not one per issue."""
+related table for a whole page of results, not one per issue. A row is a model object or a
+plain row with the same attribute names (queries.py); both shape alike."""
 
 from __future__ import annotations
 
@@ -9,16 +10,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from apps.tickets import catalog
+from apps.tickets import queries as Q
 from apps.tickets.adf import to_adf
 from apps.tickets.ids import format_duration
-from apps.tickets.models import (
-    Comment, Component, Issue, IssueComponent, IssueVersion, Label, Link, Sprint, SprintIssue, User, Version, Watcher,
-    Worklog,
-)
+from apps.tickets.models import Comment, Issue, Link, Sprint, User, Worklog
 
 DEFAULT_FIELDS = ("summary", "status", "issuetype", "priority", "assignee", "reporter", "project", "labels", "components",
                   "fixVersions", "duedate", "created", "updated", "resolution", "resolutiondate", "parent", "subtasks",
@@ -99,70 +98,79 @@ def worklog(w: Worklog, author: User | None, base: str) -> dict[str, Any]:
 
 @dataclass
 class Related:
-    """Everything a page of issues refers to, loaded in one query per table."""
+    """Everything a page of issues refers to, loaded in one statement per table (queries.py):
+    plain rows, read by attribute as the models are."""
 
-    users: dict[str, User] = field(default_factory=dict)
+    users: dict[str, Any] = field(default_factory=dict)
     labels: dict[int, list[str]] = field(default_factory=lambda: defaultdict(list))
-    components: dict[int, list[Component]] = field(default_factory=lambda: defaultdict(list))
-    versions: dict[int, list[Version]] = field(default_factory=lambda: defaultdict(list))
-    issues: dict[int, Issue] = field(default_factory=dict)  # parents, subtasks and linked issues by id
-    subtasks: dict[int, list[Issue]] = field(default_factory=lambda: defaultdict(list))
-    links: dict[int, list[Link]] = field(default_factory=lambda: defaultdict(list))
-    comments: dict[int, list[Comment]] = field(default_factory=lambda: defaultdict(list))
-    sprints: dict[int, list[Sprint]] = field(default_factory=lambda: defaultdict(list))
+    components: dict[int, list[Any]] = field(default_factory=lambda: defaultdict(list))
+    versions: dict[int, list[Any]] = field(default_factory=lambda: defaultdict(list))
+    issues: dict[int, Any] = field(default_factory=dict)  # parents, subtasks and linked issues by id
+    subtasks: dict[int, list[Any]] = field(default_factory=lambda: defaultdict(list))
+    links: dict[int, list[Any]] = field(default_factory=lambda: defaultdict(list))
+    comments: dict[int, list[Any]] = field(default_factory=lambda: defaultdict(list))
+    comment_totals: dict[int, int] = field(default_factory=dict)  # when only the newest comments were loaded
+    sprints: dict[int, list[Any]] = field(default_factory=lambda: defaultdict(list))
     watchers: dict[int, list[str]] = field(default_factory=lambda: defaultdict(list))
-    worklogs: dict[int, list[Worklog]] = field(default_factory=lambda: defaultdict(list))
+    worklogs: dict[int, list[Any]] = field(default_factory=lambda: defaultdict(list))
 
     @classmethod
-    def load(cls, db: Session, issues: Sequence[Issue], wanted: set[str]) -> Related:
+    def load(cls, db: Session, issues: Sequence[Any], wanted: set[str], comment_limit: int | None = None) -> Related:
+        """What `issues` refer to, for the `wanted` fields; for one issue with `comment_limit`,
+        only its newest comments (and their count)."""
         r = cls()
         ids = [i.id for i in issues]
         if not ids:
             return r
+        db.flush()  # the statements run on the driver: the ORM's pending changes must be in the database first
         r.issues = {i.id: i for i in issues}
         if "labels" in wanted:
-            for row in db.scalars(select(Label).where(Label.issue_id.in_(ids)).order_by(Label.label)):
+            for row in Q.related(db, "labels", ids):
                 r.labels[row.issue_id].append(row.label)
         if "components" in wanted:
-            for link, comp in db.execute(select(IssueComponent, Component).join(Component, Component.id == IssueComponent.component_id)
-                                         .where(IssueComponent.issue_id.in_(ids)).order_by(Component.name)):
-                r.components[link.issue_id].append(comp)
+            for row in Q.related(db, "components", ids):
+                r.components[row.issue_id].append(row)
         if "fixVersions" in wanted:
-            for link, version in db.execute(select(IssueVersion, Version).join(Version, Version.id == IssueVersion.version_id)
-                                            .where(IssueVersion.issue_id.in_(ids)).order_by(Version.name)):
-                r.versions[link.issue_id].append(version)
+            for row in Q.related(db, "versions", ids):
+                r.versions[row.issue_id].append(row)
         if "subtasks" in wanted:
-            for sub in db.scalars(select(Issue).where(Issue.parent_id.in_(ids)).order_by(Issue.id)):
+            for sub in Q.related(db, "subtasks", ids):
                 r.issues.setdefault(sub.id, sub)
                 if sub.issue_type == "Subtask" or r.issues[sub.parent_id].issue_type != "Epic":
                     r.subtasks[sub.parent_id].append(sub)
         if "issuelinks" in wanted:
-            for link in db.scalars(select(Link).where(or_(Link.source_id.in_(ids), Link.target_id.in_(ids))).order_by(Link.id)):
+            seen: set[int] = set()
+            for link in Q.related(db, "links", ids):
+                if link.id in seen:  # a link between two chunks of ids comes back once per chunk
+                    continue
+                seen.add(link.id)
                 for end in (link.source_id, link.target_id):
                     if end in r.issues:
                         r.links[end].append(link)
-        if "comment" in wanted:
-            for c in db.scalars(select(Comment).where(Comment.issue_id.in_(ids)).order_by(Comment.created, Comment.id)):
+        if "comment" in wanted and comment_limit and len(ids) == 1:
+            r.comments[ids[0]] = Q.NEWEST_COMMENTS.rows(db, issue_id=ids[0], size=comment_limit)[::-1]
+            r.comment_totals[ids[0]] = Q.COMMENT_COUNT.scalar(db, issue_id=ids[0])
+        elif "comment" in wanted:
+            for c in Q.related(db, "comments", ids):
                 r.comments[c.issue_id].append(c)
         if catalog.SPRINT_FIELD in wanted:
-            for link, s in db.execute(select(SprintIssue, Sprint).join(Sprint, Sprint.id == SprintIssue.sprint_id)
-                                      .where(SprintIssue.issue_id.in_(ids)).order_by(Sprint.id)):
-                r.sprints[link.issue_id].append(s)
+            for s in Q.related(db, "sprints", ids):
+                r.sprints[s.issue_id].append(s)
         if "watches" in wanted:
-            for w in db.scalars(select(Watcher).where(Watcher.issue_id.in_(ids)).order_by(Watcher.account_id)):
+            for w in Q.related(db, "watchers", ids):
                 r.watchers[w.issue_id].append(w.account_id)
         if "worklog" in wanted:
-            for w in db.scalars(select(Worklog).where(Worklog.issue_id.in_(ids)).order_by(Worklog.started, Worklog.id)):
+            for w in Q.related(db, "worklogs", ids):
                 r.worklogs[w.issue_id].append(w)
         others = {i.parent_id for i in issues if i.parent_id} | {e for ls in r.links.values() for l in ls for e in (l.source_id, l.target_id)}
         missing = others - set(r.issues)
         if missing:
-            for other in db.scalars(select(Issue).where(Issue.id.in_(missing))):
+            for other in Q.related(db, "issues", missing):
                 r.issues[other.id] = other
         people = {p for i in r.issues.values() for p in (i.assignee_id, i.reporter_id, i.creator_id) if p}
         people |= {c.author_id for cs in r.comments.values() for c in cs} | {w.author_id for ws in r.worklogs.values() for w in ws}
         if people:
-            r.users = {u.account_id: u for u in db.scalars(select(User).where(User.account_id.in_(people)))}
+            r.users = {u.account_id: u for u in Q.related(db, "users", people)}
         return r
 
 
@@ -225,9 +233,10 @@ def _timetracking(logs: list[Worklog]) -> dict[str, Any]:
 
 def _comments(i: Issue, r: Related, base: str, v3: bool, limit: int | None) -> dict[str, Any]:
     every = r.comments.get(i.id, [])
+    total = r.comment_totals.get(i.id, len(every))
     shown = every[-limit:] if limit is not None and limit >= 0 else every
     return {"comments": [comment(c, r.users.get(c.author_id), base, i.id, v3) for c in shown], "self": f"{base}/rest/api/3/issue/{i.id}/comment",
-            "maxResults": len(shown), "total": len(every), "startAt": max(len(every) - len(shown), 0)}
+            "maxResults": len(shown), "total": total, "startAt": max(total - len(shown), 0)}
 
 
 def _other(link: Link, i: Issue) -> int:

@@ -3,6 +3,13 @@
 Values are checked the way Jira checks them: an unknown field, status, project, user, sprint or
 function is an error that names it; an operator a field does not support is an error too.
 Relative dates and date functions are read on the env clock.
+
+The condition binds every value as a parameter of its own (no expanding IN lists), so the
+statement compiles once and runs as a prepared statement (plan.py keeps it per query text).
+What the condition depends on beyond the text is recorded as it compiles: the database
+lookups it made (users, components, versions, sprints, parents) and their answers, whether it
+read the clock or the acting user, and whether it read the changelog (WAS, CHANGED), whose
+answer changes with every write.
 """
 
 from __future__ import annotations
@@ -12,23 +19,38 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, exists, false, func, literal, not_, or_, select, true
+from sqlalchemy import Boolean, and_, bindparam, exists, false, func, literal, literal_column, not_, or_, select, true
 from sqlalchemy.orm import Session
 
 from apps.tickets import catalog
 from apps.tickets.ids import jira_time, split_key
-from apps.tickets.jql import dates
+from apps.tickets.jql import dates, history, text_search
 from apps.tickets.jql.fields import DATE_COLUMNS, TEXT_COLUMNS, USER_COLUMNS, FieldSpec, spec
-from apps.tickets.jql.ordering import order_by
-from apps.tickets.jql.parser import Bool, Clause, Empty, Func, JqlError, Query, parse
-from apps.tickets.models import Comment, Component, Issue, IssueComponent, IssueVersion, Label, Sprint, SprintIssue, User, Version, Watcher
+from apps.tickets.jql.parser import Bool, Clause, Empty, Func, JqlError
+from apps.tickets.models import Component, Issue, IssueComponent, IssueVersion, Label, Sprint, SprintIssue, Version, Watcher
+from apps.tickets.queries import USER_IDS_MATCHING
+from officegym.core.sql import Prepared
+
+HISTORY_OPS = ("was", "was not", "was in", "was not in", "changed")
+
+# The lookups a query's values need, prepared once; their answers are part of a compiled plan.
+COMPONENT_IDS = Prepared(select(Component.id).where(or_(func.lower(Component.name) == bindparam("low"), Component.id == bindparam("id")))
+                         .order_by(Component.id))
+VERSION_IDS = Prepared(select(Version.id).where(or_(func.lower(Version.name) == bindparam("low"), Version.id == bindparam("id")))
+                       .order_by(Version.id))
+VERSION_IDS_RELEASED = Prepared(select(Version.id).where(Version.released == bindparam("released", type_=Boolean)).order_by(Version.id))
+SPRINT_IDS = Prepared(select(Sprint.id).where(or_(func.lower(Sprint.name) == bindparam("low"), Sprint.id == bindparam("id")))
+                      .order_by(Sprint.id))
+SPRINT_IDS_IN_STATE = Prepared(select(Sprint.id).where(Sprint.state == bindparam("state")).order_by(Sprint.id))
+ISSUE_ID_BY_KEY = Prepared(select(Issue.id).where(Issue.project_key == bindparam("project"), Issue.number == bindparam("number")))
+ISSUE_ID = Prepared(select(Issue.id).where(Issue.id == bindparam("id")))
 
 
 @dataclass
 class JqlContext:
     db: Session
     actor_id: str
-    now: datetime
+    clock: Callable[[], datetime]  # the env's now, read only by queries that need it
 
 
 def _no_value(value: str, field: FieldSpec) -> JqlError:
@@ -39,9 +61,47 @@ def _function_name(f: Func) -> str:
     return f"{f.name}({', '.join(f.args)})"
 
 
+def _as_id(text: str) -> int:
+    """A value as an id, or -1 (no row has it) when it is not one."""
+    return int(text) if text.isdigit() and len(text) < 10 else -1
+
+
+def one_of(column: Any, values: list[Any]) -> Any:
+    """`column IN (values)`, one bound parameter per value (a statement that compiles once)."""
+    return column.in_([literal(v, column.type) for v in values]) if values else false()
+
+
+def ids_in(ids: list[int], negate: bool = False) -> Any:
+    """`issue id [NOT] IN (...)` for ids computed here: integers written into the SQL as one piece
+    of text (any number of them fits, and it costs nothing to compile)."""
+    if not ids:
+        return true() if negate else false()
+    listed = ",".join(str(int(i)) for i in ids)
+    return literal_column(f"({Issue.__table__.name}.id {'NOT IN' if negate else 'IN'} ({listed}))", Boolean)
+
+
 class Compiler:
     def __init__(self, ctx: JqlContext) -> None:
         self.ctx = ctx
+        self.lookups: list[tuple[Prepared, tuple[tuple[str, Any], ...], tuple[Any, ...]]] = []
+        self.now: datetime | None = None  # set when the query read the clock
+        self.uses_actor = False
+        self.volatile = False  # read the changelog: valid for this call only
+
+    # -- what the condition depends on ----------------------------------------------------
+    def clock(self) -> datetime:
+        if self.now is None:
+            self.now = self.ctx.clock()
+        return self.now
+
+    def actor(self) -> str:
+        self.uses_actor = True
+        return self.ctx.actor_id
+
+    def lookup(self, statement: Prepared, **params: Any) -> list[Any]:
+        found = tuple(statement.scalars(self.ctx.db, **params))
+        self.lookups.append((statement, tuple(sorted(params.items())), found))
+        return list(found)
 
     # -- conditions ----------------------------------------------------------------------
     def condition(self, node: Any) -> Any:
@@ -58,6 +118,8 @@ class Compiler:
     def clause(self, c: Clause) -> Any:
         field = spec(c.field)
         op = c.op.lower()
+        if op in HISTORY_OPS:
+            return self.history(field, op, c)
         if op not in field.ops:
             raise JqlError(f"The operator '{c.op.upper()}' is not supported by the '{field.name}' field.")
         if any(isinstance(v, Empty) for v in c.values):
@@ -93,9 +155,9 @@ class Compiler:
     @staticmethod
     def _apply(op: str, column: Any, values: list[Any]) -> Any:
         if op in ("=", "in"):
-            return column.in_(values) if values else false()
+            return one_of(column, values)
         if op in ("!=", "not in"):
-            return and_(column.is_not(None), column.not_in(values)) if values else column.is_not(None)
+            return and_(column.is_not(None), not_(one_of(column, values))) if values else column.is_not(None)
         raise JqlError(f"The operator '{op.upper()}' is not supported here.")
 
     def _strings(self, field: FieldSpec, values: tuple[Any, ...]) -> list[str]:
@@ -144,7 +206,7 @@ class Compiler:
         strings = self._strings(field, values)
         unresolved = any(s.lower() == "unresolved" for s in strings)
         names = self._choice(field, op, tuple(s for s in strings if s.lower() != "unresolved"), catalog.resolution)
-        positive = or_(Issue.resolution.in_(names) if names else false(), Issue.resolution.is_(None) if unresolved else false())
+        positive = or_(one_of(Issue.resolution, names), Issue.resolution.is_(None) if unresolved else false())
         if op in ("=", "in"):
             return positive
         return and_(not_(positive), Issue.resolution.is_not(None) if not unresolved else true())
@@ -157,7 +219,7 @@ class Compiler:
             raise JqlError(f"The operator '{op}' takes one value for the '{field.name}' field.")
         rank = found[0].rank  # "priority > Medium" means more urgent than Medium: a smaller rank
         test = {">": lambda r: r < rank, ">=": lambda r: r <= rank, "<": lambda r: r > rank, "<=": lambda r: r >= rank}[op]
-        return Issue.priority.in_([p.name for p in catalog.PRIORITIES if test(p.rank)])
+        return one_of(Issue.priority, [p.name for p in catalog.PRIORITIES if test(p.rank)])
 
     def users(self, field: FieldSpec, values: tuple[Any, ...]) -> list[str]:
         ids: list[str] = []
@@ -165,11 +227,10 @@ class Compiler:
             if isinstance(v, Func):
                 if v.name.lower() != "currentuser":
                     raise JqlError(f"Unable to find JQL function '{_function_name(v)}'.")
-                ids.append(self.ctx.actor_id)
+                ids.append(self.actor())
                 continue
             text = str(v).strip()
-            rows = list(self.ctx.db.scalars(select(User.account_id).where(or_(
-                User.account_id == text, func.lower(User.email) == text.lower(), func.lower(User.display_name) == text.lower()))))
+            rows = self.lookup(USER_IDS_MATCHING, text=text, low=text.lower())
             if not rows:
                 raise _no_value(text, field)
             ids += rows
@@ -179,15 +240,14 @@ class Compiler:
         return self._apply(op, USER_COLUMNS[field.name.lower()], self.users(field, values))
 
     def _watcher(self, field: FieldSpec, op: str, values: tuple[Any, ...]) -> Any:
-        watched = exists(select(literal(1)).select_from(Watcher).where(Watcher.issue_id == Issue.id, Watcher.account_id.in_(self.users(field, values))))
+        watched = exists(select(literal(1)).select_from(Watcher).where(Watcher.issue_id == Issue.id, one_of(Watcher.account_id, self.users(field, values))))
         return watched if op in ("=", "in") else not_(watched)
 
     def _key(self, field: FieldSpec, op: str, values: tuple[Any, ...]) -> Any:
         parts = []
         for v in self._strings(field, values):
             if v.isdigit():
-                row = self.ctx.db.scalar(select(Issue.id).where(Issue.id == int(v))) if len(v) < 10 else None
-                parts.append(("id", int(v), row))
+                parts.append(("id", int(v), None))
                 continue
             key = split_key(v)
             if key is None:
@@ -226,26 +286,24 @@ class Compiler:
     def _component(self, field: FieldSpec, op: str, values: tuple[Any, ...]) -> Any:
         ids: list[int] = []
         for v in self._strings(field, values):
-            rows = list(self.ctx.db.scalars(select(Component.id).where(or_(func.lower(Component.name) == v.lower(),
-                                                                             Component.id == (int(v) if v.isdigit() and len(v) < 10 else -1)))))
+            rows = self.lookup(COMPONENT_IDS, low=v.lower(), id=_as_id(v))
             if not rows:
                 raise _no_value(v, field)
             ids += rows
-        return self._linked(field, op, (0,), IssueComponent, IssueComponent.issue_id, lambda _v: IssueComponent.component_id.in_(ids))
+        return self._linked(field, op, (0,), IssueComponent, IssueComponent.issue_id, lambda _v: one_of(IssueComponent.component_id, ids))
 
     def _version(self, field: FieldSpec, op: str, values: tuple[Any, ...]) -> Any:
         ids: list[int] = []
         for v in values:
             if isinstance(v, Func) and v.name.lower() in ("releasedversions", "unreleasedversions"):
-                ids += list(self.ctx.db.scalars(select(Version.id).where(Version.released.is_(v.name.lower() == "releasedversions"))))
+                ids += self.lookup(VERSION_IDS_RELEASED, released=v.name.lower() == "releasedversions")
                 continue
             (text,) = self._strings(field, (v,))
-            rows = list(self.ctx.db.scalars(select(Version.id).where(or_(func.lower(Version.name) == text.lower(),
-                                                                           Version.id == (int(text) if text.isdigit() and len(text) < 10 else -1)))))
+            rows = self.lookup(VERSION_IDS, low=text.lower(), id=_as_id(text))
             if not rows:
                 raise _no_value(text, field)
             ids += rows
-        return self._linked(field, op, (0,), IssueVersion, IssueVersion.issue_id, lambda _v: IssueVersion.version_id.in_(ids))
+        return self._linked(field, op, (0,), IssueVersion, IssueVersion.issue_id, lambda _v: one_of(IssueVersion.version_id, ids))
 
     def _sprint(self, field: FieldSpec, op: str, values: tuple[Any, ...]) -> Any:
         ids: list[int] = []
@@ -255,25 +313,25 @@ class Compiler:
                 wanted = states.get(v.name.lower())
                 if wanted is None:
                     raise JqlError(f"Unable to find JQL function '{_function_name(v)}'.")
-                ids += list(self.ctx.db.scalars(select(Sprint.id).where(Sprint.state.in_(wanted))))
+                ids += [i for state in wanted for i in self.lookup(SPRINT_IDS_IN_STATE, state=state)]
                 continue
             text = str(v).strip()
-            rows = list(self.ctx.db.scalars(select(Sprint.id).where(or_(func.lower(Sprint.name) == text.lower(),
-                                                                          Sprint.id == (int(text) if text.isdigit() and len(text) < 10 else -1)))))
+            rows = self.lookup(SPRINT_IDS, low=text.lower(), id=_as_id(text))
             if not rows:
                 raise _no_value(text, field)
             ids += rows
-        return self._linked(field, op, (0,), SprintIssue, SprintIssue.issue_id, lambda _v: SprintIssue.sprint_id.in_(ids))
+        return self._linked(field, op, (0,), SprintIssue, SprintIssue.issue_id, lambda _v: one_of(SprintIssue.sprint_id, ids))
 
     def _parent(self, field: FieldSpec, op: str, values: tuple[Any, ...]) -> Any:
         ids = []
         for v in self._strings(field, values):
             key = split_key(v)
-            row = None
+            found: list[int] = []
             if key:
-                row = self.ctx.db.scalar(select(Issue.id).where(Issue.project_key == key[0], Issue.number == key[1]))
+                found = self.lookup(ISSUE_ID_BY_KEY, project=key[0], number=key[1])
             elif v.isdigit() and len(v) < 10:
-                row = self.ctx.db.scalar(select(Issue.id).where(Issue.id == int(v)))
+                found = self.lookup(ISSUE_ID, id=int(v))
+            row = found[0] if found else None
             if row is None:
                 raise JqlError(f"An issue with key '{v}' does not exist for field '{field.name}'.")
             ids.append(row)
@@ -283,10 +341,10 @@ class Compiler:
         out = []
         for v in values:
             if isinstance(v, Func):
-                moment = dates.function(v, self.ctx.now, field.name)
+                moment = dates.function(v, self.clock(), field.name)
                 out.append((moment, False))
             else:
-                out.append(dates.moment(str(v), self.ctx.now, field.name))
+                out.append(dates.moment(str(v), self.clock(), field.name))
         return out
 
     def _datetime(self, field: FieldSpec, op: str, values: tuple[Any, ...]) -> Any:
@@ -328,48 +386,14 @@ class Compiler:
         if op not in ("~", "!~"):
             raise JqlError(f"The operator '{op.upper()}' is not supported by the '{field.name}' field.")
         (text,) = self._strings(field, values)
-        terms = _terms(text)
-        if not terms:
-            raise JqlError(f"The field '{field.name}' does not support searching for an empty string.")
-        name = field.name.lower()
+        return text_search.condition(field, op, text)
 
-        def like(column: Any, term: str) -> Any:
-            return func.lower(column).like(f"%{_escape(term)}%", escape="\\")
+    def history(self, field: FieldSpec, op: str, c: Clause) -> Any:
+        """WAS, WAS NOT, WAS IN, WAS NOT IN, CHANGED: the matching issues, read from the changelog."""
+        self.volatile = True
+        ids, matches = history.clause(self, field, op, c)
+        return ids_in(ids, negate=not matches)
 
-        def matches(term: str) -> Any:
-            comment = exists(select(literal(1)).select_from(Comment).where(Comment.issue_id == Issue.id, like(Comment.body, term)))
-            if name == "comment":
-                return comment
-            if name == "salesforce case":
-                return like(Issue.case_number, term)
-            if name == "text":
-                return or_(like(Issue.summary, term), like(Issue.description, term), comment, like(Issue.case_number, term))
-            return like(TEXT_COLUMNS[name][0], term)
-
-        found = and_(*[matches(t) for t in terms])
-        return found if op == "~" else not_(found)
 
 def _compare(column: Any, op: str, value: Any) -> Any:
     return {">": column > value, ">=": column >= value, "<": column < value, "<=": column <= value}[op]
-
-
-def _escape(term: str) -> str:
-    return term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
-def _terms(text: str) -> list[str]:
-    """Words of a text search, lower-cased; a quoted phrase stays whole; wildcards are dropped
-    (a term matches inside words anyway)."""
-    text = text.strip()
-    if len(text) >= 2 and text[0] == text[-1] == '"':
-        phrase = text[1:-1].strip().lower()
-        return [phrase] if phrase else []
-    return [w.strip("*?").lower() for w in text.split() if w.strip("*?") and w.upper() not in ("AND", "OR")]
-
-
-def compile_query(text: str, ctx: JqlContext) -> tuple[Any, list[Any]]:
-    """(WHERE condition or None, ORDER BY clauses) for a JQL query."""
-    query: Query = parse(text)
-    compiler = Compiler(ctx)
-    where = compiler.condition(query.where) if query.where is not None else None
-    return where, order_by(query.order)

@@ -28,20 +28,25 @@ def shift(moment: datetime, period: str, field: str) -> datetime:
     if not found:
         raise invalid(period, field)
     sign = -1 if found[1] == "-" else 1
-    for amount, unit in _PART.findall(found[2]):
-        n = sign * int(amount)
-        if unit == "y":
-            moment = _add_months(moment, 12 * n)
-        elif unit == "M":
-            moment = _add_months(moment, n)
-        else:
-            moment += {"w": timedelta(weeks=n), "d": timedelta(days=n), "h": timedelta(hours=n), "m": timedelta(minutes=n)}[unit]
+    try:
+        for amount, unit in _PART.findall(found[2]):
+            n = sign * int(amount)
+            if unit == "y":
+                moment = _add_months(moment, 12 * n)
+            elif unit == "M":
+                moment = _add_months(moment, n)
+            else:
+                moment += {"w": timedelta(weeks=n), "d": timedelta(days=n), "h": timedelta(hours=n), "m": timedelta(minutes=n)}[unit]
+    except (ValueError, OverflowError):  # before year 1 or after 9999: no date Jira could hold either
+        raise invalid(period, field) from None
     return moment
 
 
+FORMATS_TEXT = "'yyyy/MM/dd HH:mm', 'yyyy-MM-dd HH:mm', 'yyyy/MM/dd', 'yyyy-MM-dd', or a period format e.g. '-5d', '4w 2d'"
+
+
 def invalid(value: str, field: str) -> JqlError:
-    return JqlError(f"Date value '{value}' for field '{field}' is invalid. Valid formats include: 'yyyy/MM/dd HH:mm', "
-                    f"'yyyy-MM-dd HH:mm', 'yyyy/MM/dd', 'yyyy-MM-dd', or a period format e.g. '-5d', '4w 2d'.")
+    return JqlError(f"Date value '{value}' for field '{field}' is invalid. Valid formats include: {FORMATS_TEXT}.")
 
 
 def moment(value: str, now: datetime, field: str) -> tuple[datetime, bool]:

@@ -1,4 +1,5 @@
-"""JQL's syntax, on lark (LALR): clauses, AND/OR/NOT, parentheses, lists, functions, ORDER BY.
+"""JQL's syntax, on lark (LALR): clauses, AND/OR/NOT, parentheses, lists, functions, ORDER BY,
+and the history operators (WAS, WAS NOT, WAS IN, WAS NOT IN, CHANGED) with their predicates.
 
 A malformed query raises `JqlError` with Jira's wording and where it failed:
 "Error in the JQL Query: Expecting operator but got 'foo'. ... (line 1, character 17)".
@@ -7,7 +8,7 @@ A malformed query raises `JqlError` with Jira's wording and where it failed:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from lark import Lark, Token, Transformer, v_args
@@ -31,6 +32,15 @@ clause: field OPERATOR operand                 -> compare
       | field _IS _NOT EMPTY                   -> is_not_empty
       | field _IN list                         -> in_list
       | field _NOT _IN list                    -> not_in_list
+      | field _WAS operand predicate*          -> was
+      | field _WAS _NOT operand predicate*     -> was_not
+      | field _WAS _IN list predicate*         -> was_in
+      | field _WAS _NOT _IN list predicate*    -> was_not_in
+      | field _CHANGED predicate*              -> changed
+
+predicate: PREDICATE operand
+         | PREDICATE "(" operand ("," operand)* ")" -> predicate_list
+         | DURING "(" operand "," operand ")"         -> during
 
 field: WORD | STRING | CF
 ?operand: value | function | EMPTY -> empty_value
@@ -51,6 +61,10 @@ _NOT.3: /NOT(?!{_W})/i
 _IN.3: /IN(?!{_W})/i
 _IS.3: /IS(?!{_W})/i
 EMPTY.3: /(EMPTY|NULL)(?!{_W})/i
+_WAS.3: /WAS(?!{_W})/i
+_CHANGED.3: /CHANGED(?!{_W})/i
+PREDICATE.3: /(AFTER|BEFORE|ON|BY|FROM|TO)(?!{_W})/i
+DURING.3: /DURING(?!{_W})/i
 _ORDER.3: /ORDER(?!{_W})/i
 _BY.3: /BY(?!{_W})/i
 DIRECTION.3: /(ASC|DESC)(?!{_W})/i
@@ -86,9 +100,11 @@ class Empty:
 @dataclass(frozen=True)
 class Clause:
     field: str
-    op: str  # = != ~ !~ > >= < <= in "not in" "is" "is not"
+    op: str  # = != ~ !~ > >= < <= in "not in" "is" "is not"; was "was not" "was in" "was not in" changed
     values: tuple[Any, ...]  # str | Func | Empty
     position: int
+    # The history operators' predicates, in order: ("after"|"before"|"on"|"by"|"from"|"to"|"during", values)
+    predicates: tuple[tuple[str, tuple[Any, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -168,6 +184,30 @@ class _Build(Transformer):
     def not_in_list(self, field: tuple[str, int], items: tuple[Any, ...]) -> Clause:
         return Clause(field[0], "not in", items, field[1])
 
+    def was(self, field: tuple[str, int], operand: Any, *predicates: Any) -> Clause:
+        return Clause(field[0], "was", (operand,), field[1], predicates)
+
+    def was_not(self, field: tuple[str, int], operand: Any, *predicates: Any) -> Clause:
+        return Clause(field[0], "was not", (operand,), field[1], predicates)
+
+    def was_in(self, field: tuple[str, int], items: tuple[Any, ...], *predicates: Any) -> Clause:
+        return Clause(field[0], "was in", items, field[1], predicates)
+
+    def was_not_in(self, field: tuple[str, int], items: tuple[Any, ...], *predicates: Any) -> Clause:
+        return Clause(field[0], "was not in", items, field[1], predicates)
+
+    def changed(self, field: tuple[str, int], *predicates: Any) -> Clause:
+        return Clause(field[0], "changed", (), field[1], predicates)
+
+    def predicate(self, name: Token, values: Any) -> tuple[str, tuple[Any, ...]]:
+        return str(name).lower(), values if isinstance(values, tuple) else (values,)
+
+    def predicate_list(self, name: Token, *values: Any) -> tuple[str, tuple[Any, ...]]:
+        return str(name).lower(), values
+
+    def during(self, _name: Token, start: Any, end: Any) -> tuple[str, tuple[Any, ...]]:
+        return "during", (start, end)
+
     def order_by(self, *keys: tuple[str, str]) -> tuple[tuple[str, str], ...]:
         return keys
 
@@ -199,21 +239,26 @@ def _explain(error: UnexpectedInput, text: str) -> str:
         where = f"(line 1, character {len(text) + 1})" if "\n" not in text else _where(error)
     else:
         where = _where(error)
-    if "OPERATOR" in expected or "_IN" in expected or "_IS" in expected:
-        return f"Error in the JQL Query: Expecting operator but got '{got}'. The valid operators are {OPERATORS_TEXT}. {where}"
     if "EMPTY" in expected and ("WORD" in expected or "STRING" in expected):
         hint = "" if got == "EOF" else f" You must surround '{got}' in quotation marks to use it as a value."
         return f"Error in the JQL Query: Expecting either a value, list or function but got '{got}'.{hint} {where}"
+    if "OPERATOR" in expected or "_IN" in expected or "_IS" in expected:
+        return f"Error in the JQL Query: Expecting operator but got '{got}'. The valid operators are {OPERATORS_TEXT}. {where}"
     if expected & {"WORD", "STRING", "CF"} and not expected & {"_AND", "_OR"}:
         return f"Error in the JQL Query: Expecting a field name but got '{got}'. {where}"
     if expected & {"_AND", "_OR"}:
         return f"Error in the JQL Query: Expecting either 'OR' or 'AND' but got '{got}'. {where}"
+    if "COMMA" in expected and "RPAR" not in expected:  # DURING takes exactly two dates
+        return f"Error in the JQL Query: Expecting ',' but got '{got}'. {where}"
     if "LPAR" in expected:
         return f"Error in the JQL Query: Expecting '(' but got '{got}'. {where}"
     return f"Error in the JQL Query: Unexpected '{got}'. {where}"
 
 
+@lru_cache(maxsize=1024)
 def parse(text: str) -> Query:
+    """The query's tree; kept per text (agents repeat queries, and the tree is immutable).
+    A malformed query raises every time (errors are not cached)."""
     try:
         tree = _parser().parse(text)
         return _Build().transform(tree)

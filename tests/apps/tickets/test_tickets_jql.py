@@ -276,6 +276,7 @@ def test_pages_follow_next_page_tokens(read: Any) -> None:
     ("status ~ Done", "The operator '~' is not supported by the 'status' field."),
     ("summary = refund", "The operator '=' is not supported by the 'summary' field."),
     ("created > yesterday", "Date value 'yesterday' for field 'created' is invalid."),
+    ("created > -99999y", "Date value '-99999y' for field 'created' is invalid."),
     ("assignee = whoAmI()", "Unable to find JQL function 'whoAmI()'."),
     ("created > startOfFortnight()", "Unable to find JQL function 'startOfFortnight()'."),
     ("key = NOPE-1", "An issue with key 'NOPE-1' does not exist for field 'key'."),

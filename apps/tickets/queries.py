@@ -1,0 +1,134 @@
+"""The statements nearly every tickets call runs, prepared once (officegym.core.sql.Prepared).
+
+Finding an issue by key and loading what a page of issues refers to (labels, components,
+links, comments, people, ...) is most of what a read does; built per call through the ORM
+these cost ~0.2 ms each before the database does any work, and loading ORM objects for rows
+that are only shaped into JSON costs as much again. Here each is built once and runs on the
+driver, returning plain rows whose attributes are the columns (so shapes.py reads a row as
+it reads a model).
+
+Lists of ids (a page's issues, the people they name) are bound one parameter per id; lists
+are padded to a power of two so a handful of statements serve every page size.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from collections.abc import Iterable, Iterator
+from functools import cache
+from typing import Any
+
+from sqlalchemy import Float, bindparam, func, insert, or_, select, type_coerce, update
+from sqlalchemy.types import NullType
+
+from apps.tickets.models import (
+    ChangeItem, Comment, Component, Issue, IssueComponent, IssueVersion, Label, Link, Sprint, SprintIssue, User, Version, Watcher,
+    Worklog,
+)
+from officegym.core.sql import Prepared
+
+
+def _plain(column: Any) -> Any:
+    """A Float column read as the driver gives it (a float on both backends): SQLAlchemy's
+    PostgreSQL float conversion needs the cursor's type code, which a prepared statement's
+    rows do not carry."""
+    return type_coerce(column, NullType()).label(column.name) if isinstance(column.type, Float) else column
+
+
+ISSUE = tuple(_plain(c) for c in Issue.__table__.c)
+ISSUE_BY_KEY = Prepared(select(*ISSUE).where(Issue.project_key == bindparam("project"), Issue.number == bindparam("number")))
+ISSUE_BY_ID = Prepared(select(*ISSUE).where(Issue.id == bindparam("id")))
+USER_BY_ID = Prepared(select(*User.__table__.c).where(User.account_id == bindparam("id")))
+USER_IDS_MATCHING = Prepared(select(User.account_id).where(or_(
+    User.account_id == bindparam("text"), func.lower(User.email) == bindparam("low"), func.lower(User.display_name) == bindparam("low"),
+)).order_by(User.account_id))
+
+MAX_COMMENT_ID = Prepared(select(func.max(Comment.id)))
+COMMENT_COLUMNS = tuple(c.name for c in Comment.__table__.c)
+CommentRow = namedtuple("CommentRow", COMMENT_COLUMNS)
+INSERT_COMMENT = Prepared(insert(Comment).values({name: bindparam(name) for name in COMMENT_COLUMNS}))
+TOUCH_ISSUE = Prepared(update(Issue).where(Issue.id == bindparam("id")).values(updated=bindparam("updated")))
+
+# The changelog items of the fields JQL's WAS and CHANGED read, oldest first.
+CHANGES_OF = Prepared(
+    select(ChangeItem.issue_id, ChangeItem.created, ChangeItem.author_id, ChangeItem.from_value, ChangeItem.from_string,
+           ChangeItem.to_value, ChangeItem.to_string)
+    .where(ChangeItem.field == bindparam("field"))
+    .order_by(ChangeItem.issue_id, ChangeItem.history_id, ChangeItem.id)
+)
+
+# One issue's newest comments and how many it has: an issue agents keep commenting on is read
+# in constant time (a page of issues reads all their comments in one statement instead).
+NEWEST_COMMENTS = Prepared(select(*Comment.__table__.c).where(Comment.issue_id == bindparam("issue_id"))
+                           .order_by(Comment.created.desc(), Comment.id.desc()).limit(bindparam("size")))
+COMMENT_COUNT = Prepared(select(func.count()).select_from(Comment).where(Comment.issue_id == bindparam("issue_id")))
+
+CHUNK = 256  # ids bound per statement: well under every driver's parameter limit
+
+
+def _size(n: int) -> int:
+    size = 1
+    while size < n:
+        size *= 2
+    return size
+
+
+def _ids(column: Any, size: int) -> Any:
+    return column.in_([bindparam(f"i{k}", type_=column.type) for k in range(size)])
+
+
+# What a page of issues refers to: (statement over `size` ids) by kind.
+_RELATED = {
+    "labels": lambda size: select(Label.issue_id, Label.label).where(_ids(Label.issue_id, size)).order_by(Label.label),
+    "components": lambda size: (select(IssueComponent.issue_id, Component.id, Component.name)
+                                .join(Component, Component.id == IssueComponent.component_id)
+                                .where(_ids(IssueComponent.issue_id, size)).order_by(Component.name)),
+    "versions": lambda size: (select(IssueVersion.issue_id, Version.id, Version.name, Version.released, Version.release_date)
+                              .join(Version, Version.id == IssueVersion.version_id)
+                              .where(_ids(IssueVersion.issue_id, size)).order_by(Version.name)),
+    "subtasks": lambda size: select(*ISSUE).where(_ids(Issue.parent_id, size)).order_by(Issue.id),
+    "links": lambda size: (select(*Link.__table__.c).where(or_(_ids(Link.source_id, size), _ids(Link.target_id, size)))
+                           .order_by(Link.id)),
+    "comments": lambda size: select(*Comment.__table__.c).where(_ids(Comment.issue_id, size)).order_by(Comment.created, Comment.id),
+    "sprints": lambda size: (select(SprintIssue.issue_id, *Sprint.__table__.c).join(Sprint, Sprint.id == SprintIssue.sprint_id)
+                             .where(_ids(SprintIssue.issue_id, size)).order_by(Sprint.id)),
+    "watchers": lambda size: select(Watcher.issue_id, Watcher.account_id).where(_ids(Watcher.issue_id, size)).order_by(Watcher.account_id),
+    "worklogs": lambda size: select(*Worklog.__table__.c).where(_ids(Worklog.issue_id, size)).order_by(Worklog.started, Worklog.id),
+    "issues": lambda size: select(*ISSUE).where(_ids(Issue.id, size)),
+    "users": lambda size: select(*User.__table__.c).where(_ids(User.account_id, size)),
+}
+
+
+@cache
+def _related(kind: str, size: int) -> Prepared:
+    return Prepared(_RELATED[kind](size))
+
+
+@cache
+def _names(size: int) -> tuple[str, ...]:
+    return tuple(f"i{k}" for k in range(size))
+
+
+def _chunks(ids: Iterable[Any]) -> Iterator[dict[str, Any]]:
+    every = sorted(set(ids))  # sorted: the same ids give the same statement and the same parameters
+    for start in range(0, len(every), CHUNK):
+        part = every[start:start + CHUNK]
+        size = _size(len(part))
+        yield dict(zip(_names(size), part + [part[0]] * (size - len(part)), strict=True))
+
+
+def related(db: Any, kind: str, ids: Iterable[Any], **extra: Any) -> list[Any]:
+    """Rows of `kind` for these ids (issue ids; account ids for "users"), in the statement's
+    order within each chunk of ids; `extra` are the statement's other parameters."""
+    rows: list[Any] = []
+    for params in _chunks(ids):
+        rows += _related(kind, len(params)).rows(db, **params, **extra)
+    return rows
+
+
+def issue_by_key(db: Any, project: str, number: int) -> Any:
+    return ISSUE_BY_KEY.first(db, project=project, number=number)
+
+
+def issue_by_id(db: Any, issue_id: int) -> Any:
+    return ISSUE_BY_ID.first(db, id=issue_id)
