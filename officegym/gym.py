@@ -193,13 +193,15 @@ class Gym:
         # crm families never pays for the other servers' tool schemas.
         from officegym.server import ALL, build_mcp_server, mcp_server_keys
 
-        if app != ALL:
+        if app != ALL and "+" not in app:
             toolset = apps.get(app).toolset(toolset).name
         key = (app, toolset or apps.DEFAULT_TOOLSET)
         server = self._mcp_servers.get(key)
         if server is None:
             keys = mcp_server_keys()
-            if key not in keys:
-                raise KeyError(f"no MCP server {app!r} (toolset {key[1]!r}); servers: {', '.join(sorted({a for a, _ in keys}))}")
+            combined = "+" in app and all(name in apps.names() for name in app.split("+")) and (ALL, key[1]) in keys
+            if key not in keys and not combined:
+                raise KeyError(f"no MCP server {app!r} (toolset {key[1]!r}); servers: {', '.join(sorted({a for a, _ in keys}))}, "
+                               f"or apps joined by '+'")
             server = self._mcp_servers[key] = build_mcp_server(*key)
         return server

@@ -61,15 +61,17 @@ def mcp_server_keys() -> list[tuple[str, str]]:
 
 
 def build_mcp_server(app_name: str, toolset_name: str) -> Server:
-    """One server: an app's toolset, or `all`, the union of every app's tools in that
-    toolset (or the app's default), with a name-collision check."""
-    if app_name != ALL:
+    """One server: an app's toolset; `all`, the union of every app's tools in that toolset
+    (or the app's default), with a name-collision check; or the union of some apps named
+    "chat+crm" (what a task spanning those apps needs, for in-process clients)."""
+    if app_name != ALL and "+" not in app_name:
         app = apps.get(app_name)
         toolset = app.toolset(toolset_name)
         return build_server(f"officegym-{app.name}", [(toolset, app.operations)], toolset.instructions)
-    chosen = [(app.toolset(toolset_name), app.operations) for app in apps.APPS]
+    members = apps.APPS if app_name == ALL else [apps.get(name) for name in app_name.split("+")]
+    chosen = [(app.toolset(toolset_name), app.operations) for app in members]
     everything = " ".join(f"{t.app}: {t.instructions}" for t, _ in chosen)
-    return build_server("officegym-all", chosen, f"Every app of your company. {everything}")
+    return build_server(f"officegym-{app_name}", chosen, f"Every app of your company. {everything}" if app_name == ALL else everything)
 
 
 def build_mcp_servers() -> dict[tuple[str, str], Server]:

@@ -49,11 +49,11 @@ class McpTools:
 
 
 def server_for(family_id: str) -> str:
-    """The MCP server a family's solutions use: its app's own when the family lives in one
-    app (a short tool listing, which the SDK client fetches once per session to check
-    results), `all` when it spans apps."""
+    """The MCP server a family's solutions use: the tools of the apps the family lives in
+    ("crm", or "chat+crm" when it spans two), a shorter listing than `all`'s, which the SDK
+    client fetches and checks once per session."""
     family = registry.get(family_id)
-    return family.apps[0] if len(family.apps) == 1 else "all"
+    return "+".join(family.apps)
 
 
 async def run_oracle(gym: Gym, env_id: str) -> None:
