@@ -13,7 +13,7 @@ from apps.sheets.errors import invalid
 from apps.sheets.formulas.engine import SheetInfo
 from apps.sheets.models import Cell, Merge, NamedRange, Sheet, Spreadsheet
 from apps.sheets.rewrite import rename_sheet, shift_dimension
-from apps.sheets.store import INSERT_CELL
+from apps.sheets.store import CELL_FIELDS
 from officegym.core.sql import Prepared
 
 # A spreadsheet's formula texts: does any name a tab being added? (without loading its book)
@@ -32,11 +32,18 @@ def reload(self: Any, ss: Spreadsheet) -> None:
 def restructure(self: Any, ss: Spreadsheet, move: Callable[[dict[str, Any]], dict[str, Any] | None],
                 formula: Callable[[str, str], str]) -> None:
     """Move every cell with `move` (None drops it) and rewrite every formula with
-    `formula(text, its sheet's title)`; spilled cells are dropped and recomputed."""
-    reload(self, ss)
+    `formula(text, its sheet's title)`; spilled cells are dropped and recomputed. The moved book
+    is built and recalculated in memory and written when the batch saves (one diff against the
+    stored rows), so a batch of many row deletions reads and writes the cells once."""
+    pending = self._books.get(ss.id)
+    if pending is not None and pending.baseline is not None:
+        stored, rows = pending.baseline, pending.cell_rows()
+    else:
+        reload(self, ss)
+        table = Cell.__table__
+        rows = [dict(r._mapping) for r in self.db.execute(select(table).where(table.c.spreadsheet_id == ss.id))]
+        stored = {(row["sheet_id"], row["row"], row["col"]): dict(row) for row in rows}
     titles = {t.sheet_id: t.title for t in self.tabs(ss.id)}
-    table = Cell.__table__
-    rows = [dict(r._mapping) for r in self.db.execute(select(table).where(table.c.spreadsheet_id == ss.id))]
     out: dict[tuple[int, int, int], dict[str, Any]] = {}
     for row in rows:
         if row["spill"] is not None:
@@ -48,11 +55,9 @@ def restructure(self: Any, ss: Spreadsheet, move: Callable[[dict[str, Any]], dic
             moved["formula"] = formula(moved["formula"], titles.get(moved["sheet_id"], ""))
             moved["deps"] = None
         out[(moved["sheet_id"], moved["row"], moved["col"])] = moved
-    self.db.execute(delete(Cell).where(Cell.spreadsheet_id == ss.id))
-    INSERT_CELL.run_many(self.db, list(out.values()))
-    book = self.book(ss.id)
+    book = self.book(ss.id, cells=[tuple(row[name] for name in CELL_FIELDS) for row in out.values()])
     book.recalc_everything()
-    book.replace_all()
+    book.baseline = stored
 
 
 def _tab_props(self: Any, ss: Spreadsheet, tab: Sheet) -> dict[str, Any]:
@@ -377,4 +382,7 @@ HANDLERS: dict[str, Callable[..., dict[str, Any]]] = {
     "deleteRange": lambda s, ss, b, lab: _range_shift(s, ss, b, lab, False),
 }
 
-__all__ = ["HANDLERS", "reload", "restructure"]
+# The kinds that leave their moved book unsaved for the next one (see restructure).
+SHIFTS = frozenset({"insertDimension", "deleteDimension", "insertRange", "deleteRange"})
+
+__all__ = ["HANDLERS", "SHIFTS", "reload", "restructure"]

@@ -389,6 +389,9 @@ def apply(self: Any, ss: Spreadsheet, request: Any, i: int) -> dict[str, Any]:
         raise invalid(f"Invalid requests[{i}]: unknown request kind {kind!r}; supported: {', '.join(sorted(HANDLERS))}")
     if not isinstance(body, dict):
         raise invalid(f"{where(i, kind)}: the request body must be an object")
+    pending = self._books.get(ss.id)
+    if pending is not None and pending.baseline is not None and kind not in dimensions.SHIFTS:
+        pending.save()  # other kinds may read the stored cells: write the moved book first
     return handler(self, ss, body, where(i, kind))
 
 

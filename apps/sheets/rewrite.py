@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from apps.sheets.a1 import column_index, column_letter, quote_sheet, split_sheet
 from apps.sheets.formulas.parser import FormulaSyntaxError, tokens
@@ -16,21 +17,29 @@ Rewriter = Callable[[str | None, str], str | None]  # (sheet in the ref, area) â
 
 def rewrite(formula: str, rewriter: Callable[[str | None, str, str], str]) -> str:
     """The formula with each reference token replaced by `rewriter(sheet, area, token)`."""
-    try:
-        found = tokens(formula)
-    except Exception:  # noqa: BLE001 - a formula that does not lex is left as typed
+    found = _references(formula)
+    if found is None:  # a formula that does not lex is left as typed
         return formula
     body = formula[1:] if formula.startswith("=") else formula
     out, pos = [], 0
-    for token in found:
-        if token.type != "REF":
-            continue
-        sheet, area = split_sheet(str(token))
-        out.append(body[pos:token.start_pos])
-        out.append(rewriter(sheet, area, str(token)))
-        pos = token.end_pos
+    for start, end, token, sheet, area in found:
+        out.append(body[pos:start])
+        out.append(rewriter(sheet, area, token))
+        pos = end
     out.append(body[pos:])
     return "=" + "".join(out)
+
+
+@lru_cache(maxsize=16384)
+def _references(formula: str) -> tuple[tuple[int, int, str, str | None, str], ...] | None:
+    """Where a formula's references are (start, end, token, sheet, area), or None if it does
+    not lex. Kept per text: deleting rows one by one turns each formula below into the text
+    its upper neighbour had, so lexing (most of a structural edit's cost) is mostly done once."""
+    try:
+        found = tokens(formula)
+    except Exception:  # noqa: BLE001 - any lexer failure means "not a formula we can rewrite"
+        return None
+    return tuple((t.start_pos, t.end_pos, str(t), *split_sheet(str(t))) for t in found if t.type == "REF")
 
 
 def _corners(area: str) -> list[list[str]]:

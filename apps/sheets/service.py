@@ -10,6 +10,7 @@ message. The service never commits: the caller's transaction makes each operatio
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import bindparam, select
@@ -97,10 +98,12 @@ class SheetsService:
                           f"Max rows: {tab.row_count}, max columns: {tab.column_count}")
         return tab, grid
 
-    def book(self, spreadsheet_id: str) -> StoredBook:
-        found = self._books.get(spreadsheet_id)
+    def book(self, spreadsheet_id: str, cells: Iterable[tuple[Any, ...]] | None = None) -> StoredBook:
+        """The spreadsheet's book, loaded once per operation; with `cells`, a new book of those
+        cells (see StoredBook) replaces it."""
+        found = None if cells is not None else self._books.get(spreadsheet_id)
         if found is None:
-            found = self._books[spreadsheet_id] = StoredBook(self.db, spreadsheet_id, clock.now(self.db).replace(tzinfo=None))
+            found = self._books[spreadsheet_id] = StoredBook(self.db, spreadsheet_id, clock.now(self.db).replace(tzinfo=None), cells)
         return found
 
     def touch(self, spreadsheet: Spreadsheet) -> None:
@@ -117,7 +120,7 @@ class SheetsService:
         """The rendered values of a rectangle, rows × columns, trailing empties left out."""
         bounded = grid.bounded(tab.row_count, tab.column_count)
         book = self._books.get(spreadsheet_id)
-        if book is not None and book.dirty:
+        if book is not None and book.unsaved:
             book.save()
         self.db.flush()  # the read below runs on the driver: pending ORM changes first
         by_row: dict[int, dict[int, Any]] = {}
@@ -183,7 +186,9 @@ class SheetsService:
             tab.row_count = max(tab.row_count, top + height)
             tab.column_count = max(tab.column_count, grid.c1 + width)
             self.db.flush()
-            self._books.pop(spreadsheet.id, None)
+            stale = self._books.pop(spreadsheet.id, None)
+            if stale is not None:
+                stale.save()
         book = self.book(spreadsheet.id)
         book.book.sheets[tab.sheet_id].rows = tab.row_count
         book.book.sheets[tab.sheet_id].cols = tab.column_count

@@ -48,12 +48,15 @@ def _upsert(dialect: Any) -> Prepared:
 
 
 UPSERT_CELL = {"sqlite": _upsert(sqlite), "postgresql": _upsert(postgresql)}  # by dialect name
+CELL_FIELDS = ("sheet_id", "row", "col", "formula", "kind", "value", "note", "number_format", "style", "deps", "spill")
 CELLS = Prepared(select(Cell.sheet_id, Cell.row, Cell.col, Cell.formula, Cell.kind, Cell.value, Cell.note, Cell.number_format,
                         Cell.style, Cell.deps, Cell.spill).where(Cell.spreadsheet_id == bindparam("ss")))
 
 
 class StoredBook:
-    def __init__(self, db: Session, spreadsheet_id: str, now: datetime) -> None:
+    def __init__(self, db: Session, spreadsheet_id: str, now: datetime, cells: Iterable[tuple[Any, ...]] | None = None) -> None:
+        """The stored book, or (`cells`, rows shaped as CELLS reads them) a book of other cells
+        over the stored tabs and names: a structural edit builds the moved book in memory."""
         self.db = db
         self.spreadsheet_id = spreadsheet_id
         db.flush()  # the prepared reads below run on the driver: pending ORM changes first
@@ -61,8 +64,14 @@ class StoredBook:
         self.book = Book([SheetInfo(*tab) for tab in TABS.rows(db, ss=spreadsheet_id)], names, now)
         self.formats: dict[Key, tuple[str | None, str | None]] = {}  # number_format, style (JSON)
         self.dirty: set[Key] = set()
+        # The rows as stored when a structural edit rebuilt this book in memory: later saves
+        # write the book over them (save_over), and the next structural edit of the same
+        # batch starts from this book instead of reading and writing every cell again.
+        self.baseline: dict[Key, dict[str, Any]] | None = None
         book = self.book
-        for sheet_id, row, col, formula, kind, value, note, number_format, style, deps, spill in CELLS.tuples(db, ss=spreadsheet_id):
+        if cells is None:
+            cells = CELLS.tuples(db, ss=spreadsheet_id)
+        for sheet_id, row, col, formula, kind, value, note, number_format, style, deps, spill in cells:
             key = (sheet_id, row, col)
             if number_format or style:
                 self.formats[key] = (number_format, style)
@@ -146,7 +155,20 @@ class StoredBook:
                 "kind": kind, "value": text, "note": note, "number_format": number_format, "style": style,
                 "deps": deps_text, "spill": spill}
 
+    @property
+    def unsaved(self) -> bool:
+        return bool(self.dirty) or self.baseline is not None
+
+    def cell_rows(self) -> list[dict[str, Any]]:
+        """Every cell as a row (as `save` would store it), spilled cells included."""
+        book = self.book
+        every = set(book.inputs) | set(book.formulas) | set(book.spill) | set(self.formats)
+        return [row for row in (self.row_of(k) for k in sorted(every)) if row is not None]
+
     def save(self) -> None:
+        if self.baseline is not None:
+            self.save_over(self.baseline)
+            return
         if not self.dirty:
             return
         rows = {key: self.row_of(key) for key in sorted(self.dirty)}
@@ -155,6 +177,18 @@ class StoredBook:
                                        for (s, r, c), row in rows.items() if row is None])
         UPSERT_CELL[self.db.get_bind().dialect.name].run_many(self.db, [row for row in rows.values() if row is not None])
         self.dirty.clear()
+
+    def save_over(self, stored: dict[Key, dict[str, Any]]) -> None:
+        """Write this book over the spreadsheet whose rows were `stored` (key → row as read):
+        cells now empty are deleted and only rows that differ are written, so a structural
+        edit writes what moved or changed, not the whole spreadsheet twice."""
+        rows = {(row["sheet_id"], row["row"], row["col"]): row for row in self.cell_rows()}
+        self.db.flush()
+        DELETE_CELL.run_many(self.db, [{"b_ss": self.spreadsheet_id, "b_sheet": s, "b_row": r, "b_col": c}
+                                       for (s, r, c) in sorted(stored) if (s, r, c) not in rows])
+        UPSERT_CELL[self.db.get_bind().dialect.name].run_many(self.db, [row for key, row in rows.items() if stored.get(key) != row])
+        self.dirty.clear()
+        self.baseline = None
 
     def replace_all(self, keys: Iterable[Key] | None = None) -> None:
         """Rewrite every cell of the spreadsheet (after a structural change moved them)."""

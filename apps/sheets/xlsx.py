@@ -12,9 +12,6 @@ import zipfile
 from datetime import date, datetime, time
 from typing import Any
 
-from openpyxl import Workbook, load_workbook
-from openpyxl.styles import Font
-from openpyxl.utils import get_column_letter
 from sqlalchemy import insert, select
 
 from apps.sheets.a1 import cell_name
@@ -111,6 +108,8 @@ def import_xlsx(self: Any, content_base64: Base64 | None = None, title: Title | 
     if len(data) > MAX_XLSX_BYTES:
         raise invalid(f"the file is larger than {MAX_XLSX_BYTES // (1024 * 1024)} MB")
     try:
+        from openpyxl import load_workbook  # imported on use: openpyxl adds ~0.3 s to every server start
+
         workbook = load_workbook(io.BytesIO(data), data_only=False)
     except (zipfile.BadZipFile, KeyError, ValueError, OSError) as bad:
         raise invalid(f"the file is not a readable .xlsx workbook ({type(bad).__name__})") from None
@@ -170,6 +169,10 @@ def export_xlsx(self: Any, spreadsheet_id: SpreadsheetId) -> dict[str, Any]:
     spreadsheet = self.spreadsheet(spreadsheet_id)
     book = self.book(spreadsheet.id)
     book.save()
+    from openpyxl import Workbook  # imported on use, as in import_xlsx
+    from openpyxl.styles import Font
+    from openpyxl.utils import get_column_letter
+
     workbook = Workbook()
     workbook.remove(workbook.active)
     for tab in self.tabs(spreadsheet.id):

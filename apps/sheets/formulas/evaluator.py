@@ -1,6 +1,9 @@
 """Evaluating a formula tree against a workbook: operators, references, names, and calls into
 the function registry (functions.py). Arrays broadcast through operators element by element
-(as Google's array formulas and Excel's dynamic arrays do), so `FILTER(A:A, B:B>5)` works."""
+(as Google's array formulas and Excel's dynamic arrays do), so `FILTER(A:A, B:B>5)` works; and
+functions of single values (LEFT, LEN, ROUND, YEAR…, declared `elementwise`) are lifted the same
+way over array arguments, so `SUMPRODUCT((LEFT(A1:A9,6)="Closed")*B1:B9)` and `UPPER(A1:A9)` work
+for every such function at once."""
 
 from __future__ import annotations
 
@@ -37,14 +40,16 @@ class Fn:
     min_args: int = 0
     max_args: int | None = None
     errors_ok: bool = False  # takes error values as arguments (ISERROR, ISNA…)
+    elementwise: bool = False  # each argument is one value: given arrays, applied cell by cell
 
 
 FUNCTIONS: dict[str, Fn] = {}
 
 
-def function(name: str, min_args: int = 0, max_args: int | None = None, *, lazy: bool = False, errors_ok: bool = False) -> Callable:
+def function(name: str, min_args: int = 0, max_args: int | None = None, *, lazy: bool = False, errors_ok: bool = False,
+             elementwise: bool = False) -> Callable:
     def register(call: Callable) -> Callable:
-        FUNCTIONS[name] = Fn(call, lazy, min_args, max_args, errors_ok)
+        FUNCTIONS[name] = Fn(call, lazy, min_args, max_args, errors_ok, elementwise)
         return call
 
     return register
@@ -95,15 +100,25 @@ def _call(name: str, args: tuple[Any, ...], ctx: Context) -> Any:
         expected = str(fn.min_args) if fn.max_args == fn.min_args else (
             f"between {fn.min_args} and {fn.max_args}" if fn.max_args is not None else f"at least {fn.min_args}")
         return CellError("#N/A", f"Wrong number of arguments to {name}. Expected {expected} arguments, but got {len(args)} arguments.")
+    if fn.lazy:
+        return _apply(fn, name, lambda: fn.call(ctx, *args))
+    values = [evaluate(arg, ctx) for arg in args]
+    if fn.elementwise and any(is_array(value) for value in values):
+        return lift(lambda *cells: _eager(fn, name, cells), *values)
+    return _eager(fn, name, values)
+
+
+def _eager(fn: Fn, name: str, values: Any) -> Any:
+    if not fn.errors_ok:
+        for value in values:
+            if isinstance(value, CellError):
+                return value
+    return _apply(fn, name, lambda: fn.call(*values))
+
+
+def _apply(fn: Fn, name: str, run: Callable[[], Any]) -> Any:
     try:
-        if fn.lazy:
-            return fn.call(ctx, *args)
-        values = [evaluate(arg, ctx) for arg in args]
-        if not fn.errors_ok:
-            for value in values:
-                if isinstance(value, CellError):
-                    return value
-        return fn.call(*values)
+        return run()
     except FormulaError as error:
         return error.error
     except (ZeroDivisionError,):
@@ -129,6 +144,30 @@ def _safe(op: Callable[..., Any], *values: Any) -> Any:
         return error.error
 
 
+def is_array(value: Any) -> bool:
+    """More than one cell (a 1×1 range is read as its single value everywhere)."""
+    return isinstance(value, Matrix) and (len(value.rows) > 1 or (len(value.rows) == 1 and len(value.rows[0]) > 1))
+
+
+def lift(op: Callable[..., Any], *values: Any) -> Matrix:
+    """`op` applied cell by cell over array arguments of one shape (a single row, column or value
+    stretches across the others; cells beyond a smaller array are #N/A, as in Google Sheets)."""
+    arrays = [v for v in values if isinstance(v, Matrix)]
+    height = max(m.height for m in arrays)
+    width = max(m.width for m in arrays)
+    return Matrix([[_safe(op, *(_element(v, r, c) for v in values)) for c in range(width)] for r in range(height)])
+
+
+def _element(value: Any, r: int, c: int) -> Any:
+    if not isinstance(value, Matrix):
+        return value
+    rr = 0 if value.height == 1 else r
+    cc = 0 if value.width == 1 else c
+    if rr >= value.height or cc >= value.width:
+        return CellError("#N/A", "Array arguments are of different size.")
+    return value.rows[rr][cc]
+
+
 def _broadcast(a: Any, b: Any, op: Callable[[Any, Any], Any]) -> Any:
     a_matrix, b_matrix = isinstance(a, Matrix), isinstance(b, Matrix)
     if not a_matrix and not b_matrix:
@@ -138,23 +177,7 @@ def _broadcast(a: Any, b: Any, op: Callable[[Any, Any], Any]) -> Any:
     b_one = b_matrix and len(b.rows) == 1 and len(b.rows[0]) == 1
     if (a_one or not a_matrix) and (b_one or not b_matrix):
         return Matrix([[_safe(op, a.rows[0][0] if a_one else a, b.rows[0][0] if b_one else b)]])
-    ma = a if isinstance(a, Matrix) else None
-    mb = b if isinstance(b, Matrix) else None
-    height = max(m.height for m in (ma, mb) if m is not None)
-    width = max(m.width for m in (ma, mb) if m is not None)
-
-    def at(m: Matrix | None, plain: Any, r: int, c: int) -> Any:
-        if m is None:
-            return plain
-        if m.height == 1 and m.width == 1:
-            return m.rows[0][0]
-        rr = 0 if m.height == 1 else r
-        cc = 0 if m.width == 1 else c
-        if rr >= m.height or cc >= m.width:
-            return CellError("#N/A", "Array arguments are of different size.")
-        return m.rows[rr][cc]
-
-    return Matrix([[_safe(op, at(ma, a, r, c), at(mb, b, r, c)) for c in range(width)] for r in range(height)])
+    return lift(op, a, b)
 
 
 def _arith(symbol: str) -> Callable[[Any, Any], Any]:
@@ -206,4 +229,4 @@ def number_or_error(value: Any) -> Any:
     return value
 
 
-__all__ = ["FUNCTIONS", "Context", "Fn", "evaluate", "function", "check"]
+__all__ = ["FUNCTIONS", "Context", "Fn", "evaluate", "function", "check", "is_array", "lift"]

@@ -16,7 +16,7 @@ def _day(value: Any) -> date:
     return from_serial(math.floor(to_number(value))).date()
 
 
-@function("DATE", 3, 3)
+@function("DATE", 3, 3, elementwise=True)
 def _date(year: Any, month: Any, day: Any) -> float:
     y, m, d = int(to_number(year)), int(to_number(month)), int(to_number(day))
     if 0 <= y < 1900:
@@ -38,22 +38,22 @@ def _now(ctx: Any) -> float:
     return to_serial(ctx.now)
 
 
-@function("YEAR", 1, 1)
+@function("YEAR", 1, 1, elementwise=True)
 def _year(value: Any) -> float:
     return float(_day(value).year)
 
 
-@function("MONTH", 1, 1)
+@function("MONTH", 1, 1, elementwise=True)
 def _month(value: Any) -> float:
     return float(_day(value).month)
 
 
-@function("DAY", 1, 1)
+@function("DAY", 1, 1, elementwise=True)
 def _dayfn(value: Any) -> float:
     return float(_day(value).day)
 
 
-@function("WEEKDAY", 1, 2)
+@function("WEEKDAY", 1, 2, elementwise=True)
 def _weekday(value: Any, kind: Any = 1.0) -> float:
     weekday = _day(value).weekday()  # Monday = 0
     mode = int(to_number(kind))
@@ -69,14 +69,14 @@ def _shift_months(start: date, months: int) -> tuple[int, int]:
     return total // 12, total % 12 + 1
 
 
-@function("EDATE", 2, 2)
+@function("EDATE", 2, 2, elementwise=True)
 def _edate(start: Any, months: Any) -> float:
     begin = _day(start)
     y, m = _shift_months(begin, int(to_number(months)))
     return float(to_serial(date(y, m, min(begin.day, calendar.monthrange(y, m)[1]))))
 
 
-@function("EOMONTH", 2, 2)
+@function("EOMONTH", 2, 2, elementwise=True)
 def _eomonth(start: Any, months: Any) -> float:
     y, m = _shift_months(_day(start), int(to_number(months)))
     if not 1 <= y <= 9999:
@@ -84,7 +84,7 @@ def _eomonth(start: Any, months: Any) -> float:
     return float(to_serial(date(y, m, calendar.monthrange(y, m)[1])))
 
 
-@function("DAYS", 2, 2)
+@function("DAYS", 2, 2, elementwise=True)
 def _days(end: Any, start: Any) -> float:
     return float(math.floor(to_number(end)) - math.floor(to_number(start)))
 

@@ -1,11 +1,13 @@
 """Logic and information: IF, IFS, IFERROR, IFNA, AND, OR, NOT, SWITCH, IS* — the lazy ones
-evaluate only the branch they take, so an error in the other branch does not surface."""
+evaluate only the branch they take, so an error in the other branch does not surface. Given an
+array condition or value (`IF(B2:B9>5,"big","small")`, `IFERROR(1/A2:A9,0)`) they answer cell by
+cell, as ARRAYFORMULA and Excel's dynamic arrays do; ARRAYFORMULA itself only marks that intent."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from apps.sheets.formulas.evaluator import evaluate, function
+from apps.sheets.formulas.evaluator import evaluate, function, is_array, lift
 from apps.sheets.formulas.values import CellError, Matrix, check, compare, fail, scalar, to_bool
 
 
@@ -26,7 +28,12 @@ def _flat_bools(args: tuple[Any, ...]) -> list[bool]:
 
 @function("IF", 2, 3, lazy=True)
 def _if(ctx: Any, test: Any, yes: Any, no: Any = ("bool", False)) -> Any:
-    condition = scalar(evaluate(test, ctx))
+    condition = evaluate(test, ctx)
+    if is_array(condition):
+        yes_value = evaluate(yes, ctx)
+        no_value = 0.0 if no == ("blank",) else evaluate(no, ctx)
+        return lift(lambda c, y, n: y if to_bool(c) else n, condition, 0.0 if yes == ("blank",) else yes_value, no_value)
+    condition = scalar(condition)
     if isinstance(condition, CellError):
         return condition
     taken = yes if to_bool(condition) else no
@@ -50,12 +57,16 @@ def _ifs(ctx: Any, *pairs: Any) -> Any:
 @function("IFERROR", 1, 2, lazy=True)
 def _iferror(ctx: Any, value: Any, fallback: Any = ("str", "")) -> Any:
     result = evaluate(value, ctx)
+    if is_array(result):
+        return lift(lambda v, f: f if isinstance(v, CellError) else v, result, evaluate(fallback, ctx))
     return evaluate(fallback, ctx) if isinstance(scalar(result), CellError) else result
 
 
 @function("IFNA", 2, 2, lazy=True)
 def _ifna(ctx: Any, value: Any, fallback: Any) -> Any:
     result = evaluate(value, ctx)
+    if is_array(result):
+        return lift(lambda v, f: f if isinstance(v, CellError) and v.code == "#N/A" else v, result, evaluate(fallback, ctx))
     found = scalar(result)
     return evaluate(fallback, ctx) if isinstance(found, CellError) and found.code == "#N/A" else result
 
@@ -73,6 +84,11 @@ def _switch(ctx: Any, expr: Any, *cases: Any) -> Any:
     raise fail("#N/A", "No match.")
 
 
+@function("ARRAYFORMULA", 1, 1, errors_ok=True)
+def _arrayformula(value: Any) -> Any:
+    return value
+
+
 @function("AND", 1)
 def _and(*args: Any) -> bool:
     return all(_flat_bools(args))
@@ -83,7 +99,7 @@ def _or(*args: Any) -> bool:
     return any(_flat_bools(args))
 
 
-@function("NOT", 1, 1)
+@function("NOT", 1, 1, elementwise=True)
 def _not(value: Any) -> bool:
     return not to_bool(value)
 
@@ -98,28 +114,28 @@ def _false() -> bool:
     return False
 
 
-@function("ISBLANK", 1, 1, errors_ok=True)
+@function("ISBLANK", 1, 1, errors_ok=True, elementwise=True)
 def _isblank(value: Any) -> bool:
     return scalar(value) is None
 
 
-@function("ISNUMBER", 1, 1, errors_ok=True)
+@function("ISNUMBER", 1, 1, errors_ok=True, elementwise=True)
 def _isnumber(value: Any) -> bool:
     v = scalar(value)
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-@function("ISTEXT", 1, 1, errors_ok=True)
+@function("ISTEXT", 1, 1, errors_ok=True, elementwise=True)
 def _istext(value: Any) -> bool:
     return isinstance(scalar(value), str)
 
 
-@function("ISERROR", 1, 1, errors_ok=True)
+@function("ISERROR", 1, 1, errors_ok=True, elementwise=True)
 def _iserror(value: Any) -> bool:
     return isinstance(scalar(value), CellError)
 
 
-@function("ISNA", 1, 1, errors_ok=True)
+@function("ISNA", 1, 1, errors_ok=True, elementwise=True)
 def _isna(value: Any) -> bool:
     v = scalar(value)
     return isinstance(v, CellError) and v.code == "#N/A"

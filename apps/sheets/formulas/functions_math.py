@@ -108,22 +108,22 @@ def _rounder(mode: str) -> Callable[..., float]:
     return run
 
 
-function("ROUND", 1, 2)(_rounder(ROUND_HALF_UP))
-function("ROUNDUP", 1, 2)(_rounder(ROUND_UP))
-function("ROUNDDOWN", 1, 2)(_rounder(ROUND_DOWN))
+function("ROUND", 1, 2, elementwise=True)(_rounder(ROUND_HALF_UP))
+function("ROUNDUP", 1, 2, elementwise=True)(_rounder(ROUND_UP))
+function("ROUNDDOWN", 1, 2, elementwise=True)(_rounder(ROUND_DOWN))
 
 
-@function("ABS", 1, 1)
+@function("ABS", 1, 1, elementwise=True)
 def _abs(value: Any) -> float:
     return abs(to_number(value))
 
 
-@function("INT", 1, 1)
+@function("INT", 1, 1, elementwise=True)
 def _int(value: Any) -> float:
     return float(math.floor(to_number(value)))
 
 
-@function("MOD", 2, 2)
+@function("MOD", 2, 2, elementwise=True)
 def _mod(value: Any, divisor: Any) -> float:
     d = to_number(divisor)
     if d == 0:
@@ -131,7 +131,7 @@ def _mod(value: Any, divisor: Any) -> float:
     return to_number(value) - d * math.floor(to_number(value) / d)
 
 
-@function("SQRT", 1, 1)
+@function("SQRT", 1, 1, elementwise=True)
 def _sqrt(value: Any) -> float:
     number = to_number(value)
     if number < 0:
@@ -139,7 +139,7 @@ def _sqrt(value: Any) -> float:
     return math.sqrt(number)
 
 
-@function("POWER", 2, 2)
+@function("POWER", 2, 2, elementwise=True)
 def _power(base: Any, exponent: Any) -> float:
     return math.pow(to_number(base), to_number(exponent))
 

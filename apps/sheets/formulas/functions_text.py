@@ -49,18 +49,18 @@ def _count(value: Any, default: float, name: str) -> int:
     return int(n)
 
 
-@function("LEFT", 1, 2)
+@function("LEFT", 1, 2, elementwise=True)
 def _left(text: Any, count: Any = None) -> str:
     return to_text(text)[: _count(count, 1, "LEFT")]
 
 
-@function("RIGHT", 1, 2)
+@function("RIGHT", 1, 2, elementwise=True)
 def _right(text: Any, count: Any = None) -> str:
     n = _count(count, 1, "RIGHT")
     return to_text(text)[-n:] if n else ""
 
 
-@function("MID", 3, 3)
+@function("MID", 3, 3, elementwise=True)
 def _mid(text: Any, start: Any, count: Any) -> str:
     begin = int(to_number(start))
     if begin < 1:
@@ -68,32 +68,32 @@ def _mid(text: Any, start: Any, count: Any) -> str:
     return to_text(text)[begin - 1: begin - 1 + _count(count, 0, "MID")]
 
 
-@function("LEN", 1, 1)
+@function("LEN", 1, 1, elementwise=True)
 def _len(text: Any) -> float:
     return float(len(to_text(text)))
 
 
-@function("UPPER", 1, 1)
+@function("UPPER", 1, 1, elementwise=True)
 def _upper(text: Any) -> str:
     return to_text(text).upper()
 
 
-@function("LOWER", 1, 1)
+@function("LOWER", 1, 1, elementwise=True)
 def _lower(text: Any) -> str:
     return to_text(text).lower()
 
 
-@function("PROPER", 1, 1)
+@function("PROPER", 1, 1, elementwise=True)
 def _proper(text: Any) -> str:
     return re.sub(r"[A-Za-z]+", lambda m: m.group(0).capitalize(), to_text(text))
 
 
-@function("TRIM", 1, 1)
+@function("TRIM", 1, 1, elementwise=True)
 def _trim(text: Any) -> str:
     return re.sub(r" +", " ", to_text(text).strip(" "))
 
 
-@function("SUBSTITUTE", 3, 4)
+@function("SUBSTITUTE", 3, 4, elementwise=True)
 def _substitute(text: Any, old: Any, new: Any, which: Any = None) -> str:
     source, find, repl = to_text(text), to_text(old), to_text(new)
     if not find:
@@ -109,7 +109,7 @@ def _substitute(text: Any, old: Any, new: Any, which: Any = None) -> str:
     return source[:start] + repl + source[start + len(find):]
 
 
-@function("TEXT", 2, 2)
+@function("TEXT", 2, 2, elementwise=True)
 def _text(value: Any, pattern: Any) -> str:
     v = scalar(value)
     if isinstance(v, str):
@@ -120,7 +120,7 @@ def _text(value: Any, pattern: Any) -> str:
     return format_number(to_number(v), to_text(pattern))
 
 
-@function("VALUE", 1, 1)
+@function("VALUE", 1, 1, elementwise=True)
 def _value(text: Any) -> float:
     v = scalar(text)
     if isinstance(v, CellError):

@@ -47,6 +47,10 @@ FORMULAS = [
     "=Data!C2*Data!D2-Data!C3/4+2^3", "=-Data!C2^2", "=Data!C2>=Data!C3", "=1/0", "=VLOOKUP(\"nobody\",Data!A2:C{n},2,FALSE)",
     "=SUMPRODUCT(Data!C2:C{n},Data!D2:D{n})", "=MINIFS(Data!C2:C{n},Data!B2:B{n},\"East\")", "=MAXIFS(Data!D2:D{n},Data!B2:B{n},\"West\")",
     "=MOD(Data!C2,7)", "=ABS(-Data!C3)", "=INT(Data!D2/3)", "=MEDIAN(Data!C2:C{n})", "=IFNA(MATCH(\"zz\",Data!A2:A{n},0),-1)",
+    # scalar functions applied cell by cell over ranges (SUMPRODUCT evaluates its arguments as arrays in both products)
+    "=SUMPRODUCT((LEFT(Data!B2:B{n},2)=\"Ea\")*Data!C2:C{n})", "=SUMPRODUCT(LEN(Data!A2:A{n}))",
+    "=SUMPRODUCT((YEAR(Data!F2:F{n})=2026)*Data!D2:D{n})", "=SUMPRODUCT(ROUND(Data!D2:D{n},0)*(UPPER(Data!B2:B{n})=\"WEST\"))",
+    "=SUMPRODUCT(IF(Data!C2:C{n}>500,1,0))", "=SUMPRODUCT(MOD(Data!C2:C{n},7)*(RIGHT(Data!A2:A{n},1)=\"3\"))",
 ]
 
 

@@ -192,3 +192,17 @@ def test_xlsx_round_trip_keeps_merges_and_frozen_rows(run: Run, blank: str) -> N
     assert sheet["properties"]["gridProperties"]["frozenRowCount"] == 1
     assert sheet["merges"][0] == {"sheetId": sheet["properties"]["sheetId"], "startRowIndex": 0, "startColumnIndex": 0, "endRowIndex": 1, "endColumnIndex": 2}
     assert values(run, again, "Sheet1!C2") == [["300.0%"]] and values(run, again, "Sheet1!C2", "FORMULA") == [["=SUM(1,2)"]]
+
+
+def test_search_reads_titles_and_text_cells_of_visible_spreadsheets_newest_first(run: Run, blank: str) -> None:
+    me = run(lambda s: s.actor_email)
+    run(lambda s: s.values_update(blank, "Sheet1!A1:B2", [["Zanzibar ledger", 5], ["", "=\"QUARTZ\"&\"ite\""]], "USER_ENTERED"))
+    mine = run(lambda s: s.files_search("ZANZIBAR LEDGER"))  # a text cell, in another case
+    assert [h["id"] for h in mine] == [blank] and mine[0]["owners"] == [me] and mine[0]["name"] == "Scratch"
+    assert [h["id"] for h in run(lambda s: s.files_search("quartzite"))] == [blank], "the text a formula shows is searched too"
+    other = run(lambda s: s.spreadsheets_create({"title": "Zanzibar ledger (private)"}), as_email="someone.else@example.com")["spreadsheetId"]
+    assert [h["id"] for h in run(lambda s: s.files_search("zanzibar"))] == [blank], "only spreadsheets the person can open"
+    newer = run(lambda s: s.spreadsheets_create({"title": "Zanzibar 2027"}))["spreadsheetId"]
+    assert [h["id"] for h in run(lambda s: s.files_search("zanzibar"))] == [newer, blank], "most recently modified first"
+    assert [h["id"] for h in run(lambda s: s.files_search("zanzibar", max_results=1))] == [newer]
+    assert [h["id"] for h in run(lambda s: s.files_search("zanzibar"), as_email="someone.else@example.com")] == [other]
