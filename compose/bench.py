@@ -139,7 +139,8 @@ def client_process(controls: list[str], token: str, seconds: float, concurrency:
                         continue
                     env = created.json()
                     try:
-                        async with Client(env["urls"]["mcp"][server_for(task)]) as client:
+                        server = server_for(task)  # over HTTP a task spanning apps uses `all`
+                        async with Client(env["urls"]["mcp"][server if "+" not in server else "all"]) as client:
                             await oracle(McpTools(client))
                         graded = (await http.post(f"{control}/v1/envs/{env['env_id']}/grade")).json()
                         if graded.get("reward") != 1.0:
