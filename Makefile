@@ -60,7 +60,8 @@ postgres:
 	set -- $$(pg_lsclusters -h | head -1); \
 	[ "$$4" = online ] || $$SUDO pg_ctlcluster "$$1" "$$2" start; \
 	for i in $$(seq 60); do pg_isready -q -p "$$3" && break; sleep 0.5; done; \
-	cd /; $$AS_PG psql -qtAc "SELECT 1 FROM pg_roles WHERE rolname = '$$(id -un)'" | grep -q 1 || $$AS_PG createuser --createdb "$$(id -un)"
+	cd /; $$AS_PG psql -qtAc "SELECT 1 FROM pg_roles WHERE rolname = '$$(id -un)'" | grep -q 1 || $$AS_PG createuser --createdb "$$(id -un)"; \
+	$$AS_PG psql -qtAc "GRANT pg_signal_backend TO \"$$(id -un)\"" >/dev/null  # DROP DATABASE … FORCE may end sessions still starting
 
 # -- A company simulation in Docker (compose/) --------------------------------------------
 # `make docker` builds and starts PostgreSQL and one officegym worker (compose/README.md);

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from sqlalchemy.engine import make_url
@@ -40,13 +41,31 @@ def unavailable(url: str | None = None) -> str | None:
     return None
 
 
+def drop_database(execute: Callable[[str], object], name: str, attempts: int = 100) -> None:
+    """DROP DATABASE … WITH (FORCE), retried while PostgreSQL refuses to end a session on it
+    that is still starting up: such a session has no role yet, and only a superuser or a
+    member of pg_signal_backend may end it. It is through its start-up within milliseconds
+    (and then ours, or refused: the database allows no new connections by then)."""
+    import psycopg
+
+    for attempt in range(attempts):
+        try:
+            execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+            return
+        except Exception as error:  # psycopg's own, or SQLAlchemy's wrapping it
+            cause = getattr(error, "orig", error)
+            if not isinstance(cause, psycopg.errors.InsufficientPrivilege) or attempt == attempts - 1:
+                raise
+            time.sleep(0.05)
+
+
 def _drop_all(admin: object, url: str, names: list[str]) -> None:
     """Drop databases in parallel: each DROP DATABASE waits for a checkpoint."""
     from concurrent.futures import ThreadPoolExecutor
 
     def drop(name: str) -> None:
         with _connect(url) as conn:  # type: ignore[attr-defined]
-            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+            drop_database(conn.execute, name)
 
     with ThreadPoolExecutor(4) as pool:
         list(pool.map(drop, names))

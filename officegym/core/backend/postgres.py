@@ -50,6 +50,7 @@ from officegym.core.backend import pg_schema
 from officegym.core.backend.base import Backend, Created, RowChange, changes_of, key_columns, known_table
 from officegym.core.backend.pg_pool import WarmPool
 from officegym.core.backend.pg_schema import DIRTY, SETUP, SHARED, START
+from officegym.core.backend.pgtools import drop_database
 from officegym.core.backend.registry import Registry
 from officegym.core.backend.routing import SERVING, RoutingPool, serving
 from officegym.core.db import BACKEND_TABLES
@@ -254,7 +255,7 @@ class PostgresBackend(WarmPool, Backend):
         # FORCE ends other processes' sessions on it: their open transaction rolls back (it was
         # never acknowledged) and their next one finds the env gone.
         with self._admin() as admin:
-            admin.exec_driver_sql(f"DROP DATABASE IF EXISTS {handle} WITH (FORCE)")
+            drop_database(admin.exec_driver_sql, handle)
 
     def exists(self, handle: str) -> bool:
         with self.main.connect() as conn:
