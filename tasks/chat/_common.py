@@ -135,6 +135,20 @@ def allow_reaction(channel_id: str, ts: str, emoji: str, actor_id: str) -> Expec
     return Expect("chat_reactions", "insert", covers)
 
 
+def answered_in_dm(dm: str, actor_id: str, asker_id: str, question: str, public: frozenset[str]) -> list[Expect]:
+    """What a task that asks its question in a DM allows: the setup's DM and question (kept in
+    the diff when the setup is part of the expected changes), the answer there, a thread
+    under the question, and the careful steps on the way."""
+    return [
+        Expect("chat_messages", "insert", lambda c: c.row["channel_id"] == dm and c.row["user_id"] == actor_id),
+        Expect("chat_messages", "update", lambda c: c.row["channel_id"] == dm and c.changed_columns == ("thread_ts",)),
+        Expect("chat_channels", "insert", lambda c: c.row["id"] == dm and bool(c.row["is_im"])),
+        Expect("chat_messages", "insert", lambda c: c.row["channel_id"] == dm and c.row["user_id"] == asker_id
+               and c.row["text"] == question and c.row["thread_ts"] in (None, c.row["ts"])),
+        *careful_steps(actor_id, public),
+    ]
+
+
 def careful_steps(actor_id: str, public: frozenset[str]) -> list[Expect]:
     """What a careful person does on the way, in any task: joining a public channel to read it,
     opening a DM, acknowledging a question in a DM with a reaction (:eyes:, then the answer).

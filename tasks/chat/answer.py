@@ -13,9 +13,8 @@ import random
 from dataclasses import dataclass
 
 from graders.checks import Check
-from graders.rubric import Expect
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
-from tasks.chat._common import Answer, careful_steps, post, post_everywhere, service_as, wreck
+from tasks.chat._common import Answer, answered_in_dm, post, post_everywhere, service_as, wreck
 from tasks.chat._workspace import workspace
 from tasks.common.answers import judge, ticket_keys
 from tasks.common.text import words
@@ -98,15 +97,7 @@ class FindAndAnswer:
         return TaskInstance(
             prompt=prompt,
             checks=[Check("answered in the DM with the right ticket key, and only that", answer.check(me.id, since))],
-            expected=[
-                Expect("chat_messages", "insert", lambda c: c.row["channel_id"] == dm and c.row["user_id"] == me.id),
-                Expect("chat_messages", "update", lambda c: c.row["channel_id"] == dm and c.changed_columns == ("thread_ts",)),
-                # what setup writes (the DM, the question), should the start snapshot be taken before it
-                Expect("chat_channels", "insert", lambda c: c.row["id"] == dm and bool(c.row["is_im"])),
-                Expect("chat_messages", "insert", lambda c: c.row["channel_id"] == dm and c.row["user_id"] == asker.id
-                       and c.row["text"] == question and c.row["thread_ts"] in (None, c.row["ts"])),
-                *careful_steps(me.id, ws.public),
-            ],
+            expected=answered_in_dm(dm, me.id, asker.id, question, ws.public),
             oracle=oracle,
             setup=setup,
             setup_in_expected=True,

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from apps.crm.models import TABLES
 from graders.checks import Check, CheckResult, failed, passed
 from graders.rubric import Expect
-from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.base import Moves, SampleContext, TaskInstance, ToolError, Tools
 from tasks.common.text import words
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.crm._common import allow_update, dml, quoted, row, rows, say_as_task, snapshot, soql, table, wreck
@@ -92,7 +92,7 @@ class ConvertLead:
             for lead_id in ids:
                 try:
                     await tools.call("salesforce_convert_lead", leadId=lead_id, **extra)
-                except Exception:  # an adversary carries on
+                except ToolError:  # a refused conversion: the adversary carries on
                     pass
 
         async def mistyped(tools: Tools) -> None:

@@ -15,9 +15,8 @@ from apps.crm.models import TABLES
 from apps.crm.soql.dates import date_range
 from apps.crm.values import sf_date
 from graders.checks import Check
-from graders.rubric import Expect
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
-from tasks.chat._common import Answer, careful_steps, post, post_everywhere, service_as, wreck
+from tasks.chat._common import Answer, answered_in_dm, post, post_everywhere, service_as, wreck
 from tasks.chat._workspace import workspace
 from tasks.common.answers import amounts, judge, money, roundings
 from tasks.common.variants import cached, choose, count, shuffled
@@ -104,13 +103,7 @@ class PipelineQuestion:
         return TaskInstance(
             prompt=prompt,
             checks=[Check("answered in the DM with the right total, and only that", answer.check(me.id, ws.start))],
-            expected=[
-                Expect("chat_messages", "insert", lambda c: c.row["channel_id"] == dm and c.row["user_id"] == me.id),
-                Expect("chat_messages", "update", lambda c: c.row["channel_id"] == dm and c.changed_columns == ("thread_ts",)),
-                Expect("chat_channels", "insert", lambda c: c.row["id"] == dm and bool(c.row["is_im"])),
-                Expect("chat_messages", "insert", lambda c: c.row["channel_id"] == dm and c.row["user_id"] == asker.id and c.row["text"] == question),
-                *careful_steps(me.id, ws.public),
-            ],
+            expected=answered_in_dm(dm, me.id, asker.id, question, ws.public),
             oracle=oracle,
             setup=setup,
             setup_in_expected=True,

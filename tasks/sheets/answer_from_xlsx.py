@@ -27,7 +27,7 @@ from apps.sheets.models import DriveFile, Spreadsheet
 from graders.checks import Check
 from graders.rubric import Expect
 from tasks.base import Moves, SampleContext, TaskInstance, TaskUnavailable, Tools
-from tasks.chat._common import Answer, careful_steps, post, post_everywhere, service_as
+from tasks.chat._common import Answer, answered_in_dm, post, post_everywhere, service_as
 from tasks.chat._common import wreck as chat_wreck
 from tasks.chat._workspace import workspace
 from tasks.common.answers import amounts, judge
@@ -181,15 +181,9 @@ class AnswerFromXlsx:
             prompt=prompt,
             checks=[Check("answered in the DM with the asked figure from the file, and only that", answer.check(me.id, since))],
             expected=[
-                Expect("chat_messages", "insert", lambda c: c.row["channel_id"] == dm and c.row["user_id"] == me.id),
-                Expect("chat_messages", "update", lambda c: c.row["channel_id"] == dm and c.changed_columns == ("thread_ts",)),
-                Expect("chat_channels", "insert", lambda c: c.row["id"] == dm and bool(c.row["is_im"])),
-                Expect("chat_members", "insert", lambda c: c.row["channel_id"] == dm),
-                Expect("chat_messages", "insert", lambda c: c.row["channel_id"] == dm and c.row["user_id"] == asker.id
-                       and c.row["text"] == message and c.row["thread_ts"] in (None, c.row["ts"])),
+                *answered_in_dm(dm, me.id, asker.id, message, ws.public),
                 Expect("sheets_drive_files", "insert", lambda c: c.row["id"] == file_id),
                 *(new_sheet(t) for t in SHEETS_TABLES),
-                *careful_steps(me.id, ws.public),
             ],
             oracle=oracle,
             setup=setup,
