@@ -64,6 +64,7 @@ class Plan:
     # The statement of each batch read (offset, limit), prepared once: agents page and repeat
     # queries, and building the statement anew cost more than running it (see run.py).
     batches: dict[tuple[int, int], Prepared] = field(default_factory=dict, repr=False, compare=False)
+    steps: Any = field(default=None, repr=False, compare=False)  # how to shape a row (run.py), once
 
 
 class _Compiler:
