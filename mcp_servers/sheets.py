@@ -9,9 +9,15 @@ takes a file path. Results are one text item holding the JSON the server returns
 
 from __future__ import annotations
 
+from typing import Any
+
+from sqlalchemy import select
+
 from apps.sheets.bench import recalc_after_one_edit
+from apps.sheets.models import Spreadsheet
 from officegym.faces.mcp import Toolset, tool
 from officegym.faces.probe import Call, Probe
+from seed_data.sheets import FORECAST_TITLE
 
 SS = "The ID of the spreadsheet (found in the URL)"
 SHEET = "The name of the sheet"
@@ -152,12 +158,25 @@ EXCEL = Toolset("excel", "sheets", (
 
 TOOLSETS = (REFERENCE, EXCEL)
 
+
+def _seeded_forecast(db: Any) -> dict[str, str]:
+    """The seeded Sales Forecast's id (ids depend on the seed), for the probe's `{forecast}`."""
+    found = db.scalar(select(Spreadsheet.id).where(Spreadsheet.title.startswith(FORECAST_TITLE)).order_by(Spreadsheet.id))
+    if found is None:
+        raise LookupError(f"the company has no {FORECAST_TITLE!r} spreadsheet")
+    return {"forecast": found}
+
+
 # What `officegym bench` times for sheets: a search over the seeded spreadsheets' titles and
-# cells, and creating a spreadsheet (spreadsheet ids depend on the seed, so a probe cannot name one).
+# cells, and a deal's amount edited in the seeded Sales Forecast, which recalculates its
+# weighted value and the summary tab's SUMIFs over the pipeline, as an agent's edit would.
 BENCH_PROBE = Probe(
     mcp_read=Call("search_spreadsheets", {"query": "Sales Forecast", "max_results": 5}),
-    mcp_write=Call("create_spreadsheet", {"title": "bench sheet {i}"}),
+    mcp_write=Call("update_cells", {"spreadsheet_id": "{forecast}", "sheet": "Pipeline", "range": "F2", "data": [["{i}"]]}),
     rest_read=Call("drive/v3/files", {"query": "Sales Forecast"}, method="GET", operation="sheets.files.search"),
-    rest_write=Call("v4/spreadsheets", {"title": "bench sheet {i}"}, operation="sheets.spreadsheets.create"),
+    rest_write=Call("v4/spreadsheets/{forecast}/values:batchUpdate",
+                    {"valueInputOption": "USER_ENTERED", "data": [{"range": "Pipeline!F2", "values": [["{i}"]]}]},
+                    operation="sheets.values.batchUpdate"),
     kernels=(("recalc 10k-cell workbook after one edit", recalc_after_one_edit),),
+    refs=_seeded_forecast,
 )

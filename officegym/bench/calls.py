@@ -65,14 +65,15 @@ def bench_server(cache_dir: Path, envs_dir: Path) -> Iterator[tuple[str, httpx.C
             proc.kill()
 
 
-async def _mcp_samples(url: str, call: Call, n: int, warmup: int = 10) -> list[int]:
+async def _mcp_samples(url: str, call: Call, n: int, warmup: int = 10, refs: dict[str, str] | None = None) -> list[int]:
     from mcp import Client
 
     async with Client(url) as client:
         samples = []
         for i in range(-warmup, n):
+            args = call.numbered(i, refs)
             t0 = time.perf_counter_ns()
-            result = await client.call_tool(call.name, call.numbered(i))
+            result = await client.call_tool(call.name, args)
             elapsed = time.perf_counter_ns() - t0
             if result.is_error:
                 raise RuntimeError(f"{call.name} failed: {result.content[0].text[:300]}")
@@ -81,10 +82,10 @@ async def _mcp_samples(url: str, call: Call, n: int, warmup: int = 10) -> list[i
     return samples
 
 
-def _rest_samples(http: httpx.Client, url: str, call: Call, n: int, warmup: int = 10) -> list[int]:
+def _rest_samples(http: httpx.Client, url: str, call: Call, n: int, warmup: int = 10, refs: dict[str, str] | None = None) -> list[int]:
     samples = []
     for i in range(-warmup, n):
-        args = call.numbered(i)
+        args = call.numbered(i, refs)
         t0 = time.perf_counter_ns()
         response = http.get(url, params=args) if call.method == "GET" else http.post(url, json=args)
         elapsed = time.perf_counter_ns() - t0
@@ -107,15 +108,27 @@ def bench_calls(res: Results, cache_dir: Path, envs_dir: Path, seed: int, size: 
             noop_rest = _rest_samples(http, f"{root}/api/noop/noop", Call("noop", method="GET"), calls)
             for app in apps.APPS:
                 probe = app.probe
+                refs = probe_refs(probe, cache_dir, seed, size)
                 figures: dict[str, list[int]] = {
-                    "mcp_read": asyncio.run(_mcp_samples(f"{root}/mcp/{app.name}", probe.mcp_read, calls)),
-                    "mcp_write": asyncio.run(_mcp_samples(f"{root}/mcp/{app.name}", probe.mcp_write, calls)),
-                    "rest_read": _rest_samples(http, f"{root}/api/{app.name}/{probe.rest_read.name}", probe.rest_read, calls),
-                    "rest_write": _rest_samples(http, f"{root}/api/{app.name}/{probe.rest_write.name}", probe.rest_write, calls),
+                    "mcp_read": asyncio.run(_mcp_samples(f"{root}/mcp/{app.name}", probe.mcp_read, calls, refs=refs)),
+                    "mcp_write": asyncio.run(_mcp_samples(f"{root}/mcp/{app.name}", probe.mcp_write, calls, refs=refs)),
+                    "rest_read": _rest_samples(http, f"{root}/api/{app.name}/{probe.rest_read.path(refs)}", probe.rest_read, calls, refs=refs),
+                    "rest_write": _rest_samples(http, f"{root}/api/{app.name}/{probe.rest_write.path(refs)}", probe.rest_write, calls, refs=refs),
                 }
                 _report(res, app.name, probe, figures, noop_mcp, noop_rest, calls)
         res.add("mcp_noop_p50_ms", "MCP no-op call p50", p50(noop_mcp), "ms", None, "same transport and dispatcher, no operation")
         res.add("rest_noop_p50_ms", "REST no-op call p50", p50(noop_rest), "ms", None, "same router and env lookup, no operation")
+
+
+def probe_refs(probe: Any, cache_dir: Path, seed: int, size: str) -> dict[str, str]:
+    """The ids a probe names as `{<ref>}`, read from the template the bench server copies."""
+    if probe.refs is None:
+        return {}
+    from officegym.core.backend.sqlite import read_template_file
+    from officegym.templates import ensure_template
+
+    with read_template_file(ensure_template(cache_dir, seed, size).path) as db:
+        return probe.refs(db)
 
 
 def _report(res: Results, app: str, probe: Any, figures: dict[str, list[int]], noop_mcp: list[int], noop_rest: list[int], n: int) -> None:

@@ -1,11 +1,12 @@
 """An app's typical agent calls, declared by the app for `officegym bench` to time: a read over
 seeded history and a write, through MCP and through REST. A string argument may hold `{i}`,
-replaced by the call's number so repeated writes differ."""
+replaced by the call's number so repeated writes differ, and `{<ref>}` for an id the company
+gives (a seeded spreadsheet's id depends on the seed): the probe's `refs` reads them."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 
@@ -16,8 +17,26 @@ class Call:
     method: str = "POST"  # REST only
     operation: str | None = None  # REST only: the operation behind the path, when the path is not its name
 
-    def numbered(self, i: int) -> dict[str, Any]:
-        return {k: v.replace("{i}", str(i)) if isinstance(v, str) else v for k, v in self.args.items()}
+    def numbered(self, i: int, refs: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """The arguments of call number `i`, with `{i}` and every `{<ref>}` filled in (in
+        nested lists and objects too)."""
+        return {k: _filled(v, {"i": str(i), **(refs or {})}) for k, v in self.args.items()}
+
+    def path(self, refs: Mapping[str, str] | None = None) -> str:
+        """The REST path with `{<ref>}`s filled in."""
+        return _filled(self.name, dict(refs or {}))
+
+
+def _filled(value: Any, names: Mapping[str, str]) -> Any:
+    if isinstance(value, str):
+        for name, text in names.items():
+            value = value.replace("{" + name + "}", text)
+        return value
+    if isinstance(value, list):
+        return [_filled(v, names) for v in value]
+    if isinstance(value, dict):
+        return {k: _filled(v, names) for k, v in value.items()}
+    return value
 
 
 @dataclass(frozen=True)
@@ -33,3 +52,6 @@ class Probe:
     # the step needs (e.g. a 10,000-cell workbook) and returns the step to time (one edit and
     # its recalculation). The setup is not timed.
     kernels: tuple[tuple[str, Callable[[], Callable[[], Any]]], ...] = ()
+    # Ids the calls name as `{<ref>}` that the seed decides, read from the company template
+    # (a read-only session on it): e.g. {"forecast": <the "Sales Forecast" spreadsheet's id>}.
+    refs: Callable[[Any], dict[str, str]] | None = None
