@@ -16,8 +16,13 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, Engine
+from sqlalchemy.orm import Session
+
+from officegym.core.backend.routing import serving
 
 
 class HeldConnections:
@@ -25,6 +30,34 @@ class HeldConnections:
         self.max_held = max_held
         self._idle: OrderedDict[str, Connection] = OrderedDict()
         self._lock = threading.Lock()
+
+    @contextmanager
+    def session(self, handle: str, engine: Engine, on_begin: Callable[[Connection], None]) -> Iterator[Session]:
+        """One transaction on the env's kept connection (opened through `engine` when none is
+        kept): `on_begin` runs first (the backend's lock and checks: if it raises, the
+        connection is not kept), then a Session joined to the transaction is yielded; commit
+        on success, rollback on error. The connection is kept for the env's next transaction
+        unless it broke."""
+        with serving(handle):
+            conn = self.lend(handle)
+            if conn is None or conn.closed or conn.invalidated:
+                conn = engine.connect()
+            began = False
+            try:
+                with conn.begin():
+                    on_begin(conn)
+                    began = True
+                    db = Session(bind=conn, join_transaction_mode="rollback_only", expire_on_commit=False, autoflush=True)
+                    try:
+                        yield db
+                        db.flush()
+                    finally:
+                        db.close()
+            finally:
+                if began and not conn.closed and not conn.invalidated:
+                    self.keep(handle, conn)
+                else:
+                    conn.close()
 
     def lend(self, handle: str) -> Connection | None:
         """The env's kept connection, now the caller's alone; None when none is kept."""

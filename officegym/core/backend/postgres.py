@@ -48,11 +48,12 @@ from sqlalchemy.orm import Session
 
 from officegym.core.backend import pg_schema
 from officegym.core.backend.base import Backend, Created, RowChange, changes_of, key_columns, known_table
+from officegym.core.backend.held import HeldConnections
 from officegym.core.backend.pg_pool import WarmPool
 from officegym.core.backend.pg_schema import DIRTY, SETUP, SHARED, START
 from officegym.core.backend.pgtools import drop_database
 from officegym.core.backend.registry import Registry
-from officegym.core.backend.routing import SERVING, RoutingPool, serving
+from officegym.core.backend.routing import SERVING, RoutingPool
 from officegym.core.db import BACKEND_TABLES
 
 LOCK_SPACE = 0x0FF1CE  # first key of every advisory lock this backend takes
@@ -92,6 +93,7 @@ class PostgresBackend(WarmPool, Backend):
         # operation once and is replaced on the next.
         self.pool = RoutingPool(self._connect, max_open=max_open)
         self.engine = create_engine(main, pool=self.pool)  # every env database, one dialect and cache
+        self.held = HeldConnections(max(1, max_open - 1))  # (see sqlite.py)
         self._templates: dict[str, tuple[str, tuple[str, ...]]] = {}  # SQLite file → (database, tables)
         self._init_pool()
 
@@ -113,10 +115,13 @@ class PostgresBackend(WarmPool, Backend):
     # -- sessions ------------------------------------------------------------------------
     @contextmanager
     def session(self, handle: str) -> Iterator[Session]:
-        with serving(handle), Session(self.engine, expire_on_commit=False, autoflush=True) as db, db.begin():
-            # Advisory locks belong to their database: one key serialises the env's operations
-            # across processes (the store's lock covers this one's threads).
-            db.connection().exec_driver_sql("SELECT pg_advisory_xact_lock(%s, %s)", (LOCK_SPACE, _ENV))
+        # On the env's kept connection (held.py). Advisory locks belong to their database: one
+        # key serialises the env's operations across processes (the store's lock covers this
+        # one's threads). Sent on the driver: through SQLAlchemy it cost ~50 µs per transaction.
+        def lock(conn: Any) -> None:
+            conn.connection.driver_connection.execute("SELECT pg_advisory_xact_lock(%s, %s)", (LOCK_SPACE, _ENV))
+
+        with self.held.session(handle, self.engine, lock) as db:
             yield db
 
     def read_template(self, template: str) -> Any:
@@ -234,6 +239,7 @@ class PostgresBackend(WarmPool, Backend):
         """Shut the env's database now; in the background, recycle it into the warm pool (or
         drop it). A DROP DATABASE waits for a checkpoint (50 ms quiet, seconds under write
         load): neither a delete nor the next create should pay for that."""
+        self.held.release(handle)
         self.pool.evict(handle)
         with self._admin() as admin:
             admin.exec_driver_sql(f"ALTER DATABASE {handle} ALLOW_CONNECTIONS false")
@@ -281,6 +287,7 @@ class PostgresBackend(WarmPool, Backend):
 
     def close(self) -> None:
         self._stop_worker()
+        self.held.release_all()
         self.pool.dispose()
         self.main.dispose()
 
@@ -288,6 +295,7 @@ class PostgresBackend(WarmPool, Backend):
         """Drop every env, pool and template database of this main database (tests)."""
         with self.main.connect() as conn:
             names = [r[0] for r in conn.exec_driver_sql("SELECT datname FROM pg_database WHERE datname LIKE %s", (f"{self.prefix}\\_%",))]
+        self.held.release_all()
         self.pool.dispose()
         for name in names:
             self._drop_database(name)

@@ -153,33 +153,17 @@ class SQLiteBackend(Backend):
 
     @contextmanager
     def session(self, handle: str) -> Iterator[Session]:
-        # On the env's kept connection (held.py); the Session joins the transaction begun here.
-        with serving(handle):
-            conn = self.held.lend(handle)
-            if conn is None or conn.closed or conn.invalidated:
-                conn = self.engine.connect()
-            gone = False
-            try:
-                with conn.begin():  # BEGIN IMMEDIATE: holding the write lock,
-                    raw = conn.connection.driver_connection
-                    if not os.path.exists(self._path_of(handle)):  # check the file is still there: another process
-                        raise Gone(handle)  # deleted the env, and a write would go to an unlinked file
-                    if file_generation(raw) != generation(handle):  # ... or recycled it for a new env
-                        raise Gone(handle)
-                    db = Session(bind=conn, join_transaction_mode="rollback_only", expire_on_commit=False, autoflush=True)
-                    try:
-                        yield db
-                        db.flush()
-                    finally:
-                        db.close()
-            except Gone:
-                gone = True
-                raise
-            finally:
-                if gone or conn.closed or conn.invalidated:
-                    conn.close()
-                else:
-                    self.held.keep(handle, conn)
+        # On the env's kept connection (held.py): BEGIN IMMEDIATE, then, holding the write lock,
+        # check the file is still there (another process deleted the env, and a write would
+        # go to an unlinked file) and is still this env's (not recycled for a new one).
+        def check(conn: Any) -> None:
+            if not os.path.exists(self._path_of(handle)):
+                raise Gone(handle)
+            if file_generation(conn.connection.driver_connection) != generation(handle):
+                raise Gone(handle)
+
+        with self.held.session(handle, self.engine, check) as db:
+            yield db
 
     def read_template(self, template: str) -> Any:
         return read_template_file(template)
