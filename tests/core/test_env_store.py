@@ -262,3 +262,26 @@ def test_a_recycled_database_is_the_template_again(store: EnvStore, tiny_templat
     assert store.diff(again) == []
     write(store, again, "new owner")
     assert [(c.key, c.after["value"]) for c in store.diff(again)] == [("marker", "new owner")]
+
+
+def test_a_failed_operation_rolls_back_and_the_env_goes_on_on_its_kept_connection(store: EnvStore, tiny_template: Path) -> None:
+    """Between transactions an env keeps its connection (backend/held.py): a transaction
+    that fails rolls back everything it wrote, and the next one, on the same connection,
+    sees none of it and commits normally; a deleted env keeps nothing open."""
+    env = store.create(tiny_template, seed=0, size="small")
+    write(store, env, "committed")
+    opened = store.open_engines()
+    with pytest.raises(ZeroDivisionError):
+        with store.session(env) as db:
+            set_meta(db, "marker", "rolled back")
+            db.add(Meta(key="half-written", value="x"))
+            db.flush()
+            1 / 0
+    assert marker(store, env) == "committed"
+    with store.session(env) as db:
+        assert get_meta(db, "half-written") is None
+    write(store, env, "after the failure")
+    assert marker(store, env) == "after the failure"
+    assert store.open_engines() == opened, "the failure cost no connection and opened none"
+    store.delete(env.id)
+    assert env.handle not in store.backend.held.handles(), "a deleted env keeps no connection"

@@ -81,6 +81,11 @@ class HeldConnections:
         if conn is not None:
             conn.close()
 
+    def handles(self) -> set[str]:
+        """The envs whose connection is kept, idle, right now."""
+        with self._lock:
+            return set(self._idle)
+
     def release_all(self) -> None:
         with self._lock:
             conns, self._idle = list(self._idle.values()), OrderedDict()
