@@ -17,6 +17,16 @@ from tasks.crm._common import allow_update, dml, row, say_as_task, snapshot, soq
 EARLY = (("Prospecting", "Qualification"), ("Prospecting", "Qualification", "Needs Analysis"),
          ("Qualification", "Needs Analysis", "Value Proposition"))
 WINDOWS = (14, 30, 45, 60)
+MOST_DEALS = 12  # an instance asks to move at most this many deals, or 1 in 20 open ones on a big company
+
+
+def _choices(opps: tuple[dict, ...]) -> tuple[tuple[int, ...], int]:
+    """The windows to choose from and the most deals an instance may ask to move. On a big
+    company (the large size: ~900 open deals) every window of 14 days or more already holds
+    dozens of early-stage deals, so a week's window joins the choices and the bound grows
+    with the pipeline; the small company keeps its windows and bound."""
+    most = max(MOST_DEALS, sum(1 for o in opps if not o["IsClosed"]) // 20)
+    return (WINDOWS if most == MOST_DEALS else (7, *WINDOWS)), most
 
 
 def _matches(opps: tuple[dict, ...], today: date, stages: tuple[str, ...], days: int) -> list[dict]:
@@ -34,7 +44,8 @@ class PushStaleDeals:
     def _pool(self, ctx: SampleContext) -> tuple[tuple[tuple[tuple[str, ...], int], ...]]:
         def build() -> tuple[tuple[tuple[str, ...], int], ...]:
             today, opps = ctx.company.now.date(), snapshot(ctx, "Opportunity")
-            return shuffled(self.id, ctx, [(stages, days) for stages in EARLY for days in WINDOWS if 2 <= len(_matches(opps, today, stages, days)) <= 12])
+            windows, most = _choices(opps)
+            return shuffled(self.id, ctx, [(stages, days) for stages in EARLY for days in windows if 2 <= len(_matches(opps, today, stages, days)) <= most])
 
         return (cached(ctx, self.id, build),)
 
