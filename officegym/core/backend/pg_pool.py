@@ -38,6 +38,7 @@ class WarmPool:
     _admin: Callable[[], Any]
     _drop_database: Callable[[str], None]
     _name: Callable[[], str]
+    prune_templates: Callable[[], list[str]]
 
     def _init_pool(self) -> None:
         self.keep = KEEP_RECYCLED  # recycled copies kept per template beyond `warm`; more are dropped
@@ -47,6 +48,7 @@ class WarmPool:
         self._recycling = 0  # deleted envs' databases being recycled now
         self._recycled = 0  # how many recycles have finished (creates wait for the next)
         self._closed = False
+        self._prune = False  # drop stale templates (pg_templates.py) when the worker is free
         self._worker: threading.Thread | None = None
 
     def _pop(self, template: str, file: str, register: Callable[[Created, Any], None]) -> Created | None:
@@ -122,6 +124,14 @@ class WarmPool:
             self._worker = threading.Thread(target=self._work, name="officegym-pg-worker", daemon=True)
             self._worker.start()
 
+    def _want_prune(self) -> None:
+        if self._closed:
+            return
+        with self._wake:
+            self._prune = True
+            self._start_worker()
+            self._wake.notify()
+
     def _want(self, template_file: str) -> None:
         if self.warm <= 0 or self._closed:
             return
@@ -152,12 +162,13 @@ class WarmPool:
     def _work(self) -> None:
         while True:
             with self._wake:
-                while not self._wanted and not self._doomed and not self._closed:
+                while not self._wanted and not self._doomed and not self._prune and not self._closed:
                     self._wake.wait()
                 if self._closed:
                     return
                 doomed, self._doomed = self._doomed, []
                 wanted, self._wanted = self._wanted, set()
+                prune, self._prune = self._prune, False
                 self._recycling = len(doomed)  # counted down as each is done: creates wait for them
             # Deleted envs first: recycled, they are what the refill would otherwise copy. A
             # failed drop is reclaimed later (no record names it); a failed refill only makes
@@ -177,6 +188,8 @@ class WarmPool:
             for template_file in wanted:
                 if not self._closed:
                     self._try(self.fill_pool, Path(template_file))
+            if prune and not self._closed:  # last: what a rollout waits for comes first
+                self._try(lambda _: self.prune_templates(), None)
 
     @staticmethod
     def _try(job: Callable[[Any], Any], arg: Any) -> None:

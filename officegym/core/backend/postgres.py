@@ -46,7 +46,7 @@ from sqlalchemy import create_engine
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
-from officegym.core.backend import pg_schema
+from officegym.core.backend import pg_schema, pg_templates
 from officegym.core.backend.base import Backend, Created, RowChange, changes_of, key_columns, known_table
 from officegym.core.backend.held import HeldConnections
 from officegym.core.backend.pg_pool import WarmPool
@@ -88,6 +88,7 @@ class PostgresBackend(WarmPool, Backend):
                 f"CREATE TABLE IF NOT EXISTS {SHARED}.og_pool (handle TEXT PRIMARY KEY, template TEXT NOT NULL, made_at DOUBLE PRECISION NOT NULL)"
             )
             self.registry.create_table(conn)
+            conn.exec_driver_sql(pg_templates.TABLE_DDL)
         self._connect_args = main.set(database="postgres")
         # No pre-ping (a round trip per operation): a connection the server dropped fails its
         # operation once and is replaced on the next.
@@ -95,6 +96,7 @@ class PostgresBackend(WarmPool, Backend):
         self.engine = create_engine(main, pool=self.pool)  # every env database, one dialect and cache
         self.held = HeldConnections(max(1, max_open - 1))  # (see sqlite.py)
         self._templates: dict[str, tuple[str, tuple[str, ...]]] = {}  # SQLite file → (database, tables)
+        self._noted: dict[str, float] = {}  # template database → when this process last noted using it
         self._init_pool()
 
     def _connect(self) -> Any:
@@ -138,17 +140,43 @@ class PostgresBackend(WarmPool, Backend):
         key = str(Path(template_file).resolve())
         if key in self._templates:
             return self._templates[key]
-        name = f"{self.prefix}_t_" + hashlib.sha1(Path(template_file).name.encode()).hexdigest()[:16]
+        name = self._template_name(template_file)
         names = pg_schema.sqlite_tables(Path(template_file))
+        built = False
         with self.main.connect() as lock:
             lock.exec_driver_sql("SELECT pg_advisory_lock(%s, %s)", (LOCK_SPACE, _TEMPLATE))
             try:
                 if not self._database_exists(name):
                     self._build_template(name, Path(template_file), names)
+                    built = True
+                self._note_use(name)  # under the lock: a prune never drops it in between
             finally:
                 lock.exec_driver_sql("SELECT pg_advisory_unlock(%s, %s)", (LOCK_SPACE, _TEMPLATE))
         self._templates[key] = (name, names)
+        if built:  # a new template: older ones may have gone stale
+            self._want_prune()
         return name, names
+
+    def _template_name(self, template_file: str | Path) -> str:
+        return f"{self.prefix}_t_" + hashlib.sha1(Path(template_file).name.encode()).hexdigest()[:16]
+
+    def _note_use(self, name: str) -> None:
+        now = time.time()
+        with self.main.begin() as conn:
+            pg_templates.note_use(conn, name, now)
+        self._noted[name] = now
+
+    def prune_templates(self, now: float | None = None, stale_after: float = pg_templates.STALE_AFTER) -> list[str]:
+        """Drop template databases (and their pooled copies) nobody used for `stale_after`
+        seconds and no live env came from (pg_templates.py); returns their names."""
+        in_use = {self._template_name(file) for file in {r["template"] for r in self.registry.all()}}
+        in_use |= {name for name, _ in self._templates.values()}
+        with self.main.connect() as lock:  # not while a process builds or notes a template
+            lock.exec_driver_sql("SELECT pg_advisory_lock(%s, %s)", (LOCK_SPACE, _TEMPLATE))
+            try:
+                return pg_templates.prune(self.main, self.prefix, in_use, self._drop_database, now, stale_after)
+            finally:
+                lock.exec_driver_sql("SELECT pg_advisory_unlock(%s, %s)", (LOCK_SPACE, _TEMPLATE))
 
     def _build_template(self, name: str, template_file: Path, names: tuple[str, ...]) -> None:
         building = f"{name}_build"
@@ -184,6 +212,12 @@ class PostgresBackend(WarmPool, Backend):
     def create(self, template_file: Path, register: Callable[[Created, Any], None]) -> Created:
         template, _ = self.template_database(template_file)
         file = str(Path(template_file).resolve())
+        if time.time() - self._noted.get(template, 0.0) > pg_templates.NOTE_EVERY:
+            if not self._database_exists(template):  # pruned while this process sat idle for a day
+                self._templates.pop(file, None)
+                template, _ = self.template_database(template_file)
+            else:
+                self._note_use(template)
         popped = self._pop(template, file, register)
         if popped is None and self._recycling_soon():  # a delete's database is ~20 ms from ready
             popped = self._pop(template, file, register)
