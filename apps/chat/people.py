@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import or_, select
 
-from apps.chat import shapes
+from apps.chat import queries, shapes
 from apps.chat.errors import ChatError
 from apps.chat.ids import encode_cursor
 from apps.chat.listing import cursor_value, matches_words, page_size
@@ -53,7 +53,7 @@ def users_profile_get(self, user: UserRef | None = None) -> dict[str, Any]:
 
 @operation("users.lookupByEmail")
 def users_lookup_by_email(self, email: Email) -> dict[str, Any]:
-    found = self.db.scalars(select(User).where(func.lower(User.email) == (email or "").strip().lower())).first()
+    found = queries.USER_BY_EMAIL.first(self.db, email=(email or "").strip().lower())
     if found is None:
         raise ChatError("users_not_found", f"no user with email {email!r}")
     return {"user": shapes.user(found, self.workspace.id)}

@@ -11,9 +11,13 @@ from functools import cache
 
 from sqlalchemy import bindparam, func, insert, or_, select
 
-from apps.chat.models import Channel, Member, Message, Pin, Reaction, ScheduledMessage
+from apps.chat.models import Channel, Member, Message, Pin, Reaction, ScheduledMessage, User, Workspace
 from officegym.core.sql import Prepared
 
+# The workspace never changes and a user found by email is only shaped: read as plain rows
+# (the same attribute names as the models'), not ORM objects.
+WORKSPACE = Prepared(select(*Workspace.__table__.c).limit(1))
+USER_BY_EMAIL = Prepared(select(*User.__table__.c).where(func.lower(User.email) == bindparam("email")).order_by(User.id).limit(1))
 CHANNEL_BY_ID = Prepared(select(Channel).where(Channel.id == bindparam("id")))
 CHANNEL_BY_NAME = Prepared(select(Channel).where(Channel.name == bindparam("name"), Channel.is_im.is_(False)).limit(1))
 IS_MEMBER = Prepared(select(Member.user_id).where(Member.channel_id == bindparam("channel_id"), Member.user_id == bindparam("user_id")))

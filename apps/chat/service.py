@@ -56,7 +56,9 @@ class ChatService:
     @property
     def workspace(self) -> Workspace:
         if self._workspace is None:
-            self._workspace = self.db.scalars(select(Workspace)).one()
+            self._workspace = queries.WORKSPACE.first(self.db)
+            if self._workspace is None:
+                raise RuntimeError("this env has no chat workspace: the template was built without the chat app")
         return self._workspace
 
     def actor(self) -> User:
