@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Boolean, Engine, Integer, String, Text, bindparam, select, text
+from sqlalchemy import Boolean, Engine, Integer, String, Text, bindparam, event, select, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from officegym.core.sql import Prepared
@@ -93,10 +93,29 @@ _GET_META = Prepared(select(Meta.value).where(Meta.key == bindparam("key")))
 _SET_META = Prepared(text("INSERT INTO og_meta (key, value) VALUES (:key, :value) ON CONFLICT (key) DO UPDATE SET value = excluded.value"))
 
 
+# A write reads the clock three or four times (tick, the rows it stamps, the event row) and
+# a service its actor: values are kept per transaction, where nobody else can change them (the
+# env's lock is held), and forgotten when any transaction or savepoint ends, so a rolled-back
+# savepoint never leaves its values behind.
+_META_CACHE = "officegym.meta"
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _forget_meta(session: Session, _transaction: object) -> None:
+    session.info.pop(_META_CACHE, None)
+
+
 def get_meta(session: Session, key: str, default: str | None = None) -> str | None:
-    value = _GET_META.scalar(session, key=key)
+    known = session.info.get(_META_CACHE)
+    if known is None:
+        known = session.info[_META_CACHE] = {}
+    if key in known:
+        value = known[key]
+    else:
+        value = known[key] = _GET_META.scalar(session, key=key)
     return value if value is not None else default
 
 
 def set_meta(session: Session, key: str, value: str) -> None:
     _SET_META.run(session, key=key, value=value)
+    session.info.setdefault(_META_CACHE, {})[key] = value
