@@ -15,6 +15,8 @@ SIMPLE = {"style": "simplified"}
 ISSUE_KEY = {"issue_key": "Jira issue key (e.g., 'PROJ-123')"}
 LIMIT_DOC = "Maximum number of results (1-50)"
 START_DOC = "Starting index for pagination (0-based)"
+# mcp-atlassian's DEFAULT_READ_JIRA_FIELDS: what jira_search returns when no fields are asked for.
+SEARCH_FIELDS = "summary,description,status,assignee,reporter,labels,priority,created,updated,issuetype"
 FIELDS_DOC = ("Comma-separated fields to return, e.g. 'summary,status,assignee'; '*all' for every field "
               "(default: the essential fields)")
 ADDITIONAL_DOC = ("(Optional) JSON string of other fields, e.g. '{\"priority\": {\"name\": \"High\"}}', '{\"labels\": [\"frontend\"]}', "
@@ -37,7 +39,7 @@ REFERENCE = Toolset("reference", "tickets", (
            {"jql": "JQL query string, e.g. 'project = PROJ AND status = \"In Progress\"', 'assignee = currentUser() ORDER BY updated DESC'",
             "fields": FIELDS_DOC, "limit": LIMIT_DOC, "start_at": START_DOC,
             "projects_filter": "(Optional) Comma-separated project keys to limit the search to", "expand": "(Optional) Fields to expand"},
-           defaults={"limit": 10, "start_at": 0}, caps={"limit": 50}, required=("jql",)),
+           defaults={"limit": 10, "start_at": 0, "fields": SEARCH_FIELDS}, caps={"limit": 50}, required=("jql",)),
     simple("jira_get_project_issues", "tickets.getProjectIssues", "Get all issues for a specific Jira project.",
            {"project_key": "project", "limit": "max_results", "start_at": "start_at"},
            {"project_key": "The project key", "limit": LIMIT_DOC, "start_at": START_DOC}, defaults={"limit": 10, "start_at": 0}, caps={"limit": 50}),
@@ -210,7 +212,8 @@ TOOLSETS = (REFERENCE, OFFICIAL)
 BENCH_PROBE = Probe(
     mcp_read=Call("jira_search", {"jql": "project = SUP AND status != Done ORDER BY created DESC", "limit": 10}),
     mcp_write=Call("jira_add_comment", {"issue_key": "SUP-1", "body": "bench comment {i}"}),
-    rest_read=Call("rest/api/3/search/jql", {"jql": "project = SUP AND status != Done ORDER BY created DESC", "maxResults": 10}, method="GET",
+    rest_read=Call("rest/api/3/search/jql", {"jql": "project = SUP AND status != Done ORDER BY created DESC", "maxResults": 10,
+                                             "fields": "summary,status,assignee"}, method="GET",
                    operation="tickets.searchIssues"),
     rest_write=Call("rest/api/3/issue/SUP-1/comment", {"body": "bench comment {i}"}),
     queries=(("JQL search", Call("tickets.searchIssues", {"jql": "project = SUP AND status != Done ORDER BY created DESC", "maxResults": 10})),

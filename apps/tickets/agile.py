@@ -9,10 +9,12 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import func, select
 
 from apps.tickets import catalog, shapes
 from apps.tickets import fields as F
+from apps.tickets import queries as Q
+from apps.tickets.drafts import Draft
 from apps.tickets.errors import TicketsError, not_found
 from apps.tickets.ids import jira_time, parse_time
 from apps.tickets.models import Board, Issue, Sprint, SprintIssue
@@ -112,23 +114,23 @@ def add_issues_to_sprint(self, sprint_id: int, issues: Names) -> dict[str, Any]:
     if not keys or len(keys) > MAX_ISSUES_PER_CALL:
         raise TicketsError("invalid_arguments", f"issues must name 1 to {MAX_ISSUES_PER_CALL} issue keys, e.g. 'ENG-12,ENG-13'", field="issues")
     board = self.db.get(Board, sprint.board_id)
-    moving: list[Issue] = []
+    moving: dict[int, Any] = {}  # plain issue rows by id, in the order given (each issue's subtasks after it)
     for key in keys:
-        issue = self.issue(key)
+        issue = self.issue_row(key)
         if issue.project_key != board.project_key:
             raise TicketsError("invalid_arguments", f"{issue.key} is not on board {board.name} (project {board.project_key}).", field="issues")
         if catalog.issue_type(issue.issue_type).subtask:
             raise TicketsError("invalid_arguments", f"{issue.key} is a subtask: move its parent and the subtask goes with it.", field="issues")
-        moving.append(issue)
-        moving += list(self.db.scalars(select(Issue).where(Issue.parent_id == issue.id, Issue.issue_type == "Subtask")))
-    open_ids = list(self.db.scalars(select(Sprint.id).where(Sprint.state.in_(("future", "active")), Sprint.id != sprint.id)))
-    for issue in {i.id: i for i in moving}.values():
-        before = _open_sprint_names(self, issue.id)
-        self.db.execute(delete(SprintIssue).where(SprintIssue.issue_id == issue.id, SprintIssue.sprint_id.in_(open_ids)))
-        if self.db.get(SprintIssue, (sprint.id, issue.id)) is None:
-            self.db.add(SprintIssue(sprint_id=sprint.id, issue_id=issue.id))
+        for row in (issue, *Q.SUBTASKS_OF.rows(self.db, parent_id=issue.id)):
+            moving.setdefault(row.id, row)
+    for row in moving.values():  # on the driver: sprint memberships and changelog rows are in no ORM object
+        before = Q.OPEN_SPRINT_NAMES.scalars(self.db, issue_id=row.id)
+        Q.LEAVE_OTHER_OPEN_SPRINTS.run(self.db, issue_id=row.id, sprint_id=sprint.id)
+        if Q.IN_SPRINT.first(self.db, sprint_id=sprint.id, issue_id=row.id) is None:
+            Q.INSERT_SPRINT_ISSUE.run(self.db, sprint_id=sprint.id, issue_id=row.id)
+        issue = Draft.of(row)
         self.record(issue, [("Sprint", None, ", ".join(before) or None, str(sprint.id), sprint.name)])
-    self.db.flush()
+        issue.save(self.db)
     return {}
 
 

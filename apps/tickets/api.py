@@ -236,6 +236,8 @@ async def search(request: Request, version: str, env: Env = Depends(current_env)
         raw.update({"jql": body.get("jql", raw["jql"]), "fields": body.get("fields", raw["fields"]), "max_results": body.get("maxResults", raw["max_results"]),
                     "start_at": body.get("startAt", raw["start_at"]), "next_page_token": body.get("nextPageToken", raw["next_page_token"])})
     legacy = request.url.path.endswith("/search")
+    if not legacy and not raw["fields"]:
+        raw["fields"] = "id"  # the enhanced search returns only issue ids unless fields are asked for (the legacy search: *navigable)
 
     def shape(body: dict[str, Any]) -> dict[str, Any]:
         if legacy:

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from apps.tickets import catalog, shapes
 from apps.tickets import queries as Q
 from apps.tickets import fields as F
+from apps.tickets.drafts import Draft
 from apps.tickets.errors import TicketsError, not_found
 from apps.tickets.ids import format_duration, jira_time, parse_duration, parse_time
 from apps.tickets.models import ChangeItem, Comment, Issue, Link, User, Watcher, Worklog
@@ -33,8 +34,8 @@ def add_comment_row(self, issue: Any, body: str) -> Any:
     row = Q.CommentRow(id=max(Q.MAX_COMMENT_ID.scalar(self.db) or 0, 9999) + 1, issue_id=issue.id, author_id=self.actor_id, body=text,
                        created=self.stamp(), updated=self.stamp())
     Q.INSERT_COMMENT.run(self.db, **row._asdict())
-    if isinstance(issue, Issue):
-        issue.updated = self.stamp()  # flushed with the rest of the operation's changes
+    if isinstance(issue, (Issue, Draft)):
+        issue.updated = self.stamp()  # written with the rest of the operation's changes
     else:
         Q.TOUCH_ISSUE.run(self.db, id=issue.id, updated=self.stamp())
     return row
@@ -131,18 +132,19 @@ def create_issue_link(self, link_type: str, inward_issue: IssueRef, outward_issu
     if kind is None:
         raise TicketsError("invalid_field", f"No issue link type named '{str(link_type)[:60]}'. Types: " + ", ".join(
             f"{t.name} ({t.outward} / {t.inward})" for t in catalog.LINK_TYPES) + ".", field="type", status=404)
-    source, target = self.issue(inward_issue), self.issue(outward_issue)
+    source, target = self.draft(inward_issue), self.draft(outward_issue)
     if source.id == target.id:
         raise TicketsError("invalid_field", "An issue cannot be linked to itself.", field="outwardIssue")
-    exists = self.db.scalar(select(Link).where(Link.type_name == kind.name, Link.source_id == source.id, Link.target_id == target.id))
+    exists = Q.LINK_BETWEEN.first(self.db, type_name=kind.name, source_id=source.id, target_id=target.id)
     if exists is None:
-        new_id = max(self.db.scalar(select(func.max(Link.id))) or 0, 9999) + 1
-        self.db.add(Link(id=new_id, type_name=kind.name, source_id=source.id, target_id=target.id))
+        new_id = max(Q.MAX_LINK_ID.scalar(self.db) or 0, 9999) + 1
+        Q.INSERT_LINK.run(self.db, id=new_id, type_name=kind.name, source_id=source.id, target_id=target.id)
         self.record(source, [("Link", None, None, target.key, f"This issue {kind.outward} {target.key}")])
         self.record(target, [("Link", None, None, source.key, f"This issue {kind.inward} {source.key}")])
     if comment:
         add_comment_row(self, source, F.text(comment, "comment"))
-    self.db.flush()
+    source.save(self.db)
+    target.save(self.db)
     if style == "simplified":
         return {"success": True, "message": f"Link created between {source.key} and {target.key}",
                 "link_type": kind.name, "inward_issue": source.key, "outward_issue": target.key}
@@ -167,11 +169,11 @@ def delete_issue_link(self, link_id: str) -> dict[str, Any]:
 @operation("tickets.linkToEpic", writes=True)
 def link_to_epic(self, issue: IssueRef, epic: IssueRef, style: Style = "jira") -> dict[str, Any]:
     """Put an issue under an epic (the epic becomes its parent)."""
-    found, parent = self.issue(issue), self.issue(epic)
+    found, parent = self.draft(issue), self.issue_row(epic)
     if parent.issue_type != "Epic":
         raise TicketsError("invalid_field", f"{parent.key} is a {parent.issue_type}, not an Epic.", field="epic")
     self.record(found, self.apply(found, {"parent": parent.key}))
-    self.db.flush()
+    found.save(self.db)
     if style == "simplified":
         return {"message": f"Issue {found.key} has been linked to epic {parent.key}.", "issue": self.one(found, style)}
     return {}
@@ -220,7 +222,7 @@ def add_worklog(self, issue: IssueRef, time_spent: Duration | None = None, comme
                 time_spent_seconds: int | None = None, api: str = "3", style: Style = "jira", cloud_id: CloudId | None = None) -> dict[str, Any]:
     """Log time on an issue ("1h 30m"; 1d = 8h, 1w = 5d)."""
     self.check_cloud(cloud_id)
-    found = self.issue(issue)
+    found = self.draft(issue)
     seconds = time_spent_seconds
     if time_spent is not None and str(time_spent).strip():
         seconds = parse_duration(str(time_spent))
@@ -235,14 +237,13 @@ def add_worklog(self, issue: IssueRef, time_spent: Duration | None = None, comme
         except ValueError:
             raise TicketsError("invalid_field", f"started must look like '2026-01-15T10:30:00.000+0000'; got {started[:40]!r}.", field="started") from None
         when = jira_time(moment)
-    new_id = max(self.db.scalar(select(func.max(Worklog.id))) or 0, 9999) + 1
-    row = Worklog(id=new_id, issue_id=found.id, author_id=self.actor_id, seconds=seconds, started=when, created=self.stamp(),
-                  comment=F.text(comment, "comment") if comment else "")
-    self.db.add(row)
-    total = (self.db.scalar(select(func.sum(Worklog.seconds)).where(Worklog.issue_id == found.id)) or 0)
+    total = Q.TIME_SPENT.scalar(self.db, issue_id=found.id) or 0
+    row = Q.WorklogRow(id=max(Q.MAX_WORKLOG_ID.scalar(self.db) or 0, 9999) + 1, issue_id=found.id, author_id=self.actor_id, seconds=seconds,
+                       started=when, created=self.stamp(), comment=F.text(comment, "comment") if comment else "")
+    Q.INSERT_WORKLOG.run(self.db, **row._asdict())
     self.record(found, [("timespent", str(total), str(total), str(total + seconds), str(total + seconds))])
-    self.db.flush()
-    author = self.db.get(User, self.actor_id)
+    found.save(self.db)
+    author = Q.USER_BY_ID.first(self.db, id=self.actor_id)
     if style == "simplified":
         return {"message": "Worklog added successfully", "worklog": {"id": str(row.id), "time_spent": format_duration(seconds),
                 "time_spent_seconds": seconds, "started": row.started, "comment": row.comment, "author": author.display_name if author else None}}

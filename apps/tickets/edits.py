@@ -14,8 +14,9 @@ from sqlalchemy import delete, func, or_, select
 
 from apps.tickets import catalog
 from apps.tickets import fields as F
+from apps.tickets import queries as Q
 from apps.tickets.errors import TicketsError
-from apps.tickets.models import Component, Issue, IssueComponent, IssueVersion, Label, User, Version
+from apps.tickets.models import Component, Issue, IssueComponent, IssueVersion, Label, Version
 
 MAX_SUMMARY = 255
 MAX_TEXT = 32_767  # Jira's limit for a text field
@@ -69,7 +70,8 @@ def apply(self, issue: Issue, values: dict[str, Any], creating: bool = False) ->
             person = None if raw in (None, "", "-1", "null") else self.user(raw, role)
             column = f"{role}_id"
             old = getattr(issue, column)
-            old_name = self.db.get(User, old).display_name if old and self.db.get(User, old) else None
+            old_user = Q.USER_BY_ID.first(self.db, id=old) if old else None
+            old_name = old_user.display_name if old_user else None
             changes.append((role, old, old_name, person.account_id if person else None, person.display_name if person else None))
             setattr(issue, column, person.account_id if person else None)
     if "labels" in values:
@@ -106,7 +108,7 @@ def apply(self, issue: Issue, values: dict[str, Any], creating: bool = False) ->
 
 def set_parent(self, issue: Issue, ref: str | None, changes: list, creating: bool) -> None:
     kind = catalog.issue_type(issue.issue_type)
-    parent = self.issue(ref) if ref else None
+    parent = self.issue_row(ref) if ref else None
     if kind.subtask and parent is None:
         raise TicketsError("invalid_field", "A subtask needs a parent: set 'parent' to the key of its standard issue.", field="parent")
     if parent is not None:
@@ -120,33 +122,32 @@ def set_parent(self, issue: Issue, ref: str | None, changes: list, creating: boo
         if not kind.subtask and parent_kind.hierarchy != 1:
             raise TicketsError("invalid_field", f"The parent of a {issue.issue_type} must be an Epic; {parent.key} is a {parent.issue_type}.", field="parent")
     if not creating or parent is not None:
-        old = self.db.get(Issue, issue.parent_id) if issue.parent_id else None
+        old = Q.issue_by_id(self.db, issue.parent_id) if issue.parent_id else None
         changes.append(("IssueParentAssociation", str(old.id) if old else None, old.key if old else None,
                         str(parent.id) if parent else None, parent.key if parent else None))
     issue.parent_id = parent.id if parent else None
 
 def set_labels(self, issue: Issue, labels: list[str], changes: list) -> None:
-    old = sorted(self.db.scalars(select(Label.label).where(Label.issue_id == issue.id)))
-    self.db.execute(delete(Label).where(Label.issue_id == issue.id))
-    for label in labels:
-        self.db.add(Label(issue_id=issue.id, label=label))
+    # On the driver, as the row-level edits are: no ORM object holds an issue's labels.
     self.db.flush()
+    old = sorted(Q.LABELS_OF.scalars(self.db, issue_id=issue.id))
+    Q.DELETE_LABELS.run(self.db, issue_id=issue.id)
+    Q.INSERT_LABEL.run_many(self.db, [{"issue_id": issue.id, "label": label} for label in labels])
     changes.append(("labels", None, " ".join(old) or None, None, " ".join(sorted(labels)) or None))
 
 def set_components(self, issue: Issue, names: list[str], changes: list) -> None:
+    self.db.flush()  # on the driver, as set_labels
     found = []
     for name in names:
-        component = self.db.scalar(select(Component).where(Component.project_key == issue.project_key, or_(
-            func.lower(Component.name) == name.lower(), Component.id == (int(name) if name.isdigit() and len(name) < 10 else -1))))
+        component = Q.COMPONENT_NAMED.first(self.db, project=issue.project_key, low=name.lower(),
+                                            component_id=int(name) if name.isdigit() and len(name) < 10 else -1)
         if component is None:
             known = ", ".join(self.db.scalars(select(Component.name).where(Component.project_key == issue.project_key).order_by(Component.name)))
             raise TicketsError("invalid_field", f"Component '{name[:60]}' is not valid for project {issue.project_key}. Components: {known}.", field="components")
         found.append(component)
-    old = sorted(self.db.scalars(select(Component.name).join(IssueComponent, IssueComponent.component_id == Component.id).where(IssueComponent.issue_id == issue.id)))
-    self.db.execute(delete(IssueComponent).where(IssueComponent.issue_id == issue.id))
-    for component in {c.id: c for c in found}.values():
-        self.db.add(IssueComponent(issue_id=issue.id, component_id=component.id))
-    self.db.flush()
+    old = sorted(Q.COMPONENT_NAMES_OF.scalars(self.db, issue_id=issue.id))
+    Q.DELETE_ISSUE_COMPONENTS.run(self.db, issue_id=issue.id)
+    Q.INSERT_ISSUE_COMPONENT.run_many(self.db, [{"issue_id": issue.id, "component_id": c.id} for c in {c.id: c for c in found}.values()])
     changes.append(("Component", None, ", ".join(old) or None, None, ", ".join(sorted(c.name for c in found)) or None))
 
 def set_versions(self, issue: Issue, names: list[str], changes: list) -> None:

@@ -18,12 +18,12 @@ from collections.abc import Iterable, Iterator
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Float, bindparam, func, insert, or_, select, type_coerce, update
+from sqlalchemy import Float, bindparam, delete, func, insert, or_, select, type_coerce, update
 from sqlalchemy.types import NullType
 
 from apps.tickets.models import (
-    ChangeItem, Comment, Component, Issue, IssueComponent, IssueVersion, Label, Link, Sprint, SprintIssue, User, Version, Watcher,
-    Worklog,
+    ChangeItem, Comment, Component, Issue, IssueComponent, IssueVersion, Label, Link, ProjectRow, Sprint, SprintIssue, User, Version,
+    Watcher, Worklog,
 )
 from officegym.core.sql import Prepared
 
@@ -132,3 +132,66 @@ def issue_by_key(db: Any, project: str, number: int) -> Any:
 
 def issue_by_id(db: Any, issue_id: int) -> Any:
     return ISSUE_BY_ID.first(db, id=issue_id)
+
+
+# -- writes on the driver: an edit's changelog, watchers, links, worklogs and new issues -------------
+# One aggregate a statement: SQLite answers a lone max() of an indexed column from the index, two by a scan.
+LAST_HISTORY_ID = Prepared(select(func.max(ChangeItem.history_id)))
+LAST_CHANGE_ID = Prepared(select(func.max(ChangeItem.id)))
+CHANGE_COLUMNS = tuple(c.name for c in ChangeItem.__table__.c)
+INSERT_CHANGE = Prepared(insert(ChangeItem).values({name: bindparam(name) for name in CHANGE_COLUMNS}))
+USER_IDS_NAMED = Prepared(select(User.account_id).where(or_(func.lower(User.email) == bindparam("low"), func.lower(User.display_name) == bindparam("low")))
+                          .order_by(User.account_id))
+IS_WATCHING = Prepared(select(Watcher.account_id).where(Watcher.issue_id == bindparam("issue_id"), Watcher.account_id == bindparam("account_id")))
+INSERT_WATCHER = Prepared(insert(Watcher).values(issue_id=bindparam("issue_id"), account_id=bindparam("account_id")))
+LINK_BETWEEN = Prepared(select(Link.id).where(Link.type_name == bindparam("type_name"), Link.source_id == bindparam("source_id"),
+                                              Link.target_id == bindparam("target_id")))
+MAX_LINK_ID = Prepared(select(func.max(Link.id)))
+INSERT_LINK = Prepared(insert(Link).values(id=bindparam("id"), type_name=bindparam("type_name"), source_id=bindparam("source_id"),
+                                           target_id=bindparam("target_id")))
+MAX_WORKLOG_ID = Prepared(select(func.max(Worklog.id)))
+WORKLOG_COLUMNS = tuple(c.name for c in Worklog.__table__.c)
+WorklogRow = namedtuple("WorklogRow", WORKLOG_COLUMNS)
+INSERT_WORKLOG = Prepared(insert(Worklog).values({name: bindparam(name) for name in WORKLOG_COLUMNS}))
+TIME_SPENT = Prepared(select(func.sum(Worklog.seconds)).where(Worklog.issue_id == bindparam("issue_id")))
+LAST_ISSUE_ID = Prepared(select(func.max(Issue.id)))
+LAST_RANK = Prepared(select(func.max(Issue.rank)))
+ISSUE_COLUMNS = tuple(c.name for c in Issue.__table__.c)
+INSERT_ISSUE = Prepared(insert(Issue).values({name: bindparam(name) for name in ISSUE_COLUMNS}))
+LAST_NUMBER = Prepared(select(ProjectRow.last_number).where(ProjectRow.key == bindparam("project")))
+SET_LAST_NUMBER = Prepared(update(ProjectRow).where(ProjectRow.key == bindparam("project")).values(last_number=bindparam("number")))
+
+
+@cache
+def issue_update(columns: tuple[str, ...]) -> Prepared:
+    """UPDATE of these columns of one issue (parameters: the columns by name, and `issue_id`)."""
+    return Prepared(update(Issue).where(Issue.id == bindparam("issue_id")).values({name: bindparam(name) for name in columns}))
+
+# Moving issues into a sprint (agile.add_issues_to_sprint).
+_OPEN = or_(Sprint.state == "future", Sprint.state == "active")  # not IN (…): a prepared statement's IN lists are bound one by one
+SUBTASKS_OF = Prepared(select(*ISSUE).where(Issue.parent_id == bindparam("parent_id"), Issue.issue_type == "Subtask").order_by(Issue.id))
+OPEN_SPRINT_NAMES = Prepared(select(Sprint.name).join(SprintIssue, SprintIssue.sprint_id == Sprint.id)
+                             .where(SprintIssue.issue_id == bindparam("issue_id"), _OPEN).order_by(Sprint.id))
+LEAVE_OTHER_OPEN_SPRINTS = Prepared(delete(SprintIssue).where(
+    SprintIssue.issue_id == bindparam("issue_id"),
+    SprintIssue.sprint_id.in_(select(Sprint.id).where(_OPEN, Sprint.id != bindparam("sprint_id")).scalar_subquery())))
+IN_SPRINT = Prepared(select(SprintIssue.issue_id).where(SprintIssue.sprint_id == bindparam("sprint_id"), SprintIssue.issue_id == bindparam("issue_id")))
+INSERT_SPRINT_ISSUE = Prepared(insert(SprintIssue).values(sprint_id=bindparam("sprint_id"), issue_id=bindparam("issue_id")))
+
+# An issue's labels and components, replaced by an edit (edits.set_labels, edits.set_components).
+LABELS_OF = Prepared(select(Label.label).where(Label.issue_id == bindparam("issue_id")))
+DELETE_LABELS = Prepared(delete(Label).where(Label.issue_id == bindparam("issue_id")))
+INSERT_LABEL = Prepared(insert(Label).values(issue_id=bindparam("issue_id"), label=bindparam("label")))
+COMPONENT_NAMED = Prepared(select(Component.id, Component.name).where(
+    Component.project_key == bindparam("project"), or_(func.lower(Component.name) == bindparam("low"), Component.id == bindparam("component_id")))
+    .order_by(Component.id).limit(1))
+COMPONENT_NAMES_OF = Prepared(select(Component.name).join(IssueComponent, IssueComponent.component_id == Component.id)
+                              .where(IssueComponent.issue_id == bindparam("issue_id")))
+DELETE_ISSUE_COMPONENTS = Prepared(delete(IssueComponent).where(IssueComponent.issue_id == bindparam("issue_id")))
+INSERT_ISSUE_COMPONENT = Prepared(insert(IssueComponent).values(issue_id=bindparam("issue_id"), component_id=bindparam("component_id")))
+
+# What graders read most: one author's comments on an issue since a time, and what a field was set to since a time.
+COMMENTS_SINCE = Prepared(select(Comment.body).where(Comment.issue_id == bindparam("issue_id"), Comment.author_id == bindparam("author"),
+                                                     Comment.created > bindparam("since")).order_by(Comment.id))
+VALUES_SET_SINCE = Prepared(select(ChangeItem.to_string).where(ChangeItem.issue_id == bindparam("issue_id"), ChangeItem.field == bindparam("field"),
+                                                               ChangeItem.created > bindparam("since")).order_by(ChangeItem.id))

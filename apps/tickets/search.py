@@ -39,8 +39,8 @@ def run(self, jql: str, offset: int, size: int, projects: list[str] | None = Non
     except JqlError as bad:
         raise TicketsError("invalid_jql", bad.message, field=None) from None
     self.db.flush()  # the plan runs on the driver: the ORM's pending changes go first
-    total = plan.count.scalar(self.db) or 0
-    page = plan.page.rows(self.db, offset=offset, size=size) if offset < total else []
+    total = plan.total(self.db)
+    page = plan.rows(self.db, offset=offset, size=size) if offset < total else []
     return page, total
 
 

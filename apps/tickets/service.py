@@ -16,17 +16,18 @@ import re
 from functools import cached_property
 from typing import Any
 
-from sqlalchemy import delete, func, or_, select
+from sqlalchemy import delete, or_, select
 from sqlalchemy.orm import Session
 
 from apps.tickets import agile, catalog, collab, directory, edits, search, shapes, site, workflow
 from apps.tickets import queries as Q
 from apps.tickets import fields as F
+from apps.tickets.drafts import Draft
 from apps.tickets.edits import EDITABLE
 from apps.tickets.errors import TicketsError, not_found
 from apps.tickets.ids import jira_time, split_key
 from apps.tickets.models import (
-    ChangeItem, Comment, Issue, IssueComponent, IssueVersion, Label, Link, ProjectRow, RemoteLink, SprintIssue, User, Watcher, Worklog,
+    ChangeItem, Comment, Issue, IssueComponent, IssueVersion, Label, Link, RemoteLink, SprintIssue, User, Watcher, Worklog,
 )
 from apps.tickets.params import (
     Body, CloudId, CommentLimit, DateText, IssueRef, JsonList, IssueTypeName, JsonObject, Names, ProjectRef, Style, Summary, UserRef, decode,
@@ -88,6 +89,10 @@ class TicketsService:
         self.db.flush()  # read on the driver: the ORM's pending changes go first
         return self._find(ref, lambda project, number: Q.issue_by_key(self.db, project, number), lambda issue_id: Q.issue_by_id(self.db, issue_id))
 
+    def draft(self, ref: str | None) -> Draft:
+        """The issue a key, id or ARI names, to edit off the ORM (drafts.py): `save` it when done."""
+        return Draft.of(self.issue_row(ref))
+
     def _find(self, ref: str | None, by_key: Any, by_id: Any) -> Any:
         text = (ref or "").strip()
         found = None
@@ -109,14 +114,13 @@ class TicketsService:
         text = (ref or "").strip()
         if not text:
             raise TicketsError("invalid_arguments", f"a user is required for '{field}': an accountId, email or display name", field=field)
-        found = self.db.get(User, text)
+        found = Q.USER_BY_ID.first(self.db, id=text)
         if found is None:
-            matches = list(self.db.scalars(select(User).where(or_(func.lower(User.email) == text.lower(),
-                                                                   func.lower(User.display_name) == text.lower())).order_by(User.account_id)))
+            matches = Q.USER_IDS_NAMED.scalars(self.db, low=text.lower())
             if len(matches) > 1:
                 raise TicketsError("ambiguous_user", f"{len(matches)} users match {text!r}; pass one of their accountIds: "
-                                   + ", ".join(m.account_id for m in matches[:5]), field=field)
-            found = matches[0] if matches else None
+                                   + ", ".join(matches[:5]), field=field)
+            found = Q.USER_BY_ID.first(self.db, id=matches[0]) if matches else None
         if found is None:
             raise TicketsError("user_not_found", f"User '{text[:80]}' does not exist. Pass an accountId, email or display name (see jira_get_user_profile).", field=field, status=404 if field == "accountId" else 400)
         return found
@@ -129,11 +133,16 @@ class TicketsService:
         return found
 
     def shape(self, issues: list[Any], style: str, wanted: list[str] | None = None, v3: bool = True, comment_limit: int | None = None) -> list[dict[str, Any]]:
+        if style != "simplified" and wanted == ["id"]:  # Jira's "id": ids only, no envelope (the enhanced search's default)
+            return [{"id": str(i.id)} for i in issues]
         want = list(wanted or shapes.DEFAULT_FIELDS)
         if "*all" in want or "*navigable" in want:
             want = list(shapes.DEFAULT_FIELDS)
         if style == "simplified":  # what the simplified shape shows, and nothing more (no watchers, no worklogs)
             load = {"labels", "components", "fixVersions", "subtasks", "issuelinks", catalog.SPRINT_FIELD} | ({"comment"} if comment_limit != 0 else set())
+            if wanted is not None and "*all" not in wanted:  # only the fields asked for: the rest would be dropped
+                shown = {shapes.simple_name(w) for w in wanted}
+                load = {kind for kind in load if shapes.simple_name(kind) in shown}
         else:
             load = set(want)
         if style == "simplified":
@@ -153,12 +162,13 @@ class TicketsService:
         items = [i for i in items if (i[1], i[2]) != (i[3], i[4])]
         if not items:
             return
-        history = (self.db.scalar(select(func.max(ChangeItem.history_id))) or 0) + 1
-        next_id = (self.db.scalar(select(func.max(ChangeItem.id))) or 0) + 1
-        for n, (name, from_value, from_string, to_value, to_string) in enumerate(items):
-            self.db.add(ChangeItem(id=next_id + n, history_id=history, issue_id=issue.id, author_id=self.actor_id or None, created=self.stamp(),
-                                   field=name, from_value=_text(from_value), from_string=_text(from_string), to_value=_text(to_value),
-                                   to_string=_text(to_string)))
+        # Written on the driver (nothing in the session holds changelog rows).
+        history, next_id = (Q.LAST_HISTORY_ID.scalar(self.db) or 0) + 1, (Q.LAST_CHANGE_ID.scalar(self.db) or 0) + 1
+        Q.INSERT_CHANGE.run_many(self.db, [
+            {"id": next_id + n, "history_id": history, "issue_id": issue.id, "author_id": self.actor_id or None, "created": self.stamp(),
+             "field": name, "from_value": _text(from_value), "from_string": _text(from_string), "to_value": _text(to_value),
+             "to_string": _text(to_string)}
+            for n, (name, from_value, from_string, to_value, to_string) in enumerate(items)])
         issue.updated = self.stamp()
 
     # -- issues --------------------------------------------------------------------------
@@ -198,19 +208,21 @@ class TicketsService:
             raise TicketsError("invalid_arguments", f"argument 'issue_type' is required: specify an issue type ({', '.join(proj.issue_types)}).", field="issuetype")
         if not values.get("summary"):
             raise TicketsError("invalid_arguments", "argument 'summary' is required: you must specify a summary of the issue.", field="summary")
-        row = self.db.get(ProjectRow, proj.key)
-        row.last_number += 1
-        new_id = max(self.db.scalar(select(func.max(Issue.id))) or 0, 9999) + 1
-        rank = (self.db.scalar(select(func.max(Issue.rank))) or 0) + 1
-        issue = Issue(id=new_id, key=f"{proj.key}-{row.last_number}", project_key=proj.key, number=row.last_number, issue_type="Task",
-                      summary="", description="", status=proj.workflow.statuses[0], priority=catalog.DEFAULT_PRIORITY,
-                      reporter_id=self.actor_id or None, creator_id=self.actor_id or None, created=self.stamp(), updated=self.stamp(), rank=rank)
-        self.db.add(issue)
-        self.db.flush()
+        self.db.flush()  # the new issue is written on the driver: the ORM's pending changes go first
+        number = (Q.LAST_NUMBER.scalar(self.db, project=proj.key) or 0) + 1
+        Q.SET_LAST_NUMBER.run(self.db, project=proj.key, number=number)
+        last_id, last_rank = Q.LAST_ISSUE_ID.scalar(self.db), Q.LAST_RANK.scalar(self.db)
+        values_of_new = {name: None for name in Q.ISSUE_COLUMNS} | {
+            "id": max(last_id or 0, 9999) + 1, "key": f"{proj.key}-{number}", "project_key": proj.key, "number": number, "issue_type": "Task",
+            "summary": "", "description": "", "status": proj.workflow.statuses[0], "priority": catalog.DEFAULT_PRIORITY,
+            "reporter_id": self.actor_id or None, "creator_id": self.actor_id or None, "created": self.stamp(), "updated": self.stamp(),
+            "rank": (last_rank or 0) + 1}
+        Q.INSERT_ISSUE.run(self.db, **values_of_new)
+        issue = Draft(values_of_new)
         self.apply(issue, values, creating=True)
-        for watcher in {w for w in (issue.reporter_id, issue.assignee_id) if w}:
-            self.db.add(Watcher(issue_id=issue.id, account_id=watcher))
-        self.db.flush()
+        issue.save(self.db)
+        watchers = sorted({w for w in (issue.reporter_id, issue.assignee_id) if w})
+        Q.INSERT_WATCHER.run_many(self.db, [{"issue_id": issue.id, "account_id": w} for w in watchers])
         if style == "simplified":
             return {"message": "Issue created successfully", "issue": self.one(issue, style)}
         return {"id": str(issue.id), "key": issue.key, "self": f"{self.base}/rest/api/3/issue/{issue.id}"}
@@ -225,6 +237,8 @@ class TicketsService:
         created: list[dict[str, Any]] = []
         # validate_only runs the same creations in a savepoint and rolls it back: the checks are the real ones.
         savepoint = self.db.begin_nested() if validate_only else None
+        if savepoint is not None:
+            self.db.connection()  # the SAVEPOINT is emitted now, not at the ORM's first statement: creations write on the driver
         try:
             self._create_each(items, created, style)
         finally:
@@ -262,7 +276,7 @@ class TicketsService:
                      comment: Body | None = None, style: Style = "jira", cloud_id: CloudId | None = None) -> dict[str, Any]:
         """Edit fields (Jira's `fields`, and `update` verbs like {"labels": [{"add": "x"}]}); optionally transition and comment."""
         self.check_cloud(cloud_id)
-        found = self.issue(issue)
+        found = self.draft(issue)
         values = F.normalize(decode(fields, "fields", dict), EDITABLE)
         values.update(F.normalize(decode(additional_fields, "additional_fields", dict), EDITABLE))
         if components is not None:
@@ -275,7 +289,7 @@ class TicketsService:
             self._transition(found, transition, {}, None)
         if comment:
             collab.add_comment_row(self, found, F.text(comment, "comment"))
-        self.db.flush()
+        found.save(self.db)
         if style == "simplified":
             return {"message": "Issue updated successfully", "issue": self.one(found, style)}
         return {}
@@ -310,11 +324,11 @@ class TicketsService:
     @operation("tickets.assignIssue", writes=True)
     def assign_issue(self, issue: IssueRef, assignee: UserRef | None = None, style: Style = "jira") -> dict[str, Any]:
         """Assign an issue to a user (accountId, email or display name); no assignee unassigns it."""
-        found = self.issue(issue)
+        found = self.draft(issue)
         self.record(found, self.apply(found, {"assignee": assignee}))
-        if assignee and not self.db.get(Watcher, (found.id, found.assignee_id)):
-            self.db.add(Watcher(issue_id=found.id, account_id=found.assignee_id))
-        self.db.flush()
+        if assignee and Q.IS_WATCHING.first(self.db, issue_id=found.id, account_id=found.assignee_id) is None:
+            Q.INSERT_WATCHER.run(self.db, issue_id=found.id, account_id=found.assignee_id)
+        found.save(self.db)
         if style == "simplified":
             return {"message": f"Issue {found.key} assigned successfully", "issue": self.one(found, style)}
         return {}

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import func, select
@@ -301,7 +302,7 @@ def simplified(i: Issue, r: Related, base: str, comment_limit: int = 10, wanted:
     if comment_limit:
         out["comments"] = [simple_comment(c, r.users) for c in r.comments.get(i.id, [])[-comment_limit:]]
     if wanted is not None and "*all" not in wanted:
-        keep = {"id", "key"} | {_SIMPLE_NAMES.get(w, w) for w in wanted}
+        keep = _kept(frozenset(wanted))
         out = {k: v for k, v in out.items() if k in keep}
     return out
 
@@ -312,3 +313,14 @@ _SIMPLE_NAMES = {"issuetype": "issue_type", "fixVersions": "fix_versions", "comm
 
 def count(db: Session, stmt: Any) -> int:
     return db.scalar(select(func.count()).select_from(stmt.order_by(None).subquery())) or 0
+
+
+def simple_name(field: str) -> str:
+    """The simplified shape's key for a Jira field name."""
+    return _SIMPLE_NAMES.get(field, field)
+
+
+@lru_cache(maxsize=256)  # bounded: the sets come from callers
+def _kept(wanted: frozenset[str]) -> frozenset[str]:
+    """The simplified shape's keys for the Jira fields asked for (id and key always)."""
+    return frozenset({"id", "key"} | {simple_name(w) for w in wanted})

@@ -24,7 +24,7 @@ def available(self, issue: Issue) -> list[catalog.Transition]:
 def get_transitions(self, issue: IssueRef, style: Style = "jira", cloud_id: CloudId | None = None) -> dict[str, Any]:
     """The transitions available from the issue's current status."""
     self.check_cloud(cloud_id)
-    found = self.issue(issue)
+    found = self.issue_row(issue)
     moves = self.available(found)
     if style == "simplified":
         return {"_list": [{"id": t.id, "name": t.name, "to_status": t.to} for t in moves]}
@@ -39,7 +39,7 @@ def transition_issue(self, issue: IssueRef, transition: str, fields: JsonObject 
                      update: JsonObject | None = None, style: Style = "jira", cloud_id: CloudId | None = None) -> dict[str, Any]:
     """Move an issue through its workflow by transition id or name (see getTransitions)."""
     self.check_cloud(cloud_id)
-    found = self.issue(issue)
+    found = self.draft(issue)
     values = decode(fields, "fields", dict)
     verbs = decode(update, "update", dict)
     note = F.text(comment, "comment") if comment else None
@@ -48,6 +48,7 @@ def transition_issue(self, issue: IssueRef, transition: str, fields: JsonObject 
             note = F.text(entry["add"].get("body"), "comment")
     old = found.status
     self._transition(found, transition, values, note)
+    found.save(self.db)
     if style == "simplified":
         return {"message": f"Issue {found.key} transitioned successfully from {old} to {found.status}", "issue": self.one(found, style)}
     return {}

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from apps.tickets import queries as Q
 from apps.tickets.ids import jira_time
-from apps.tickets.models import ChangeItem, Comment, Component, Issue, IssueComponent, Label, User
+from apps.tickets.models import Component, Issue, IssueComponent, Label, User
 from apps.tickets.service import ACTOR_META_KEY
 from graders.diff import RowChange
 from graders.rubric import Expect
@@ -90,14 +91,12 @@ def unique_names(people: Iterable[Person]) -> list[Person]:
 
 
 def comments_since(db: Session, issue_id: int, author: str, since: str) -> list[str]:
-    return list(db.scalars(select(Comment.body).where(Comment.issue_id == issue_id, Comment.author_id == author, Comment.created > since)
-                           .order_by(Comment.id)))
+    return Q.COMMENTS_SINCE.scalars(db, issue_id=issue_id, author=author, since=since)
 
 
 def values_set(db: Session, issue_id: int, field: str, since: str) -> list[str | None]:
     """What a field was set to on an issue since the task began, in order (from its changelog)."""
-    return list(db.scalars(select(ChangeItem.to_string).where(ChangeItem.issue_id == issue_id, ChangeItem.field == field,
-                                                              ChangeItem.created > since).order_by(ChangeItem.id)))
+    return Q.VALUES_SET_SINCE.scalars(db, issue_id=issue_id, field=field, since=since)
 
 
 # -- the changes a tickets task may make --------------------------------------------------------

@@ -15,13 +15,17 @@ from __future__ import annotations
 
 import json
 import random
+import weakref
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import bindparam, or_, select
 
-from apps.tickets.models import Component, Issue, IssueComponent, Label, Link
+from apps.tickets import queries as Q
+from apps.tickets.models import Issue, Link
 from graders.checks import Check, CheckResult, failed, passed
 from graders.rubric import Expect
+from officegym.core.sql import Prepared
 from tasks.base import Moves, SampleContext, TaskInstance, ToolError, Tools
 from tasks.common.answers import judge, ticket_keys, without_retracted
 from tasks.common.text import words
@@ -36,6 +40,8 @@ POLICIES = (
     (("Enterprise", "Highest"), ("Mid-Market", "High"), ("SMB", "Medium")),
     (("Enterprise", "High"), ("Mid-Market", "Medium"), ("SMB", "Low")),
 )
+# The ENG issues filed since the task began (ids above the site's last), read by every check.
+_NEW_ENG = Prepared(select(*Q.ISSUE).where(Issue.id >= bindparam("first"), Issue.project_key == "ENG").order_by(Issue.id))
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,16 +103,23 @@ class EscalateToEngineering:
         other = next(k for k in cases if k.customer != customer)
         wrong_priority = next(p for tier, p in policy if tier != case.tier)
 
-        def new_eng(db) -> list[Issue]:
-            return list(db.scalars(select(Issue).where(Issue.id >= first_new, Issue.project_key == "ENG").order_by(Issue.id)))
+        def new_eng(db) -> list[Any]:
+            return _NEW_ENG.rows(db, first=first_new)  # plain rows: graders read, never write
 
-        def the_bug(db) -> tuple[Issue | None, str]:
+        found_in: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # each check asks for the bug: read it once per grading session
+
+        def the_bug(db) -> tuple[Any, str]:
+            if db in found_in:
+                return found_in[db]
             made = new_eng(db)
             if not made:
-                return None, "no ENG issue was filed"
-            if len(made) > 1:
-                return None, f"{len(made)} ENG issues were filed ({', '.join(i.key for i in made[:5])}), not one"
-            return made[0], ""
+                found = None, "no ENG issue was filed"
+            elif len(made) > 1:
+                found = None, f"{len(made)} ENG issues were filed ({', '.join(i.key for i in made[:5])}), not one"
+            else:
+                found = made[0], ""
+            found_in[db] = found
+            return found
 
         def rule(name: str, test, weight: float = 1.0) -> Check:
             """A check on the one bug filed (each fails alike when there is none, or more than one)."""
@@ -115,36 +128,35 @@ class EscalateToEngineering:
                 return failed(why) if bug is None else test(db, bug)
             return Check(name, run, weight)
 
-        def filed(db, bug: Issue) -> CheckResult:
+        def filed(db, bug: Any) -> CheckResult:
             if bug.issue_type != "Bug":
                 return failed(f"{bug.key} is a {bug.issue_type}, not a Bug")
             return passed(f"{bug.key} filed as a Bug")
 
-        def titled(db, bug: Issue) -> CheckResult:
+        def titled(db, bug: Any) -> CheckResult:
             # Same words in the same order: brackets, dashes and case aside. A summary with more in it is another summary.
             if words(bug.summary) != words(summary):
                 return failed(f"{bug.key} is titled {bug.summary!r}, not {summary!r}")
             return passed(f"{bug.key} titled {bug.summary!r}")
 
-        def prioritised(db, bug: Issue) -> CheckResult:
+        def prioritised(db, bug: Any) -> CheckResult:
             if bug.priority != priority:
                 return failed(f"{bug.key} has priority {bug.priority}, not {priority} ({customer} is {case.tier})")
             return passed(f"{bug.key} is {priority}")
 
-        def in_component(db, bug: Issue) -> CheckResult:
-            got = sorted(db.scalars(select(Component.name).join(IssueComponent, IssueComponent.component_id == Component.id)
-                                    .where(IssueComponent.issue_id == bug.id)))
+        def in_component(db, bug: Any) -> CheckResult:
+            got = sorted(Q.COMPONENT_NAMES_OF.scalars(db, issue_id=bug.id))
             if got != [component]:
                 return failed(f"{bug.key} has components {got or 'none'}, not [{component}]")
             return passed(f"{bug.key} is in {component}")
 
-        def labelled(db, bug: Issue) -> CheckResult:
-            got = sorted(db.scalars(select(Label.label).where(Label.issue_id == bug.id)))
+        def labelled(db, bug: Any) -> CheckResult:
+            got = sorted(Q.LABELS_OF.scalars(db, issue_id=bug.id))
             if got != sorted(LABELS):
                 return failed(f"{bug.key} has labels {got or 'none'}, not {sorted(LABELS)}")
             return passed(f"{bug.key} labelled {', '.join(LABELS)}")
 
-        def blocks(db, bug: Issue) -> CheckResult:
+        def blocks(db, bug: Any) -> CheckResult:
             new = list(db.execute(select(Link.type_name, Link.source_id, Link.target_id).where(
                 or_(Link.source_id.in_((bug.id, ticket.id)), Link.target_id.in_((bug.id, ticket.id))), Link.id > start_link)))
             if ("Blocks", bug.id, ticket.id) not in new:
@@ -154,7 +166,7 @@ class EscalateToEngineering:
                 return failed(f"{len(new) - 1} other links were made besides '{bug.key} blocks {ticket.key}'")
             return passed(f"{bug.key} blocks {ticket.key}")
 
-        def told(db, bug: Issue) -> CheckResult:
+        def told(db, bug: Any) -> CheckResult:
             bodies = comments_since(db, ticket.id, s.me.account_id, s.start)
             if not bodies:
                 return failed(f"no comment from you on {ticket.key}")

@@ -11,9 +11,7 @@ from __future__ import annotations
 import json
 import random
 
-from sqlalchemy import select
-
-from apps.tickets.models import Issue
+from apps.tickets import queries as Q
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, ToolError, Tools
 from tasks.common.variants import cached, choose, count, shuffled
@@ -62,7 +60,7 @@ class ReassignDepartingEngineer:
 
         def moved(ticket) -> Check:
             def test(db) -> CheckResult:
-                issue = db.scalar(select(Issue).where(Issue.id == ticket.id))
+                issue = Q.issue_by_id(db, ticket.id)
                 if issue is None or issue.assignee_id != successor.account_id:
                     return failed(f"{ticket.key} is not assigned to {successor.name}")
                 detour = [v for v in values_set(db, ticket.id, "assignee", s.start) if v not in (successor.name, None)]
@@ -73,9 +71,9 @@ class ReassignDepartingEngineer:
 
         def kept(db) -> CheckResult:
             # Only meaningful once the work started: leaving everything untouched is not "leaving the resolved ones alone".
-            if not any(db.scalar(select(Issue.assignee_id).where(Issue.id == t.id)) == successor.account_id for t in move):
+            if not any(_assignee(db, t.id) == successor.account_id for t in move):
                 return failed(f"none of {leaving.name}'s unresolved issues was reassigned")
-            changed = [t.key for t in keep if db.scalar(select(Issue.assignee_id).where(Issue.id == t.id)) != leaving.account_id]
+            changed = [t.key for t in keep if _assignee(db, t.id) != leaving.account_id]
             if changed:
                 return failed(f"resolved issues were reassigned too: {', '.join(changed[:6])}")
             return passed(f"{len(keep)} resolved issues still show {leaving.name}")
@@ -124,3 +122,8 @@ class ReassignDepartingEngineer:
             ),
             facts={"issue": move[0].key, "leaving": leaving.account_id, "successor": successor.account_id, "moves": [t.key for t in move]},
         )
+
+
+def _assignee(db, issue_id: int) -> str | None:
+    row = Q.issue_by_id(db, issue_id)  # a plain row: graders read, never write
+    return row.assignee_id if row is not None else None

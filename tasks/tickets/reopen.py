@@ -13,10 +13,8 @@ from __future__ import annotations
 import random
 import re
 
-from sqlalchemy import select
-
 from apps.tickets import catalog
-from apps.tickets.models import Issue
+from apps.tickets import queries as Q
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.answers import echoes, without_retracted
@@ -60,7 +58,7 @@ class ReopenWithComment:
                   f"In Jira, reopen it and add a comment saying which customer reported it again.")
 
         def reopened(db) -> CheckResult:
-            issue = db.scalar(select(Issue).where(Issue.id == ticket.id))
+            issue = Q.issue_by_id(db, ticket.id)  # a plain row: graders read, never write
             if issue is None:
                 return failed(f"{ticket.key} no longer exists")
             if catalog.STATUS_BY_NAME[issue.status].category == "done" or issue.resolution is not None:

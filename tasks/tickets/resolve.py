@@ -11,10 +11,8 @@ from __future__ import annotations
 import json
 import random
 
-from sqlalchemy import select
-
 from apps.tickets import catalog
-from apps.tickets.models import Issue
+from apps.tickets import queries as Q
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.tickets._common import allow_issue, comment, site, transition, values_set, wreck
@@ -47,7 +45,7 @@ class ResolveWithResolution:
         wrong_resolution = next(r for r, _ in _RESOLUTIONS if r != resolution)
 
         def resolved(db) -> CheckResult:
-            issue = db.scalar(select(Issue).where(Issue.id == ticket.id))
+            issue = Q.issue_by_id(db, ticket.id)  # a plain row: graders read, never write
             if issue is None:
                 return failed(f"{ticket.key} no longer exists")
             category = catalog.STATUS_BY_NAME[issue.status].category

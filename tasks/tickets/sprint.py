@@ -109,9 +109,9 @@ class PlanSprintByCapacity:
             return change.row.get("sprint_id") == sprint_id and change.row.get("issue_id") in {ids[k] for k in want}
 
         async def oracle(tools: Tools) -> None:
-            found = await search_all(tools, f"{BACKLOG_JQL} ORDER BY priority DESC, key ASC", "priority,summary")
+            found = await search_all(tools, f"{BACKLOG_JQL} ORDER BY priority DESC, key ASC", "priority,summary,customfield_10016")
             keys = [i["key"] for i in found]
-            points = {i: (await tools.call("jira_get_issue", issue_key=i, fields="customfield_10016"))["story_points"] for i in keys}
+            points = {i["key"]: i["story_points"] for i in found}
             picked, used = [], 0.0
             for key in keys:
                 if used + points[key] <= capacity:

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 from sqlalchemy import select
 
-from apps.tickets.models import Component, Issue, IssueComponent, Label, User
+from apps.tickets import queries as Q
+from apps.tickets.models import Component, IssueComponent, Label
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, choose, count, shuffled
@@ -66,12 +68,12 @@ class TriageSupportTicket:
                 return passed(f"{name} is {want}")
             return Check(f"{ticket.key} {name} is {want}", test, weight)
 
-        def issue(db) -> Issue | None:
-            return db.scalar(select(Issue).where(Issue.id == ticket.id))
+        def issue(db) -> Any:
+            return Q.issue_by_id(db, ticket.id)  # a plain row: graders read, never write
 
         def assignee_name(db) -> str | None:
             row = issue(db)
-            user = db.get(User, row.assignee_id) if row is not None and row.assignee_id else None
+            user = Q.USER_BY_ID.first(db, id=row.assignee_id) if row is not None and row.assignee_id else None
             return user.display_name if user else None
 
         def labels(db) -> str:

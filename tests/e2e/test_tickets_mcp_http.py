@@ -74,6 +74,9 @@ async def test_triage_to_resolution_through_the_reference_tools(live_server: Any
         found = ok(await client.call_tool("jira_search", {"jql": "project = SUP AND status = 'To Do' ORDER BY created DESC", "limit": 5}))
         assert set(found) == {"total", "start_at", "max_results", "issues"} and 0 < len(found["issues"]) <= 5
         assert all(i["status"]["name"] == "To Do" for i in found["issues"])
+        # mcp-atlassian's default fields: no comments, links or subtasks unless asked for
+        assert set(found["issues"][0]) == {"id", "key", "summary", "description", "status", "assignee", "reporter", "labels", "priority",
+                                           "created", "updated", "issue_type"}
         issue = ok(await client.call_tool("jira_get_issue", {"issue_key": "SUP-1"}))
         assert {"id", "key", "summary", "url", "description", "status", "issue_type", "priority", "assignee", "reporter", "labels",
                 "created", "updated", "comments"} <= set(issue)

@@ -106,8 +106,11 @@ def test_rest_v3_routes(live_server: Any, env_id: str) -> None:
 
         page = http.post(f"{base}/rest/api/3/search/jql", json={"jql": "project = SUP ORDER BY key ASC", "maxResults": 30, "fields": ["summary"]}).json()
         assert set(page) == {"issues", "nextPageToken", "isLast"} and page["isLast"] is False and set(page["issues"][0]["fields"]) == {"summary"}
-        rest = http.get(f"{base}/rest/api/3/search/jql", params={"jql": "project = SUP ORDER BY key ASC", "maxResults": 100, "nextPageToken": page["nextPageToken"]}).json()
+        rest = http.get(f"{base}/rest/api/3/search/jql", params={"jql": "project = SUP ORDER BY key ASC", "maxResults": 100, "fields": "key",
+                                                                  "nextPageToken": page["nextPageToken"]}).json()
         assert rest["isLast"] is True and "nextPageToken" not in rest
+        ids_only = http.get(f"{base}/rest/api/3/search/jql", params={"jql": "project = SUP ORDER BY key ASC", "maxResults": 2}).json()
+        assert ids_only["issues"] == [{"id": i["id"]} for i in page["issues"][:2]], "without fields the enhanced search returns ids only"
         assert int(rest["issues"][0]["key"].split("-")[1]) == 31
         assert {p["key"] for p in http.get(f"{base}/rest/api/3/project/search").json()["values"]} == {"SUP", "ENG", "IT"}
         assert http.get(f"{base}/rest/api/3/user/search", params={"query": me["displayName"].split()[0]}).json()

@@ -47,7 +47,7 @@ def test_move_on_the_board_then_comment(live_server: Any, env_id: str, page: Pag
 def test_a_refused_transition_is_an_alert_and_writes_nothing(live_server: Any, env_id: str, page: Page) -> None:
     ui = live_server.env_url(env_id, "tickets")
     found = httpx.get(f"{live_server.base_url}/envs/{env_id}/api/tickets/rest/api/3/search/jql",
-                      params={"jql": "project = SUP AND status = 'To Do' ORDER BY key", "maxResults": 1}).json()["issues"][0]["key"]
+                      params={"jql": "project = SUP AND status = 'To Do' ORDER BY key", "maxResults": 1, "fields": "key"}).json()["issues"][0]["key"]
     page.goto(f"{ui}/browse/{found}")
     page.get_by_role("button", name="Start Progress").click()
     expect(page.locator("#issue-status")).to_have_text("In Progress")

@@ -106,7 +106,7 @@ def changes_of(db: Any, field: str) -> dict[int, list[Change]]:
     """Every issue's changes of one field (its JQL name, lower case), oldest first."""
     logged, _column, by_value = FIELDS[field]
     changes: dict[int, list[Change]] = defaultdict(list)
-    for issue_id, created, author, from_value, from_string, to_value, to_string in CHANGES_OF.rows(db, field=logged):
+    for issue_id, created, author, from_value, from_string, to_value, to_string in CHANGES_OF.tuples(db, field=logged):
         old, new = (from_value, to_value) if by_value else (from_string, to_string)
         changes[issue_id].append(Change(created, author, old or None, new or None))
     return changes
@@ -116,7 +116,7 @@ def spans_of(db: Any, field: str) -> dict[int, list[Span]]:
     """Every issue's spans of one field: the values it held and when."""
     changes = changes_of(db, field)
     spans: dict[int, list[Span]] = {}
-    for issue_id, created, creator, reporter, current in _today(field).rows(db):
+    for issue_id, created, creator, reporter, current in _today(field).tuples(db):  # plain tuples: hundreds of text rows
         made = changes.get(issue_id, [])
         first = made[0].old if made else current
         run = [Span(first, created, made[0].when if made else None, creator or reporter)]

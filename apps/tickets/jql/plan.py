@@ -8,17 +8,24 @@ clock, the acting user when it named currentUser() — and is reused while those
 the lookups are re-run (prepared, a few microseconds each) and compared. So one plan serves
 every env of a company, and a sprint renamed in one env only misses the cache there.
 A query that reads the changelog (WAS, CHANGED) is compiled for its call only.
+
+Most queries an env sees are new texts of a few shapes (the same clauses about another
+customer, person or date), and compiling their SQL is most of a new query's cost. So the
+compiled statements are also kept by shape — SQLAlchemy's cache key, which holds the
+statement's structure and leaves out its literal values — and a new text of a known shape
+runs the kept SQL with its own values.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import bindparam, func, select
+from sqlalchemy.orm import Session
 
 from apps.tickets.jql.compiler import Compiler, JqlContext, one_of
 from apps.tickets.jql.ordering import order_by
@@ -29,15 +36,24 @@ from officegym.core.sql import Prepared
 
 MAX_QUERIES = 256  # query texts kept
 MAX_PLANS_PER_QUERY = 2  # e.g. the same relative-date query at two env times
+MAX_SHAPES = 256  # compiled statements kept by shape, per dialect
 
 
 @dataclass(frozen=True)
 class Plan:
-    page: Prepared  # the issues' rows, with parameters `offset` and `size`
-    count: Prepared  # how many match
+    page: Prepared  # the issues' rows, with parameters `offset` and `size` (and `page_values`)
+    count: Prepared  # how many match (with `count_values`)
     lookups: tuple[tuple[Prepared, tuple[tuple[str, Any], ...], tuple[Any, ...]], ...]
     now: datetime | None  # the env time it was compiled at, when it read the clock
     actor: str | None  # the acting user, when it named currentUser()
+    page_values: dict[str, Any] = field(default_factory=dict)  # this query's literals, when `page` was compiled for another of its shape
+    count_values: dict[str, Any] = field(default_factory=dict)
+
+    def total(self, db: Session) -> int:
+        return self.count.scalar(db, **self.count_values) or 0
+
+    def rows(self, db: Session, offset: int, size: int) -> list[Any]:
+        return self.page.rows(db, offset=offset, size=size, **self.page_values)
 
     def fits(self, ctx: JqlContext) -> bool:
         if self.actor is not None and self.actor != ctx.actor_id:
@@ -59,7 +75,7 @@ def plan_for(ctx: JqlContext, text: str, projects: tuple[str, ...] = ()) -> Plan
     for plan in kept:
         if plan.fits(ctx):
             return plan
-    plan, lasting = _compile(ctx, text, projects)
+    plan, lasting = _compile(ctx, text, projects, _dialect(ctx.db))
     if lasting:
         with _lock:
             _plans[key] = [plan, *_plans.get(key, [])][:MAX_PLANS_PER_QUERY]
@@ -69,7 +85,7 @@ def plan_for(ctx: JqlContext, text: str, projects: tuple[str, ...] = ()) -> Plan
     return plan
 
 
-def _compile(ctx: JqlContext, text: str, projects: tuple[str, ...]) -> tuple[Plan, bool]:
+def _compile(ctx: JqlContext, text: str, projects: tuple[str, ...], dialect: Any = None) -> tuple[Plan, bool]:
     query = parse(text)
     compiler = Compiler(ctx)
     conditions = [compiler.condition(query.where)] if query.where is not None else []
@@ -78,6 +94,42 @@ def _compile(ctx: JqlContext, text: str, projects: tuple[str, ...]) -> tuple[Pla
     order = order_by(query.order)
     page = select(*ISSUE).where(*conditions).order_by(*order).offset(bindparam("offset")).limit(bindparam("size"))
     count = select(func.count()).select_from(Issue).where(*conditions)
-    plan = Plan(Prepared(page), Prepared(count), tuple(compiler.lookups), compiler.now,
-                compiler.ctx.actor_id if compiler.uses_actor else None)
+    (page_prepared, page_values), (count_prepared, count_values) = _shaped(page, dialect), _shaped(count, dialect)
+    plan = Plan(page_prepared, count_prepared, tuple(compiler.lookups), compiler.now, compiler.ctx.actor_id if compiler.uses_actor else None,
+                page_values, count_values)
     return plan, not compiler.volatile
+
+
+# -- statements kept by shape ---------------------------------------------------------------------
+_shapes: OrderedDict[tuple[Any, ...], tuple[Prepared, Any, tuple[str, ...]]] = OrderedDict()
+_EXPLICIT = ("offset", "size")  # the page's own parameters, given at each run
+
+
+def _dialect(db: Session) -> Any:
+    bind = db.get_bind()
+    return bind.dialect
+
+
+def _shaped(statement: Any, dialect: Any) -> tuple[Prepared, dict[str, Any]]:
+    """A prepared statement for `statement`: one kept for its shape, with this statement's literal
+    values to run it with; or its own, when it has no cache key or its SQL spells values out."""
+    key = statement._generate_cache_key() if dialect is not None else None
+    if key is None:
+        return Prepared(statement), {}
+    shape = (dialect.name, dialect.driver, key.key)
+    with _lock:
+        kept = _shapes.get(shape)
+        if kept is not None:
+            _shapes.move_to_end(shape)
+    if kept is None:
+        compiled = statement.compile(dialect=dialect, cache_key=key)  # to read its parameters' names and values
+        if compiled.literal_execute_params or compiled.post_compile_params:
+            return Prepared(statement), {}  # values written into the SQL text: not shareable
+        kept = (Prepared(statement), compiled, tuple(compiled.bind_names.values()))
+        with _lock:
+            _shapes[shape] = kept
+            while len(_shapes) > MAX_SHAPES:
+                _shapes.popitem(last=False)
+    prepared, compiled, names = kept
+    values = compiled.construct_params(extracted_parameters=key.bindparams, _check=False)
+    return prepared, {name: values[name] for name in names if name not in _EXPLICIT and name in values}

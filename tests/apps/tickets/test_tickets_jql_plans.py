@@ -75,3 +75,16 @@ def test_relative_dates_follow_the_env_clock(gym: Gym, env: Env) -> None:
     after = expected()
     assert after != before, "five days later, some issues are no longer from the last ten days"
     assert _keys(gym, env, "created >= -10d") == after
+
+
+def test_queries_of_one_shape_share_their_sql_and_answer_with_their_own_values(gym: Gym, env: Env) -> None:
+    queries = {(project, priority): f"project = {project} AND priority = {priority} AND summary ~ \"{word}\" ORDER BY key"
+               for project, priority, word in (("SUP", "High", "a"), ("ENG", "Medium", "e"), ("SUP", "Low", "o"))}
+    with gym.store.session(env) as db:
+        jira = TicketsService(db)
+        plans = [plan.plan_for(JqlContext(db, jira.actor_id, jira.now), text) for text in queries.values()]
+        expected = {key: {k for (k, s) in db.execute(select(Issue.key, Issue.summary).where(Issue.project_key == key[0], Issue.priority == key[1]))
+                          if text.rsplit('"', 2)[1] in s.lower()} for key, text in queries.items()}
+    assert all(p.page is plans[0].page and p.count is plans[0].count for p in plans), "one compiled statement per shape"
+    answers = {key: _keys(gym, env, text) for key, text in queries.items()}
+    assert answers == expected and len({frozenset(a) for a in answers.values()}) == 3

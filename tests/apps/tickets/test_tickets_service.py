@@ -156,6 +156,9 @@ def test_comments_links_watchers_and_worklogs(run: Run) -> None:
     run(lambda jira: jira.add_worklog(issue=key, time_spent="1h 30m", comment="pairing"))
     logs = run(lambda jira: jira.get_worklogs(issue=key))["worklogs"]
     assert logs[0]["timeSpentSeconds"] == 5400 and logs[0]["timeSpent"] == "1h 30m"
+    run(lambda jira: jira.add_worklog(issue=key, time_spent="30m"))
+    spent = [(i["from"], i["to"]) for h in run(lambda jira: jira.get_changelog(issue=key))["values"] for i in h["items"] if i["field"] == "timespent"]
+    assert spent == [("0", "5400"), ("5400", "7200")], "the changelog counts time spent from the total before each entry"
     with pytest.raises(TicketsError, match="Invalid time duration"):
         run(lambda jira: jira.add_worklog(issue=key, time_spent="ninety minutes"))
 
