@@ -66,23 +66,26 @@ def _tab_props(self: Any, ss: Spreadsheet, tab: Sheet) -> dict[str, Any]:
     return sheet_properties(tab)
 
 
-def _unique_title(self: Any, ss: Spreadsheet, title: str, label: str, except_id: int | None = None) -> str:
+def _unique_title(self: Any, ss: Spreadsheet, title: str, label: str, except_id: int | None = None, tabs: list[Sheet] | None = None) -> str:
     title = title.strip()
     if not title or len(title) > 100:
         raise invalid(f"{label}: a sheet title must be 1 to 100 characters")
-    for t in self.tabs(ss.id):
+    for t in tabs if tabs is not None else self.tabs(ss.id):
         if t.title.lower() == title.lower() and t.sheet_id != except_id:
             raise invalid(f'{label}: A sheet with the name "{title}" already exists. Please enter another name.')
     return title
 
 
-def _reindex(self: Any, ss: Spreadsheet, moving: Sheet | None = None, to: int | None = None) -> None:
-    tabs = [t for t in self.tabs(ss.id) if t is not moving]
+def _reindex(self: Any, ss: Spreadsheet, moving: Sheet | None = None, to: int | None = None, tabs: list[Sheet] | None = None) -> None:
+    """Number the tabs in order, `moving` placed at `to` (the others: `tabs` if the caller
+    has them, in order)."""
+    tabs = [t for t in (tabs if tabs is not None else self.tabs(ss.id)) if t is not moving]
     if moving is not None:
         tabs.insert(max(0, min(len(tabs), to if to is not None else len(tabs))), moving)
     for i, t in enumerate(tabs):
         t.index = i
     self.db.flush()
+    self._tabs[ss.id] = tabs  # every tab, in its new order: the operation's list of them from here on
 
 
 def add_sheet(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> dict[str, Any]:
@@ -93,7 +96,7 @@ def add_sheet(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> d
     n = len(tabs) + 1
     while any(t.title.lower() == f"sheet{n}" for t in tabs):
         n += 1
-    title = _unique_title(self, ss, str(props.get("title") or f"Sheet{n}"), label)
+    title = _unique_title(self, ss, str(props.get("title") or f"Sheet{n}"), label, tabs=tabs)
     grid = props.get("gridProperties") or {}
     sid = int(props["sheetId"]) if props.get("sheetId") is not None else new_sheet_id(ss)
     if any(t.sheet_id == sid for t in tabs):
@@ -104,8 +107,7 @@ def add_sheet(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> d
     if not (1 <= tab.row_count <= MAX_ROWS_TOTAL and 1 <= tab.column_count <= MAX_COLUMNS):
         raise invalid(f"{label}: rowCount must be 1..{MAX_ROWS_TOTAL} and columnCount 1..{MAX_COLUMNS}")
     self.db.add(tab)
-    self.db.flush()
-    _reindex(self, ss, tab, props.get("index"))
+    _reindex(self, ss, tab, props.get("index"), tabs=tabs)  # (flushes the new tab with its place)
     # A formula that named this title before it existed (#REF!) resolves now; most books have
     # none, and then a loaded book just gains the empty tab (no reload).
     named = title.lower()
@@ -128,6 +130,7 @@ def delete_sheet(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -
     reload(self, ss)
     self.db.delete(tab)
     self.db.flush()
+    self.forget_tabs(ss.id)
     _reindex(self, ss)
     restructure(self, ss, lambda row: None if row["sheet_id"] == tab.sheet_id else row,
                 lambda text, _: rename_sheet(text, title, None))
@@ -353,6 +356,7 @@ def copy_tab(self: Any, source: Spreadsheet, tab: Sheet, target: Spreadsheet, ti
     new = Sheet(spreadsheet_id=target.id, sheet_id=new_sheet_id(target), title=name, index=len(tabs), row_count=tab.row_count,
                 column_count=tab.column_count, frozen_rows=tab.frozen_rows, frozen_columns=tab.frozen_columns)
     self.db.add(new)
+    self.forget_tabs(target.id)
     table = Cell.__table__
     rows = [dict(r._mapping) for r in self.db.execute(select(table).where(table.c.spreadsheet_id == source.id, table.c.sheet_id == tab.sheet_id))]
     copies = [{**r, "spreadsheet_id": target.id, "sheet_id": new.sheet_id, "deps": None} for r in rows if r["spill"] is None]

@@ -56,7 +56,10 @@ def _search(matches: Any) -> Prepared:
 # so plain LIKE matches what ILIKE's `lower(x) LIKE lower(p)` spelling would, at half the cost.
 SEARCH = {"sqlite": _search(lambda column, pattern: column.like(pattern)),
           "postgresql": _search(lambda column, pattern: column.ilike(pattern))}
-OWNERS = Prepared(select(Permission.email).where(Permission.spreadsheet_id == bindparam("ss"), Permission.role == "owner"))
+# The owners of every spreadsheet a person can open, in one read (a search lists several).
+OWNERS_OF_VISIBLE = Prepared(select(Permission.spreadsheet_id, Permission.email).where(
+    Permission.role == "owner", Permission.spreadsheet_id.in_(select(Permission.spreadsheet_id).where(Permission.email == bindparam("email"))))
+    .order_by(Permission.spreadsheet_id, Permission.email))
 
 
 @operation("sheets.files.list")
@@ -79,8 +82,12 @@ def files_search(self: Any, query: Query, max_results: MaxResults = 20) -> list[
     pattern = f"%{words.lower()}%"
     self.db.flush()  # the prepared read runs on the driver: pending ORM changes first
     found = SEARCH[self.db.get_bind().dialect.name].rows(self.db, email=self.actor_email, pattern=pattern, limit=limit)
+    owners: dict[str, list[str]] = {}
+    if found:
+        for spreadsheet_id, email in OWNERS_OF_VISIBLE.rows(self.db, email=self.actor_email):
+            owners.setdefault(spreadsheet_id, []).append(email)
     return [{"id": row.id, "name": row.title, "created_time": row.created, "modified_time": row.modified,
-             "owners": OWNERS.scalars(self.db, ss=row.id), "web_link": f"https://docs.google.com/spreadsheets/d/{row.id}/edit"}
+             "owners": owners.get(row.id, []), "web_link": f"https://docs.google.com/spreadsheets/d/{row.id}/edit"}
             for row in found]
 
 

@@ -230,10 +230,15 @@ def sort_range(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> 
             key = (tab.sheet_id, grid.r1 + i, grid.c1 + j)
             # A sorted row's formulas keep reading their own row, as Google moves them.
             moved = offset(formula, grid.r1 + i - was, 0) if formula else None
-            entries[key] = Entered(moved, None if formula else value)
-            book.formats.pop(key, None)
-            if fmt:
-                book.formats[key] = fmt
+            if book.formats.get(key) != fmt:
+                book.set_format(key, *(fmt or (None, None)))
+            # A cell that ends up holding what it held is not entered again: a sorted table's
+            # formula column reads the same row text as before, and is recalculated only
+            # because (and if) the cells it reads changed.
+            if moved is not None and b.formulas.get(key) == moved:
+                book.imply_date_format(key, moved)
+                continue
+            entries[key] = Entered(moved, None if formula else value)  # (a literal left as it was is skipped by write)
     book.write(entries)
     return {}
 

@@ -121,8 +121,10 @@ def _inside(parts: list[list[str]], rows: bool, band: tuple[int, int]) -> bool:
     return band[0] <= min(spans) and max(spans) < band[1]
 
 
+@lru_cache(maxsize=16384)
 def offset(formula: str, d_rows: int, d_cols: int) -> str:
-    """The formula copied `d_rows` down and `d_cols` right: relative parts move."""
+    """The formula copied `d_rows` down and `d_cols` right: relative parts move (kept per
+    text and shift: filling or sorting a column offsets the same few formulas again and again)."""
 
     def move(sheet: str | None, area: str, token: str) -> str:
         parts = _corners(area)

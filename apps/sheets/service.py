@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import bindparam, select
@@ -48,6 +49,11 @@ class SheetsService:
         self.db = db
         self.actor_email = (actor_email or get_meta(db, ACTOR_META_KEY) or "").lower()
         self._books: dict[str, StoredBook] = {}
+        # Each spreadsheet's tabs in order, read once per operation (an operation asks for them
+        # several times: find the tab by name, bound the range…); forget_tabs drops the list
+        # when a tab is added, removed or moved. Its objects are the session's own, so a change
+        # to one (a title, a row count) is seen through the list.
+        self._tabs: dict[str, list[Sheet]] = {}
 
     # -- lookups ----------------------------------------------------------------------------
     def role(self, spreadsheet_id: str) -> str | None:
@@ -65,7 +71,15 @@ class SheetsService:
         return found
 
     def tabs(self, spreadsheet_id: str) -> list[Sheet]:
-        return list(self.db.scalars(select(Sheet).where(Sheet.spreadsheet_id == spreadsheet_id).order_by(Sheet.index)))
+        found = self._tabs.get(spreadsheet_id)
+        if found is None:
+            found = self._tabs[spreadsheet_id] = list(self.db.scalars(
+                select(Sheet).where(Sheet.spreadsheet_id == spreadsheet_id).order_by(Sheet.index)))
+        return list(found)
+
+    def forget_tabs(self, spreadsheet_id: str) -> None:
+        """A tab was added, removed or moved: the next `tabs` reads them again."""
+        self._tabs.pop(spreadsheet_id, None)
 
     def tab(self, spreadsheet_id: str, title: str | None = None, sheet_id: int | None = None) -> Sheet:
         for tab in self.tabs(spreadsheet_id):
@@ -106,6 +120,12 @@ class SheetsService:
             found = self._books[spreadsheet_id] = StoredBook(self.db, spreadsheet_id, clock.now(self.db).replace(tzinfo=None), cells)
         return found
 
+    def adopt(self, book: StoredBook) -> None:
+        """Use `book` as its spreadsheet's loaded book from here on (a caller that already
+        holds the book exactly as stored: it is not read again)."""
+        book.db = self.db
+        self._books[book.spreadsheet_id] = book
+
     def touch(self, spreadsheet: Spreadsheet) -> None:
         spreadsheet.modified = clock.from_micros(clock.tick(self.db)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")[:-4] + "Z"
 
@@ -134,7 +154,7 @@ class SheetsService:
             elif render == "UNFORMATTED_VALUE":
                 shown = plain(decoded)
             else:
-                shown = display(decoded, load_json(fmt))
+                shown = display(decoded, _number_format(fmt))
             by_row.setdefault(row, {})[col] = shown
         if not by_row:
             return []
@@ -337,6 +357,12 @@ class SheetsService:
     import_xlsx = xlsx.import_xlsx
     files_copy = xlsx.files_copy
     export_xlsx = xlsx.export_xlsx
+
+
+@lru_cache(maxsize=1024)
+def _number_format(text: str | None) -> dict[str, str] | None:
+    """A stored number format, parsed once per distinct text (a column shares one); read only."""
+    return load_json(text)
 
 
 def _rows_of(values: list[list[Any]], major: str) -> list[list[Any]]:

@@ -53,6 +53,11 @@ CELLS = Prepared(select(Cell.sheet_id, Cell.row, Cell.col, Cell.formula, Cell.ki
                         Cell.style, Cell.deps, Cell.spill).where(Cell.spreadsheet_id == bindparam("ss")))
 
 
+def _same_literal(a: Any, b: Any) -> bool:
+    """The same typed value: same type (TRUE is not 1) and equal."""
+    return type(a) is type(b) and a == b
+
+
 class StoredBook:
     def __init__(self, db: Session, spreadsheet_id: str, now: datetime, cells: Iterable[tuple[Any, ...]] | None = None) -> None:
         """The stored book, or (`cells`, rows shaped as CELLS reads them) a book of other cells
@@ -93,24 +98,42 @@ class StoredBook:
         for anchor, cells in book.spill_area.items():
             cells.sort()
 
+    def copy(self) -> StoredBook:
+        """An independent copy of the book as loaded (its unsaved edits included), without
+        reading the database again."""
+        new = StoredBook.__new__(StoredBook)
+        new.db, new.spreadsheet_id = self.db, self.spreadsheet_id
+        new.book = self.book.copy()
+        new.formats = dict(self.formats)
+        new.dirty = set(self.dirty)
+        new.baseline = None if self.baseline is None else dict(self.baseline)
+        return new
+
     # -- edits ----------------------------------------------------------------------------
     def write(self, entries: dict[Key, Entered]) -> set[Key]:
         """Enter new contents and recalculate; returns the cells whose value changed."""
         book = self.book
+        changed = set()
         for key, entry in entries.items():
             if entry.formula is not None:
                 book.set_formula(key, entry.formula)
-                self._imply_date_format(key, entry.formula)
+                self.imply_date_format(key, entry.formula)
+                changed.add(key)
             else:
-                book.set_input(key, entry.value)
+                # A literal typed over the same literal (rewriting a table whose first rows stay
+                # put) changes nothing: not entered, nothing recalculates, no row is written.
+                value = entry.value
+                if key in book.formulas or not _same_literal(book.inputs.get(key), value) or (value is None and key in book.spill):
+                    book.set_input(key, value)
+                    changed.add(key)
                 if entry.number_format is not None and not (self.formats.get(key, (None, None))[0]):
                     self.set_format(key, dump_json(entry.number_format), self.formats.get(key, (None, None))[1])
-        changed = set(entries)
         touched = book.recalc(changed, include_self=True)
         self.dirty |= changed | touched
         return touched | changed
 
-    def _imply_date_format(self, key: Key, formula: str) -> None:
+    def imply_date_format(self, key: Key, formula: str) -> None:
+        """A date function's result shows as a date unless the cell has a number format."""
         head = formula.lstrip("=").strip().split("(", 1)[0].strip().upper()
         kind = DATE_FUNCTIONS.get(head)
         if kind and not self.formats.get(key, (None, None))[0]:
@@ -190,10 +213,9 @@ class StoredBook:
         self.dirty.clear()
         self.baseline = None
 
-    def replace_all(self, keys: Iterable[Key] | None = None) -> None:
-        """Rewrite every cell of the spreadsheet (after a structural change moved them)."""
-        self.db.execute(delete(Cell).where(Cell.spreadsheet_id == self.spreadsheet_id))
-        book = self.book
-        every = set(book.inputs) | set(book.formulas) | set(book.spill) | set(self.formats)
-        INSERT_CELL.run_many(self.db, [row for row in (self.row_of(k) for k in sorted(every)) if row is not None])
+    def insert_all(self) -> None:
+        """Write every cell of a book built in memory for a spreadsheet that has none stored
+        (an imported file): one insert each, nothing to diff against."""
+        self.db.flush()
+        INSERT_CELL.run_many(self.db, self.cell_rows())
         self.dirty.clear()

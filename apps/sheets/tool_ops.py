@@ -150,10 +150,10 @@ def spreadsheet_summary(self: Any, spreadsheet_ids: list[str], rows_to_fetch: Co
 @operation("sheets.createSpreadsheet", writes=True)
 def create_spreadsheet(self: Any, title: Title, folder_id: str | None = None) -> dict[str, Any]:
     """Create a spreadsheet (one tab, 'Sheet1'): {spreadsheetId, title, folder}."""
-    from apps.sheets.spreadsheets import new_spreadsheet
+    from apps.sheets.spreadsheets import insert_spreadsheet
 
-    spreadsheet = new_spreadsheet(self, title, None, folder_id or "root")
-    return {"spreadsheetId": spreadsheet.id, "title": spreadsheet.title, "folder": spreadsheet.folder_id}
+    folder = folder_id or "root"
+    return {"spreadsheetId": insert_spreadsheet(self, title, None, folder), "title": title, "folder": folder}
 
 
 @operation("sheets.createSheet", writes=True)

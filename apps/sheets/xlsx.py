@@ -9,10 +9,12 @@ import binascii
 import io
 import re
 import zipfile
+from dataclasses import dataclass
 from datetime import date, datetime, time
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import select
 
 from apps.sheets.a1 import cell_name
 from apps.sheets.drive import DriveFileId, uploaded_file
@@ -86,6 +88,78 @@ def _value_of(raw: Any) -> tuple[str | None, Any]:
     return None, str(raw)
 
 
+@dataclass(frozen=True, slots=True)
+class _Tab:
+    """One worksheet as read from a file: what importing it writes."""
+
+    title: str
+    max_row: int
+    max_column: int
+    frozen: tuple[int, int] | None  # (rows, columns)
+    merges: tuple[tuple[int, int, int, int], ...]  # (start_row, start_col, end_row, end_col), 0-based, ends exclusive
+    cells: tuple[tuple[int, int, str | None, str, str | None, str | None, str | None, str | None], ...]
+    # (row, col, formula, kind, value, note, number_format, style) as a Cell row holds them
+
+
+@dataclass(frozen=True, slots=True)
+class _Read:
+    title: str | None  # the workbook's own title property
+    tabs: tuple[_Tab, ...]
+    too_many: bool  # more than MAX_IMPORT_CELLS cells (the rest is not read)
+
+
+MAX_REMEMBERED_BYTES = 1024 * 1024  # files up to this size are read once per process
+
+
+def _read(data: bytes) -> _Read:
+    """What an .xlsx file holds (`invalid` for an unreadable file). A small file is read with
+    openpyxl once per distinct file (~7 ms each time otherwise): every rollout of a task
+    converts the same uploaded file, and reading its bytes is all of the work that does not
+    depend on the env."""
+    return _read_remembered(data) if len(data) <= MAX_REMEMBERED_BYTES else _read_file(data)
+
+
+@lru_cache(maxsize=32)
+def _read_remembered(data: bytes) -> _Read:
+    return _read_file(data)
+
+
+def _read_file(data: bytes) -> _Read:
+    try:
+        from openpyxl import load_workbook  # imported on use: openpyxl adds ~0.3 s to every server start
+        from openpyxl.utils.cell import coordinate_to_tuple
+
+        workbook = load_workbook(io.BytesIO(data), data_only=False)
+    except (zipfile.BadZipFile, KeyError, ValueError, OSError) as bad:
+        raise invalid(f"the file is not a readable .xlsx workbook ({type(bad).__name__})") from None
+    tabs, count, too_many = [], 0, False
+    for ws in workbook.worksheets:
+        frozen = None
+        if ws.freeze_panes:
+            row, column = coordinate_to_tuple(ws.freeze_panes)
+            frozen = (row - 1, column - 1)
+        merges = tuple((m.min_row - 1, m.min_col - 1, m.max_row, m.max_col) for m in ws.merged_cells.ranges)
+        cells = []
+        for line in ws.iter_rows():
+            if too_many:
+                break
+            for cell in line:
+                formula, literal = _value_of(cell.value)
+                pattern = cell.number_format if cell.number_format and cell.number_format != "General" else None
+                if formula is None and literal is None and pattern is None:
+                    continue
+                if count >= MAX_IMPORT_CELLS:
+                    too_many = True
+                    break
+                count += 1
+                kind, text, note = encode(literal)
+                style = {"textFormat": {"bold": True}} if cell.font is not None and cell.font.b else None
+                cells.append((cell.row - 1, cell.column - 1, formula, kind, text, note,
+                              dump_json({"type": _format_kind(pattern), "pattern": pattern}) if pattern else None, dump_json(style)))
+        tabs.append(_Tab(ws.title[:100], ws.max_row, ws.max_column, frozen, merges, tuple(cells)))
+    return _Read(workbook.properties.title, tuple(tabs), too_many)
+
+
 @operation("sheets.importXlsx", writes=True)
 def import_xlsx(self: Any, content_base64: Base64 | None = None, title: Title | None = None,
                 file_id: DriveFileId | None = None) -> dict[str, Any]:
@@ -107,48 +181,29 @@ def import_xlsx(self: Any, content_base64: Base64 | None = None, title: Title | 
         raise invalid("content_base64 is not valid base64") from None
     if len(data) > MAX_XLSX_BYTES:
         raise invalid(f"the file is larger than {MAX_XLSX_BYTES // (1024 * 1024)} MB")
-    try:
-        from openpyxl import load_workbook  # imported on use: openpyxl adds ~0.3 s to every server start
-
-        workbook = load_workbook(io.BytesIO(data), data_only=False)
-    except (zipfile.BadZipFile, KeyError, ValueError, OSError) as bad:
-        raise invalid(f"the file is not a readable .xlsx workbook ({type(bad).__name__})") from None
-    worksheets = workbook.worksheets
-    if not worksheets:
+    read = _read(data)
+    if not read.tabs:
         raise invalid("the workbook has no worksheets")
-    spreadsheet = new_spreadsheet(self, title or (workbook.properties.title or "Imported workbook"), [ws.title[:100] for ws in worksheets])
+    spreadsheet = new_spreadsheet(self, title or (read.title or "Imported workbook"), [t.title for t in read.tabs])
+    if read.too_many:
+        raise invalid(f"the workbook has more than {MAX_IMPORT_CELLS} cells")
     tabs = {t.title: t for t in self.tabs(spreadsheet.id)}
-    rows: list[dict[str, Any]] = []
-    for ws in worksheets:
-        tab = tabs[ws.title[:100]]
-        tab.row_count = max(1000, ws.max_row)
-        tab.column_count = max(26, ws.max_column)
-        if ws.freeze_panes:
-            frozen = ws[ws.freeze_panes]
-            tab.frozen_rows, tab.frozen_columns = frozen.row - 1, frozen.column - 1
-        for merged in ws.merged_cells.ranges:
-            self.db.add(Merge(spreadsheet_id=spreadsheet.id, sheet_id=tab.sheet_id, start_row=merged.min_row - 1,
-                              start_col=merged.min_col - 1, end_row=merged.max_row, end_col=merged.max_col))
-        for line in ws.iter_rows():
-            for cell in line:
-                formula, literal = _value_of(cell.value)
-                pattern = cell.number_format if cell.number_format and cell.number_format != "General" else None
-                if formula is None and literal is None and pattern is None:
-                    continue
-                if len(rows) >= MAX_IMPORT_CELLS:
-                    raise invalid(f"the workbook has more than {MAX_IMPORT_CELLS} cells")
-                kind, text, note = encode(literal)
-                style = {"textFormat": {"bold": True}} if cell.font is not None and cell.font.b else None
-                rows.append({"spreadsheet_id": spreadsheet.id, "sheet_id": tab.sheet_id, "row": cell.row - 1, "col": cell.column - 1,
-                             "formula": formula, "kind": kind, "value": text, "note": note,
-                             "number_format": dump_json({"type": _format_kind(pattern), "pattern": pattern}) if pattern else None,
-                             "style": dump_json(style), "deps": None, "spill": None})
-    self.db.flush()
-    if rows:
-        self.db.execute(insert(Cell), rows)
-    book = self.book(spreadsheet.id)
+    cells: list[tuple[Any, ...]] = []
+    for read_tab in read.tabs:
+        tab = tabs[read_tab.title]
+        tab.row_count = max(1000, read_tab.max_row)
+        tab.column_count = max(26, read_tab.max_column)
+        if read_tab.frozen:
+            tab.frozen_rows, tab.frozen_columns = read_tab.frozen
+        for r1, c1, r2, c2 in read_tab.merges:
+            self.db.add(Merge(spreadsheet_id=spreadsheet.id, sheet_id=tab.sheet_id, start_row=r1, start_col=c1, end_row=r2, end_col=c2))
+        cells.extend((tab.sheet_id, row, col, formula, kind, value, note, number_format, style, None, None)
+                     for row, col, formula, kind, value, note, number_format, style in read_tab.cells)
+    # The book is built and recalculated in memory, then written once (the spreadsheet is new:
+    # it has no stored cells to replace).
+    book = self.book(spreadsheet.id, cells=cells)
     book.recalc_everything()
-    book.replace_all()
+    book.insert_all()
     self.touch(spreadsheet)
     return {"spreadsheetId": spreadsheet.id, "title": spreadsheet.title, "sheets": [t.title for t in self.tabs(spreadsheet.id)]}
 

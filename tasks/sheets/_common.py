@@ -53,6 +53,15 @@ def template_book(ctx: SampleContext, spreadsheet_id: str) -> EngineBook:
     return cached(ctx, f"sheets/cells/{spreadsheet_id}", lambda: load(ctx.db, spreadsheet_id).book)
 
 
+def fresh_book(ctx: SampleContext, db: Session, spreadsheet_id: str) -> StoredBook:
+    """A seeded spreadsheet as a new env holds it, for the task's setup to edit: a private copy
+    of the template's book (read once per template) bound to the env's session, so a setup
+    does not read the spreadsheet again. Only for setups: they run on the env as created."""
+    stored = cached(ctx, f"sheets/stored/{spreadsheet_id}", lambda: load(ctx.db, spreadsheet_id)).copy()
+    stored.db = db
+    return stored
+
+
 def pick(family_id: str, ctx: SampleContext, axes: tuple[tuple, ...]) -> tuple[Any, ...]:
     """The variant's combination of the family's axes; TaskUnavailable when there is none."""
     if not axes:
@@ -62,6 +71,24 @@ def pick(family_id: str, ctx: SampleContext, axes: tuple[tuple, ...]) -> tuple[A
 
 def load(db: Session, spreadsheet_id: str) -> StoredBook:
     return StoredBook(db, spreadsheet_id, clock.now(db).replace(tzinfo=None))
+
+
+_FINAL = "sheets.final_books"
+
+
+def final(db: Session, spreadsheet_id: str) -> StoredBook:
+    """The book as the checks grade it: read once per grading transaction (every check of a
+    rollout reads the same final state) and handed out as a private copy, so a check may try
+    changes on it in memory (`follows_inputs`) without the next check seeing them."""
+    transaction = db.get_transaction()
+    kept = db.info.get(_FINAL)
+    if kept is None or transaction is None or kept[0] is not transaction:
+        kept = db.info[_FINAL] = (transaction, {})
+    books: dict[str, StoredBook] = kept[1]
+    found = books.get(spreadsheet_id)
+    if found is None:
+        found = books[spreadsheet_id] = load(db, spreadsheet_id)
+    return found.copy()
 
 
 def same(got: Any, want: Any) -> bool:

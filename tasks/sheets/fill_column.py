@@ -18,7 +18,7 @@ from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
 from tasks.sheets._common import (
-    allow_cells, allow_recalc, allow_touch, follows_inputs, formula_cells, load, pick, same, seeded, template_book, wreck,
+    allow_cells, allow_recalc, allow_touch, final, follows_inputs, formula_cells, pick, same, seeded, template_book, wreck,
 )
 
 AMOUNT, STAGE, CLOSE, PROBABILITY, WEIGHTED = 5, 4, 6, 7, 8  # Pipeline columns F, E, G, H, I
@@ -93,7 +93,7 @@ class FillFormulaColumn:
             return {c: cells.get((tab, r, c)) for c in (AMOUNT, STAGE, CLOSE, PROBABILITY, WEIGHTED)}
 
         def column_check(db: Any) -> CheckResult:
-            sb = load(db, book.id)
+            sb = final(db, book.id)
             header = sb.book.get((tab, 0, col))
             if not same(header, what.header):
                 return failed(f"{letter}1 is {header!r}, expected the header {what.header!r}")
@@ -101,7 +101,7 @@ class FillFormulaColumn:
             return passed(f"column {letter} computes {what.header} in every row") if ok else failed(why)
 
         def live_check(db: Any) -> CheckResult:
-            sb = load(db, book.id)
+            sb = final(db, book.id)
             sample_rows = [rows[0], rows[len(rows) // 2], rows[-1]]
             changes = {}
             for r in sample_rows:

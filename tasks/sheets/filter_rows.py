@@ -20,7 +20,7 @@ from graders.checks import Check, CheckResult, failed, passed
 from graders.rubric import Expect
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
-from tasks.sheets._common import allow_cells, allow_new_tab, allow_recalc, allow_touch, load, pick, seeded, tab_named, template_book, wreck
+from tasks.sheets._common import allow_cells, allow_new_tab, allow_recalc, allow_touch, final, pick, seeded, tab_named, template_book, wreck
 from tasks.sheets._rules import Rule, Test, norm, rules_for
 
 TABLES = (("Sales Forecast", "Pipeline", 7, 9), ("Support Metrics", "Tickets", 8, 9))  # title, tab, typed columns, width
@@ -94,7 +94,7 @@ class FilterByRule:
             return f"{len(now)} rows where {len(want)} match the rule: extra {extra[:4]}, missing {missing[:4]}"
 
         def rows_check(db: Any) -> CheckResult:
-            sb = load(db, book.id)
+            sb = final(db, book.id)
             sid = tab_named(sb, title) if mode == "copy" else data
             if sid is None:
                 return failed(f"there is no tab named {title!r}")

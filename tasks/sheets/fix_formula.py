@@ -19,7 +19,7 @@ from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
 from tasks.sheets._common import (
-    allow_cells, allow_recalc, allow_touch, follows_inputs, load, pick, same, seeded, shown, template_book, wreck,
+    allow_cells, allow_recalc, allow_touch, final, fresh_book, follows_inputs, load, pick, same, seeded, shown, template_book, wreck,
 )
 
 FUNCTION_TYPOS = {"COUNTIF": "COUNTIFF", "SUMIF": "SUMIFF", "SUM": "SUMM"}
@@ -88,7 +88,7 @@ class FixBrokenFormula:
                   "Fix its formula so it computes that from the Pipeline tab again. Change nothing else.")
 
         def setup(db: Any) -> None:
-            stored = load(db, book.id)
+            stored = fresh_book(ctx, db, book.id)
             stored.write({key: Entered(bad, None)})
             stored.save()
 
@@ -98,7 +98,7 @@ class FixBrokenFormula:
             return sb.book.get(scratch)
 
         def fixed_check(db: Any) -> CheckResult:
-            sb = load(db, book.id)
+            sb = final(db, book.id)
             if key not in sb.book.formulas:
                 return failed(f"{where} holds {shown(sb.book.get(key))}, not a formula")
             got = sb.book.get(key)
@@ -106,7 +106,7 @@ class FixBrokenFormula:
             return passed(f"{where} computes {shown(got)} again") if same(got, want) else failed(f"{where} computes {shown(got)}, expected {shown(want)}")
 
         def live_check(db: Any) -> CheckResult:
-            sb = load(db, book.id)
+            sb = final(db, book.id)
             if key not in sb.book.formulas:
                 return failed(f"{where} is not a formula")
             last = max(r for (s, r, c) in sb.book.inputs if s == pipeline and c == 0)

@@ -23,7 +23,7 @@ from apps.sheets.a1 import column_letter
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
-from tasks.sheets._common import allow_new_tab, allow_recalc, allow_touch, follows_inputs, load, pick, same, seeded, tab_named, template_book, wreck
+from tasks.sheets._common import allow_new_tab, allow_recalc, allow_touch, final, follows_inputs, pick, same, seeded, tab_named, template_book, wreck
 
 PIPELINE = {"Deal ID": 0, "Account": 1, "Owner": 3, "Stage": 4, "Amount": 5, "Weighted": 8}
 TICKETS = {"Key": 0, "Type": 2, "Priority": 3, "Status": 4, "Customer": 5, "Assignee": 6, "Created": 7, "Age (days)": 8}
@@ -185,7 +185,7 @@ class PivotSummary:
             return ""
 
         def table_check(db: Any) -> CheckResult:
-            sb = load(db, book.id)
+            sb = final(db, book.id)
             sid, rows, cols, why = read(sb)
             if why or sid is None:
                 return failed(why)
@@ -193,7 +193,7 @@ class PivotSummary:
             return failed(why) if why else passed(f"{len(rows)} {spec.rows} groups with the right {spec.agg}s")
 
         def live_check(db: Any) -> CheckResult:
-            sb = load(db, book.id)
+            sb = final(db, book.id)
             sid, rows, cols, why = read(sb)
             if why or sid is None or not rows:
                 return failed(why or f"the {title!r} tab has no {spec.rows} rows")

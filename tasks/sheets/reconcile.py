@@ -19,7 +19,7 @@ from graders.checks import Check, CheckResult, failed, passed
 from graders.rubric import Expect
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
-from tasks.sheets._common import allow_recalc, allow_touch, follows_inputs, load, pick, same, seeded, tab_named, template_book, wreck
+from tasks.sheets._common import allow_recalc, allow_touch, final, follows_inputs, fresh_book, load, pick, same, seeded, tab_named, template_book, wreck
 
 WORDS = (("MISMATCH", "OK"), ("Check", "Fine"), ("Differs", "Matches"))
 TITLE = "Invoices"
@@ -67,6 +67,7 @@ class ReconcileTabs:
 
         def setup(db: Any) -> None:
             service = SheetsService(db)
+            service.adopt(fresh_book(ctx, db, book.id))  # the new tab and its rows go through one book, not read again
             service.spreadsheets_batch_update(book.id, [{"addSheet": {"properties": {"title": TITLE}}}])
             service.values_update(book.id, f"{TITLE}!A1:B{n + 1}", [["Deal ID", "Billed"], *invoices], "RAW")
 
@@ -76,7 +77,7 @@ class ReconcileTabs:
             return ok_word if same(billed, amount) else bad_word
 
         def flags_check(db: Any) -> CheckResult:
-            sb = load(db, book.id)
+            sb = final(db, book.id)
             sid = tab_named(sb, TITLE)
             if sid is None:
                 return failed(f"the {TITLE} tab is gone")
@@ -89,7 +90,7 @@ class ReconcileTabs:
             return passed(f"all {n} invoices flagged right")
 
         def live_check(db: Any) -> CheckResult:
-            sb = load(db, book.id)
+            sb = final(db, book.id)
             sid = tab_named(sb, TITLE)
             if sid is None:
                 return failed(f"the {TITLE} tab is gone")

@@ -18,7 +18,7 @@ from apps.sheets.formulas.values import compare, to_serial
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
-from tasks.sheets._common import allow_cells, allow_recalc, allow_touch, load, pick, same, seeded, template_book, wreck
+from tasks.sheets._common import allow_cells, allow_recalc, allow_touch, final, pick, same, seeded, template_book, wreck
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +73,7 @@ class SortByRule:
         formula_letter = column_letter(rule.formula)
 
         def sorted_check(db: Any) -> CheckResult:
-            sb = load(db, book.id).book
+            sb = final(db, book.id).book
             now = [_row(sb, tab, r, rule) for r in rows]
             if sorted(now) != before:
                 return failed(f"the {rule.tab} rows are not the same rows as before (a row was split, lost or changed)")
@@ -86,7 +86,7 @@ class SortByRule:
         def formulas_check(db: Any) -> CheckResult:
             if not sorted_check(db).passed:
                 return failed("the rows are not sorted as asked, so their formulas are not checked")
-            sb = load(db, book.id).book
+            sb = final(db, book.id).book
             for r in rows:
                 if (tab, r, rule.formula) not in sb.formulas:
                     return failed(f"{formula_letter}{r + 1} is no longer a formula")

@@ -16,7 +16,7 @@ from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
 from tasks.sheets._common import (
-    allow_new_tab, allow_recalc, allow_touch, follows_inputs, load, pick, same, seeded, tab_named, template_book, wreck,
+    allow_new_tab, allow_recalc, allow_touch, final, follows_inputs, pick, same, seeded, tab_named, template_book, wreck,
 )
 
 FIELDS = (("Type", 2, "C"), ("Priority", 3, "D"), ("Status", 4, "E"), ("Assignee", 6, "G"))  # header, column, letter
@@ -71,7 +71,7 @@ class SummaryTab:
             return sid, rows
 
         def table_check(db: Any) -> CheckResult:
-            sb = load(db, book.id)
+            sb = final(db, book.id)
             sid, rows = table(sb)
             if sid is None:
                 return failed(f"there is no tab named {title!r}")
@@ -85,7 +85,7 @@ class SummaryTab:
             return failed(f"wrong counts for {bad}") if bad else passed(f"{len(want)} {field} rows with the right counts")
 
         def live_check(db: Any) -> CheckResult:
-            sb = load(db, book.id)
+            sb = final(db, book.id)
             sid, rows = table(sb)
             if sid is None or not rows:
                 return failed(f"there is no {title!r} table")

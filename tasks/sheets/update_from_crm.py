@@ -18,7 +18,7 @@ from apps.sheets.formulas.values import to_serial
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
-from tasks.sheets._common import allow_cells, allow_recalc, allow_touch, load, pick, same, seeded, shown, template_book, wreck
+from tasks.sheets._common import allow_cells, allow_recalc, allow_touch, final, fresh_book, load, pick, same, seeded, shown, template_book, wreck
 
 FIELDS = (("Amount", 5), ("Stage", 4), ("Close Date", 6))
 OPEN_STAGES = ("Qualification", "Needs Analysis", "Proposal/Price Quote", "Negotiation/Review")
@@ -60,12 +60,12 @@ class UpdateFromCrm:
                   "Change nothing else.")
 
         def setup(db: Any) -> None:
-            stored = load(db, book.id)
+            stored = fresh_book(ctx, db, book.id)
             stored.write({key: Entered(None, stale)})
             stored.save()
 
         def updated(db: Any) -> CheckResult:
-            sb = load(db, book.id)
+            sb = final(db, book.id)
             got = sb.book.get(key)
             if not same(got, truth):
                 return failed(f"{where} ({field} of {deal_id}) is {shown(got)}, the CRM says {shown(truth)}")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+from bisect import bisect_left
 from collections import defaultdict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -68,6 +69,24 @@ class Book:
         # Range reads per sheet, dropped whenever a value on that sheet changes: a summary tab
         # reads the same few columns of a big table once per formula, so they are read once.
         self._ranges: dict[int, dict[tuple[int, int, int, int], Matrix]] = defaultdict(dict)
+
+    def copy(self) -> Book:
+        """An independent copy (edits to either leave the other as it was), for reading one
+        loaded book several times and trying changes on it in memory."""
+        new = Book.__new__(Book)
+        new.sheets = {k: SheetInfo(s.id, s.title, s.rows, s.cols) for k, s in self.sheets.items()}
+        new.by_title, new.names, new.now = dict(self.by_title), dict(self.names), self.now
+        new.inputs, new.formulas, new.values = dict(self.inputs), dict(self.formulas), dict(self.values)
+        new.deps = dict(self.deps)  # each list is replaced, never changed in place
+        new.volatile = set(self.volatile)
+        new.spill, new.spill_owner = dict(self.spill), dict(self.spill_owner)
+        new.spill_area = {k: list(v) for k, v in self.spill_area.items()}
+        new._single = defaultdict(set, {k: set(v) for k, v in self._single.items()})
+        new._columns = defaultdict(list, {k: list(v) for k, v in self._columns.items()})
+        new._wide = defaultdict(list, {k: list(v) for k, v in self._wide.items()})
+        new._extent = dict(self._extent)
+        new._ranges = defaultdict(dict, {k: dict(v) for k, v in self._ranges.items()})  # a Matrix is never changed
+        return new
 
     def add_sheet(self, info: SheetInfo) -> None:
         """A new, empty tab that no formula names yet (otherwise reload the book)."""
@@ -238,6 +257,32 @@ class Book:
                 found.add(owner)
         return found
 
+    def dependants_of_many(self, cells: Iterable[Key]) -> set[Key]:
+        """The formulas reading any of `cells` (what `dependants` gives each, united): a range
+        read is tested once against the rows changed in each of its columns, not once per cell."""
+        found: set[Key] = set()
+        single = self._single
+        rows_of: dict[tuple[int, int], list[int]] = defaultdict(list)
+        for key in cells:
+            hit = single.get(key)
+            if hit:
+                found |= hit
+            rows_of[(key[0], key[2])].append(key[1])
+        for rows in rows_of.values():
+            rows.sort()
+        for column, rows in rows_of.items():
+            for r1, r2, owner in self._columns.get(column, ()):
+                if owner not in found and _any_in(rows, r1, r2):
+                    found.add(owner)
+        for (s, r1, c1, r2, c2), owner in (entry for s in {k[0] for k in rows_of} for entry in self._wide.get(s, ())):
+            if owner in found:
+                continue
+            for (sheet, c), rows in rows_of.items():
+                if sheet == s and c1 <= c and (c2 is None or c < c2) and _any_in(rows, r1, r2):
+                    found.add(owner)
+                    break
+        return found
+
     # -- evaluation ---------------------------------------------------------------------
     def evaluate_formula(self, key: Key) -> Any:
         text = self.formulas[key]
@@ -274,8 +319,33 @@ class Book:
         dirty |= self.volatile
         dirty |= {a for a in self.spill_area if isinstance(self.values.get(a), CellError) and self.values[a].message.startswith("Array result")}
         edges: dict[Key, set[Key]] = defaultdict(set)
-        queue = deque(changed | dirty)
-        seen = set(queue)
+        seen = changed | dirty
+        formulas = self.formulas
+        queue = deque(k for k in seen if k in formulas)
+        # What must be evaluated: the formulas entered, the volatile ones, and those reading a
+        # cell whose value changed. The rest of `dirty` is evaluated only if a precedent's value
+        # turns out to change (below): a volatile TODAY() column recomputed on every write does
+        # not recompute everything that reads it while the date stays the same. Spill anchors
+        # and formulas showing an error are always evaluated: what they show also depends on
+        # cells that are not their precedents (a blocker in the spill area, a broken cycle).
+        needed = set(dirty)
+        # Edges matter only between formulas (the topological order below); the cells typed
+        # into (a sorted table: hundreds) only say which formulas are dirty, found in one sweep.
+        typed = [k for k in seen if k not in formulas]
+        for dep in self.dependants_of_many(typed):
+            dirty.add(dep)
+            needed.add(dep)
+            if dep not in seen:
+                seen.add(dep)
+                queue.append(dep)
+        for cell in typed:
+            owner = self.spill_owner.get(cell)
+            if owner is not None and cell in changed and cell in self.inputs:
+                dirty.add(owner)
+                needed.add(owner)
+                if owner not in seen:  # what reads the anchor follows it in this pass
+                    seen.add(owner)
+                    queue.append(owner)
         while queue:
             cell = queue.popleft()
             for dep in self.dependants(cell):
@@ -284,9 +354,6 @@ class Book:
                     seen.add(dep)
                     queue.append(dep)
                 dirty.add(dep)
-            owner = self.spill_owner.get(cell)
-            if owner is not None and cell in changed and cell in self.inputs:
-                dirty.add(owner)
         indegree = {k: 0 for k in dirty}
         for source, targets in edges.items():
             if source in dirty:
@@ -298,10 +365,15 @@ class Book:
         ready = deque(sorted(k for k, n in indegree.items() if n == 0))
         spill_changed: set[Key] = set()
         done = 0
+        values = self.values
         while ready:
             key = ready.popleft()
             done += 1
-            self._store(key, self.evaluate_formula(key), touched, spill_changed)
+            if key in needed or key in self.spill_area or isinstance(values.get(key), CellError):
+                before = values.get(key, _UNSET)
+                self._store(key, self.evaluate_formula(key), touched, spill_changed)
+                if not _same_value(before, values[key]):
+                    needed.update(edges.get(key, ()))
             for target in edges.get(key, ()):
                 if target in indegree and target != key:
                     indegree[target] -= 1
@@ -384,6 +456,23 @@ class Book:
         self.spill_area[anchor] = new_cells
         self._changed(s)
         return flat[0]
+
+
+_UNSET = object()
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    """Whether a formula's value is unchanged, so what reads it needs no recalculation: same
+    type (TRUE is not 1) and value (0 is not -0, which shows as "-0")."""
+    if type(a) is not type(b) or a != b:
+        return False
+    return not isinstance(a, float) or math.copysign(1.0, a) == math.copysign(1.0, b)
+
+
+def _any_in(rows: list[int], r1: int, r2: int | None) -> bool:
+    """Whether sorted `rows` has one in [r1, r2) (None: no end)."""
+    i = bisect_left(rows, r1)
+    return i < len(rows) and (r2 is None or rows[i] < r2)
 
 
 def deps_json(deps: list[Dep]) -> str:

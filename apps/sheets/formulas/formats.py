@@ -8,7 +8,9 @@ in quotes. Dates are serial numbers (days since 1899-12-30) shown through a date
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
+from functools import lru_cache
 from typing import Any
 
 from apps.sheets.formulas.values import CellError, from_serial, number_text
@@ -55,15 +57,22 @@ def _sections(pattern: str) -> list[str]:
     return parts
 
 
+@lru_cache(maxsize=1024)
+def _plan(pattern: str) -> tuple[tuple[str, bool], ...]:
+    """A pattern's sections, each with whether it shows a date (read once per pattern: a
+    range read formats every cell of a column through the same few patterns)."""
+    return tuple((section, _is_date_pattern(section)) for section in _sections(pattern))
+
+
 def format_number(number: float, pattern: str) -> str:
-    sections = _sections(pattern)
-    section = sections[0]
+    sections = _plan(pattern)
+    section, is_date = sections[0]
     negative_section = False
     if number < 0 and len(sections) > 1:
-        section, number, negative_section = sections[1], -number, True
+        (section, is_date), number, negative_section = sections[1], -number, True
     elif number == 0 and len(sections) > 2:
-        section = sections[2]
-    if _is_date_pattern(section):
+        section, is_date = sections[2]
+    if is_date:
         try:
             return _format_date(number, section)
         except Exception:  # noqa: BLE001 - out-of-range serials show as the number
@@ -77,16 +86,26 @@ def _is_date_pattern(section: str) -> bool:
     return bool(re.search(r"[yYdD]|[hH]|[sS]", stripped)) or bool(re.fullmatch(r"[mM]+[^0#]*", stripped.strip()))
 
 
+@lru_cache(maxsize=1024)
+def _date_plan(section: str) -> tuple[bool, tuple[tuple[str, str, str], ...], str]:
+    """A date section as (has AM/PM, its tokens as (literal before, token lowercased, next
+    token lowercased), literal after the last)."""
+    has_ampm = bool(re.search(r"AM/PM|A/P", section, re.I))
+    tokens = list(_DATE_TOKENS.finditer(section))
+    steps, pos = [], 0
+    for i, match in enumerate(tokens):
+        following = tokens[i + 1].group(0).lower() if i + 1 < len(tokens) else ""
+        steps.append((section[pos:match.start()].replace('"', "").replace("\\", ""), match.group(0).lower(), following))
+        pos = match.end()
+    return has_ampm, tuple(steps), section[pos:].replace('"', "").replace("\\", "")
+
+
 def _format_date(serial: float, section: str) -> str:
     moment = from_serial(serial)
-    has_ampm = bool(re.search(r"AM/PM|A/P", section, re.I))
-    out, pos, after_hour = [], 0, False
-    tokens = list(_DATE_TOKENS.finditer(section))
-    for i, match in enumerate(tokens):
-        out.append(section[pos:match.start()].replace('"', "").replace("\\", ""))
-        token = match.group(0)
-        low = token.lower()
-        following = tokens[i + 1].group(0).lower() if i + 1 < len(tokens) else ""
+    has_ampm, steps, tail = _date_plan(section)
+    out, after_hour = [], False
+    for before, low, following in steps:
+        out.append(before)
         if low in ("m", "mm") and (after_hour or following in ("s", "ss")):
             out.append(f"{moment.minute:02d}" if low == "mm" else str(moment.minute))
         elif low == "yyyy":
@@ -117,45 +136,74 @@ def _format_date(serial: float, section: str) -> str:
         elif low in ("am/pm", "a/p"):
             out.append(("AM" if moment.hour < 12 else "PM") if low == "am/pm" else ("A" if moment.hour < 12 else "P"))
         after_hour = low in ("h", "hh")
-        pos = match.end()
-    out.append(section[pos:].replace('"', "").replace("\\", ""))
+    out.append(tail)
     return "".join(out)
 
 
 def _round(number: float, places: int) -> Decimal:
-    return Decimal(repr(number)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    return Decimal(repr(number)).quantize(_quantum(places), rounding=ROUND_HALF_UP)
 
 
-def _format_plain(number: float, section: str) -> str:
+@lru_cache(maxsize=64)
+def _quantum(places: int) -> Decimal:
+    return Decimal(1).scaleb(-places)
+
+
+@dataclass(frozen=True, slots=True)
+class _Plain:
+    """A number section read once: its literal text around the number's digits and what
+    those digits ask for."""
+
+    literal: str  # quoted text and escapes resolved (0 and # inside them hidden as \x00 \x01)
+    start: int  # where the number goes in `literal` (-1: the section has no digits)
+    end: int
+    percent: bool
+    percent_sign: bool  # the digits end in %
+    exponent_digits: int  # 0: not scientific
+    places: int
+    min_digits: int
+    grouped: bool
+
+
+@lru_cache(maxsize=1024)
+def _plain_plan(section: str) -> _Plain:
     # Literal text: quoted strings and backslash escapes are copied; the rest is the number.
     literal = re.sub(r'"([^"]*)"', lambda m: m.group(1).replace("0", "\x00").replace("#", "\x01"), section)
     literal = re.sub(r"\\(.)", lambda m: m.group(1), literal)
     match = re.search(r"[0#?][0#?,]*(\.[0#?]*)?(E[+-]0+)?%?", literal, re.I)
     if not match:
-        return (literal.replace("\x00", "0").replace("\x01", "#")) or number_text(number)
+        return _Plain(literal, -1, -1, False, False, 0, 0, 0, False)
     core = match.group(0)
-    percent = core.endswith("%") or "%" in literal
-    value = number * 100 if percent else number
     scientific = re.search(r"E[+-](0+)", core, re.I)
     decimals_part = match.group(1) or ""
-    places = len(decimals_part) - 1 if decimals_part else 0
-    if scientific:
-        digits = len(scientific.group(1))
+    integer_part = core.split(".")[0]
+    return _Plain(literal, match.start(), match.end(), core.endswith("%") or "%" in literal, core.endswith("%"),
+                  len(scientific.group(1)) if scientific else 0, len(decimals_part) - 1 if decimals_part else 0,
+                  integer_part.replace(",", "").rstrip("%").count("0"), "," in integer_part)
+
+
+def _format_plain(number: float, section: str) -> str:
+    plan = _plain_plan(section)
+    literal = plan.literal
+    if plan.start < 0:
+        return (literal.replace("\x00", "0").replace("\x01", "#")) or number_text(number)
+    value = number * 100 if plan.percent else number
+    places = plan.places
+    rounded = None
+    if plan.exponent_digits:
         mantissa_text = f"{abs(value):.{places}E}"
         mantissa, exponent = mantissa_text.split("E")
-        body = f"{mantissa}E{'+' if int(exponent) >= 0 else '-'}{abs(int(exponent)):0{digits}d}"
+        body = f"{mantissa}E{'+' if int(exponent) >= 0 else '-'}{abs(int(exponent)):0{plan.exponent_digits}d}"
     else:
         rounded = _round(abs(value), places)
         whole, _, frac = f"{rounded:f}".partition(".")
-        integer_pattern = core.split(".")[0].replace(",", "").rstrip("%")
-        min_digits = integer_pattern.count("0")
         whole = whole.lstrip("0") or ""
-        whole = whole.rjust(min_digits, "0")
-        if "," in core.split(".")[0] and whole:
+        whole = whole.rjust(plan.min_digits, "0")
+        if plan.grouped and whole:
             whole = f"{int(whole):,}"
         body = whole + ("." + frac.ljust(places, "0")[:places] if places else "")
         if not body:
-            body = "0" if min_digits else ""
-    sign = "-" if value < 0 and not (_round(abs(value), places) == 0) else ""
-    result = literal[:match.start()] + sign + body + ("%" if core.endswith("%") else "") + literal[match.end():]
+            body = "0" if plan.min_digits else ""
+    sign = "-" if value < 0 and not ((rounded if rounded is not None else _round(abs(value), places)) == 0) else ""
+    result = literal[:plan.start] + sign + body + ("%" if plan.percent_sign else "") + literal[plan.end:]
     return result.replace("\x00", "0").replace("\x01", "#")
