@@ -32,6 +32,29 @@ def check_port(host: str, port: int) -> None:
             raise OSError(f"cannot listen on {host}:{port} ({error.strerror}); pick another port with --port/--control-port") from None
 
 
+def run_listeners(listeners: list[uvicorn.Server], on_start: Callable[[asyncio.AbstractEventLoop], None] | None = None) -> None:
+    """Serve every listener on one event loop (uvloop's), until they all stop.
+
+    Before serving, what the process built to start (templates, MCP servers, the apps' route
+    tables, SQLAlchemy's metadata: hundreds of thousands of objects that live as long as it
+    does) is moved out of the garbage collector's sight: a full collection walking them
+    cost ~140 ms, landing on whichever request was running.
+    """
+    import gc
+
+    import uvloop
+
+    async def serve_all() -> None:
+        if on_start is not None:
+            on_start(asyncio.get_running_loop())
+        await asyncio.gather(*(listener.serve() for listener in listeners))
+
+    gc.collect()
+    gc.freeze()
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        runner.run(serve_all())
+
+
 class Listener(uvicorn.Server):
     """A uvicorn server that leaves signals to `run_serve`: each server would otherwise
     install its own handlers and the last one installed would stop only itself."""
@@ -132,14 +155,12 @@ def run_serve(*, host: str, port: int, control_host: str, control_port: int, see
         for listener in listeners:
             listener.should_exit = True
 
-    async def every_listener() -> None:
-        loop = asyncio.get_running_loop()
+    def on_signals(loop: asyncio.AbstractEventLoop) -> None:
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, stop)
-        await asyncio.gather(*(listener.serve() for listener in listeners))
 
     try:
-        asyncio.run(every_listener())
+        run_listeners(listeners, on_signals)
     finally:
         gym.close()
 

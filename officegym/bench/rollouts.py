@@ -5,6 +5,7 @@ worker processes (each its own Gym over the same template cache)."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import multiprocessing
 import tempfile
 import time
@@ -76,6 +77,10 @@ def _rollouts(seed: int, size: str, seconds: float, cache_dir: str | None, db_ur
             # (its MCP servers, per-template sampling caches, imports), as a trainer's would.
             # The timed rollouts go on from variant 1: instances the warm-up did not see.
             warmed = asyncio.run(loop(None))
+            # What the warm-up built lives as long as the process: out of the collector's sight,
+            # as `officegym serve` does it (serving.run_listeners), and as a trainer can.
+            gc.collect()
+            gc.freeze()
             return asyncio.run(loop(seconds)) - warmed
         finally:
             gym.close()

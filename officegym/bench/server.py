@@ -9,7 +9,6 @@ the framework it rides on.
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from typing import Any
 
@@ -53,7 +52,7 @@ def main() -> None:
 
     from officegym.gym import Gym
     from officegym.server import build_mcp_servers, create_agent_app, create_control_app
-    from officegym.serving import Listener
+    from officegym.serving import Listener, run_listeners
 
     agent_port, control_port, token = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
     gym = Gym()
@@ -67,10 +66,7 @@ def main() -> None:
         Listener(uvicorn.Config(control, host="127.0.0.1", port=control_port, log_level="warning")),
     ]
 
-    async def run() -> None:  # the agent app's lifespan runs the no-op server's session manager too
-        await asyncio.gather(*(s.serve() for s in servers))
-
-    asyncio.run(run())
+    run_listeners(servers)  # as `officegym serve` runs (the agent app's lifespan runs the no-op server's session manager too)
 
 
 if __name__ == "__main__":

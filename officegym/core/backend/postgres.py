@@ -44,6 +44,7 @@ from typing import Any
 
 from sqlalchemy import create_engine
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from officegym.core.backend import pg_schema, pg_templates
@@ -59,6 +60,7 @@ from officegym.core.db import BACKEND_TABLES
 LOCK_SPACE = 0x0FF1CE  # first key of every advisory lock this backend takes
 _INIT, _TEMPLATE, _ENV = 1, 2, 3
 DEFAULT_WARM = 4  # ready copies kept per template (OFFICEGYM_PG_WARM)
+UNDEFINED_DATABASE = "3D000"  # PostgreSQL's SQLSTATE for "database … does not exist"
 RECLAIM_AFTER = 300.0  # seconds before an unregistered env database counts as left by a crash
 
 
@@ -276,7 +278,12 @@ class PostgresBackend(WarmPool, Backend):
         self.held.release(handle)
         self.pool.evict(handle)
         with self._admin() as admin:
-            admin.exec_driver_sql(f"ALTER DATABASE {handle} ALLOW_CONNECTIONS false")
+            try:
+                admin.exec_driver_sql(f"ALTER DATABASE {handle} ALLOW_CONNECTIONS false")
+            except DBAPIError as error:
+                if getattr(error.orig, "sqlstate", None) == UNDEFINED_DATABASE:  # already gone: the delete is done
+                    return
+                raise
             # Other processes' sessions on it end here: an open transaction rolls back (never
             # acknowledged), and their next one cannot connect and finds the env gone.
             # Our own client sessions only: an autovacuum worker on it is the server's, and a
@@ -314,10 +321,20 @@ class PostgresBackend(WarmPool, Backend):
         orphans = []
         for name in found:
             made = name.removeprefix(f"{self.prefix}_e_").split("_")[0]
-            if name not in live_handles | pooled and time.time() - int(made, 16) > RECLAIM_AFTER:
+            if name not in live_handles | pooled and time.time() - int(made, 16) > RECLAIM_AFTER and self._unclaimed(name):
                 orphans.append(name)
                 self._drop_database(name)
         return len(orphans)
+
+    def _unclaimed(self, handle: str) -> bool:
+        """No env record and no pool entry names `handle`, read now: `live_handles` was read
+        before the pool, so a create that popped this database in between is in neither.
+        Once out of both it stays out (only the pool hands databases to envs)."""
+        with self.main.connect() as conn:
+            return conn.exec_driver_sql(
+                f"SELECT 1 FROM {SHARED}.og_pool WHERE handle = %s UNION ALL SELECT 1 FROM {self.registry.table.fullname} WHERE handle = %s",
+                (handle, handle),
+            ).first() is None
 
     def close(self) -> None:
         self._stop_worker()
