@@ -25,16 +25,24 @@ from tasks.common.text import EMAIL, MENTION, URL, Lexicon, words
 # out, not claimed. Only the one token after the negation goes (a key, an email, a mention,
 # a day, a time), so a hedge cannot hide behind it: "not sure, ENG-2 or ENG-1" still asserts
 # both, and "SUP-14? no, SUP-41" (a correction, not a negation of the value) still asserts
-# both too. Ruling a value out can only shrink the set an answer asserts, never grow it.
+# both too. Ruling a value out can only shrink the set an answer asserts, never grow it. A
+# negation in a conditional clause rules nothing out: "ENG-1, if not ENG-2" and "if it's not
+# ENG-2, it's ENG-1" name both as possible, a hedge.
 _NEGATED = re.compile(
     r"\b(?:not|isn't|isnt|wasn't|wasnt|never)\s+(?:(?:the|a|an|ticket|issue)\s+)*(?=[<@\w])(<[^<>\s]+>|[^\s,;]+)",
     re.IGNORECASE,
 )
+_CLAUSE_ENDS = ".;:!?,\n"
+_CONDITIONAL = re.compile(r"\b(?:if|unless|whether|maybe|perhaps|possibly)\b", re.IGNORECASE)
 
 
 def without_retracted(text: str) -> str:
     """`text` without the values it explicitly rules out ("not ENG-2")."""
-    return _NEGATED.sub(" ", text)
+    def rule_out(match: re.Match[str]) -> str:
+        start = max(text.rfind(end, 0, match.start()) for end in _CLAUSE_ENDS) + 1  # the negation's clause, up to it
+        return match.group(0) if _CONDITIONAL.search(text, start, match.start()) else " "
+
+    return _NEGATED.sub(rule_out, text)
 
 
 # -- times ---------------------------------------------------------------------------------

@@ -10,9 +10,14 @@ other. So a subject stuffed with every candidate fails, and "Call re rollout tim
 A candidate is read as its content words (no articles, prepositions or pronouns; a light stem
 so "confirmed logins" is "confirm login"). The asked candidate is claimed when nearly all of its
 content words are there (all of up to three, all but one of four to seven ...). Another
-candidate is claimed when at least half, and at least two, of its own words (those the asked
-one lacks) are there: a single shared word such as a customer called "Security Corp" never
-makes a subject claim "confirm the security review".
+candidate is read by its own words, those the asked one lacks and that the task does not put
+in front of the writer itself (`given`: the customer's, contact's and record's names, the
+case's subject), so a customer called "Security Corp" never makes a subject claim "confirm the
+security review". It is claimed when at least half, and at least two, of those are there (one,
+when only one is left). A field that names two or more other candidates by a word each (a
+word only that candidate has: "Call about the rollout timeline, pricing, security, pilot") is a
+list of them, and claims every one it names; one stray word (a natural "discussed the rollout
+timeline ahead of the renewal") is not.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from tasks.common.text import words
 
 _FILLER = frozenset(
     "a an the of for to and or with about re on in at by from into onto our their your his her its my we they them "
-    "it is was be been has have had this that these those as per via".split()
+    "it is was be been are were has have had this that these those as per via also again now just".split()
 )
 _SUFFIXES = ("ing", "ed", "es", "s")
 
@@ -47,24 +52,40 @@ def _enough_of(own: set[str]) -> int:
     return len(own) - len(own) // 4
 
 
-def claims(text: str | None, candidates: Iterable[str], asked: str) -> set[str]:
-    """The candidates `text` asserts, the asked one read generously and the others strictly."""
+def claims(text: str | None, candidates: Iterable[str], asked: str, given: str = "") -> set[str]:
+    """The candidates `text` asserts, the asked one read generously and the others strictly;
+    words of `given` (the task's own names) never count for the others."""
     said = content_words(text or "")
     wanted = content_words(asked)
+    others = [c for c in dict.fromkeys(candidates) if c != asked]
+    words_of = {c: content_words(c) - wanted - content_words(given) for c in others}
     found = set()
-    for candidate in dict.fromkeys(candidates):
-        own = content_words(candidate)
-        if candidate == asked:
-            if own and len(own & said) >= _enough_of(own):
-                found.add(candidate)
-            continue
-        distinct = own - wanted
+    if wanted and len(wanted & said) >= _enough_of(wanted):
+        found.add(asked)
+    named = set()  # other candidates named by a word no other candidate has
+    for candidate in others:
+        distinct = words_of[candidate]
         hits = len(distinct & said)
-        if hits >= 2 and 2 * hits >= len(distinct):
+        if distinct and hits >= min(2, len(distinct)) and 2 * hits >= len(distinct):  # one word left is enough
             found.add(candidate)
+        sole = distinct - {w for c in others if c != candidate for w in words_of[c]}
+        if sole & said:
+            named.add(candidate)
+    if len(named) >= 2:  # one word each of several others: a list of them
+        found |= named
     return found
 
 
-def judge_phrase(what: str, text: str | None, candidates: Iterable[str], asked: str) -> Verdict:
+def judge_phrase(what: str, text: str | None, candidates: Iterable[str], asked: str, given: str = "") -> Verdict:
     """`judge` over the candidates a field claims: the asked one, and no other."""
-    return judge(what, claims(text, candidates, asked), {asked}, show=repr)
+    return judge(what, claims(text, candidates, asked, given), {asked}, show=repr)
+
+
+def judge_field(what: str, field: str | None, beside: Iterable[str | None], candidates: Iterable[str], asked: str,
+                given: str = "") -> Verdict:
+    """A field that must say the asked candidate, read together with what was written beside it
+    (a task's description, comments on a case): the field claims the asked one, and the field
+    and its notes together claim no other, so a hedge moved into the notes is still a hedge."""
+    candidates = tuple(candidates)
+    whole = judge_phrase(what, "\n".join([field or "", *(note or "" for note in beside)]), candidates, asked, given)
+    return judge_phrase(what, field, candidates, asked, given) if whole.ok else whole

@@ -2,9 +2,11 @@
 resolution, the way this org requires (Status Closed and the Resolution field filled in).
 
 The resolution is read in the writer's own words (tasks.common.phrases): it must say what was
-done and claim no other likely fix. Only the case's status and resolution may change (the
-stamps closing sets follow): a case closed with the resolution but re-prioritised, or other
-cases closed too, is collateral."""
+done and claim no other likely fix. A closing comment or note on the case is what support
+staff often add, so it is allowed; it and any other note or activity you added are read with
+the resolution: a hedge put there is still a hedge. Only the case's status and resolution may change (the stamps closing sets follow): a
+case closed with the resolution but re-prioritised, or other cases closed too, is
+collateral."""
 
 from __future__ import annotations
 
@@ -13,9 +15,10 @@ import random
 from apps.crm.models import TABLES
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
-from tasks.common.phrases import judge_phrase
+from tasks.common.phrases import judge_field
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import allow_update, by_id, dml, me, row, rows, say_as_task, snapshot, soql, try_dml, wreck
+from tasks.crm._common import allow, allow_update, by_id, dml, me, row, rows, say_as_task, snapshot, soql, try_dml, wreck
+from tasks.crm._notes import written
 
 RESOLUTIONS = ("Reset the SSO certificate and confirmed logins work", "Raised the API rate limit for their workspace",
                "Rebuilt the search index; results are back", "Fixed the export timeout in the 2.14 release",
@@ -44,14 +47,17 @@ class CloseCase:
         case, resolution = choose(self.id, ctx.variant, *self._pool(ctx))
         account = by_id(ctx, "Account", case["AccountId"])
         others = [c["Id"] for c in snapshot(ctx, "Case") if not c["IsClosed"] and c["Id"] != case["Id"]][:5]
+        given = f"{case['Subject']} {account['Name']}"  # what the resolution may repeat
+        notes = written(ctx)  # a closing comment, or any other note or activity you added, read with the resolution
 
         def closed(db) -> CheckResult:
             now = row(db, "Case", case["Id"])
             if now is None or now["Status"] != "Closed":
                 return failed(f"case {case['CaseNumber']} is {now and now['Status']!r}, not Closed")
-            said = judge_phrase("fixes", now["Resolution__c"], RESOLUTIONS, resolution)
+            said = judge_field("fixes", now["Resolution__c"], notes(db), RESOLUTIONS, resolution, given)
             if not said.ok:  # missing what was done, or also claiming other likely fixes (a hedge)
-                return failed(f"the resolution {now['Resolution__c']!r} {said.detail}")
+                beside = " (read with the comments, notes and activities you added)" if notes(db) else ""
+                return failed(f"the resolution {now['Resolution__c']!r}{beside} {said.detail}")
             return passed(f"case {case['CaseNumber']} closed: {now['Resolution__c']}")
 
         async def oracle(tools: Tools) -> None:
@@ -66,6 +72,13 @@ class CloseCase:
             await dml(tools, "update", "Case", [{"Id": case_id, "Resolution__c": f"{resolution}."}])
             await dml(tools, "update", "Case", [{"Id": case_id, "Status": "Closed"}])
 
+        async def with_a_closing_comment(tools: Tools) -> None:
+            """Another form support staff use: close it, then say the same in a public comment."""
+            (found,) = await soql(tools, f"SELECT Id FROM Case WHERE CaseNumber = '{case['CaseNumber']}'")
+            await dml(tools, "update", "Case", [{"Id": found["Id"], "Status": "Closed", "Resolution__c": resolution.lower()}])
+            await dml(tools, "insert", "CaseComment", [{"ParentId": found["Id"], "IsPublished": True,
+                                                        "CommentBody": f"Closing: {resolution}. Thanks for your patience."}])
+
         async def close(tools: Tools, ids: list[str], text: str, **extra: str) -> None:
             for case_id in ids:
                 await try_dml(tools, "update", "Case", [{"Id": case_id, "Status": "Closed", "Resolution__c": text, **extra}])
@@ -74,9 +87,10 @@ class CloseCase:
             prompt=(f"You are {ctx.actor.name}. Support case {case['CaseNumber']} (\"{case['Subject']}\") from {account['Name']} "
                     f"is resolved: {resolution}. Close the case in Salesforce with that resolution."),
             checks=[Check(f"case {case['CaseNumber']} closed with its resolution", closed)],
-            expected=[allow_update("Case", case["Id"], CLOSING)],
+            expected=[allow_update("Case", case["Id"], CLOSING),
+                      *(allow(obj, "insert", ParentId=case["Id"]) for obj in ("CaseComment", "Note"))],
             oracle=oracle,
-            alternatives=(in_two_steps,),
+            alternatives=(in_two_steps, with_a_closing_comment),
             moves=Moves(
                 say=say_as_task,
                 wrong=lambda tools: close(tools, [case["Id"]], "Could not reproduce", Priority="Low" if case["Priority"] != "Low" else "High"),

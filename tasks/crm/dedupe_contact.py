@@ -1,7 +1,9 @@
 """crm/merge-duplicate-contact-v1: someone entered a customer contact twice. Merge them the
 way Salesforce's merge does: keep the original record, move the duplicate's activities and
 cases onto it, then delete the duplicate. Deleting first loses the activity history (a
-contact's tasks go with it), and keeping the wrong record breaks links to it."""
+contact's tasks go with it), and keeping the wrong record breaks links to it. The moved
+history may change only in what links it to the contact: a task re-worded or a case closed on
+the way is collateral."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from graders.rubric import Expect
 from officegym.core.db import get_meta
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import allow, by_id, me, quoted, rows, say_as_task, snapshot, soql, table, try_dml, wreck
+from tasks.crm._common import allow_update, by_id, me, quoted, rows, say_as_task, snapshot, soql, table, try_dml, wreck
 
 TOPICS = ("Intro call", "Sent onboarding guide", "Renewal check-in")
 
@@ -112,7 +114,9 @@ class MergeDuplicateContact:
                     f"then delete the duplicate."),
             checks=[Check(f"one {original['Name']}, the original, with the duplicate's history", merged)],
             expected=[Expect(table("Contact"), "delete", lambda rc: rc.row.get("Name") == original["Name"] and rc.row.get("Id") != original["Id"]),
-                      allow("Task", "update", Subject=lambda s: s in subjects), allow("Case", "update", Subject=case_subject)],
+                      # the history moves to the original and nothing else of it changes (re-opened, re-worded ...)
+                      *(allow_update("Task", i, {"WhoId"}) for i in history_ids["Task"]),
+                      *(allow_update("Case", i, {"ContactId"}) for i in history_ids["Case"])],
             oracle=oracle,
             setup=setup,
             alternatives=(with_subqueries,),

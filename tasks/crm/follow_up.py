@@ -2,7 +2,8 @@
 due on a given day, with high priority. Judged as the set of tasks you created: exactly one,
 owned by that colleague (an active user), on that account, due that day, high priority, its
 subject saying what to do in any words, and nothing else of the kind (a subject listing every
-likely to-do is a hedge)."""
+likely to-do is a hedge, and so is one in its description or in any note, event or comment
+you added, which are read with it)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ from datetime import timedelta
 from apps.crm.models import TABLES
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
-from tasks.common.phrases import judge_phrase
+from tasks.common.phrases import judge_field
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.crm._common import allow, dml, me, quoted, rows, say_as_task, snapshot, soql, try_dml, wreck
+from tasks.crm._notes import written
 
 TODOS = ("send the renewal quote", "schedule the QBR", "confirm the security review", "share the onboarding plan")
 DAYS_AHEAD = (2, 5, 9)
@@ -55,13 +57,15 @@ class AssignFollowUp:
         before = {t["Id"] for t in snapshot(ctx, "Task")}
         others = [a["Id"] for a in snapshot(ctx, "Account") if a["Id"] != account["Id"]][:3]
         wrong_owner = myself  # the plausible slip: the task assigned to yourself
+        given = f"{account['Name']} {owner['Name']}"  # names the subject may repeat
+        beside = written(ctx)  # every note, event or other activity you added, read with the subject
 
         def created(db) -> CheckResult:
             mine = [t for t in rows(db, "Task", TABLES["Task"].c.CreatedById == myself) if t["Id"] not in before]
             if len(mine) != 1:
                 return failed(f"you created {len(mine)} tasks; exactly one was asked")
             (task,) = mine
-            asks = judge_phrase("to-dos", task["Subject"], TODOS, todo)
+            asks = judge_field("to-dos", task["Subject"], [task["Description"], *beside(db)], TODOS, todo, given)
             problems = [what for what, ok in (
                 (f"owner {task['OwnerId']} is not {owner['Name']}", task["OwnerId"] == owner["Id"]),
                 (f"it is on {task['WhatId']}, not {account['Name']}", task["WhatId"] == account["Id"]),

@@ -3,7 +3,8 @@ with the right contact as its Name (WhoId).
 
 Judged as the set of tasks you created: exactly one, on that opportunity, with that contact,
 completed, its subject naming the topic in any words and no other topic (a subject stuffed
-with every likely topic is a hedge). A call logged twice, or also elsewhere, is wrong."""
+with every likely topic is a hedge; its description, the call's notes, and any note, event or
+comment you added anywhere are read with it, so a hedge moved there is still one). A call logged twice, or also elsewhere, is wrong."""
 
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ import re
 from apps.crm.models import TABLES
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
-from tasks.common.phrases import judge_phrase
+from tasks.common.phrases import judge_field
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.crm._common import allow, dml, me, quoted, rows, say_as_task, snapshot, soql, try_dml, wreck
+from tasks.crm._notes import written
 
 TOPICS = ("pricing for the renewal", "the security questionnaire", "the rollout timeline", "seat expansion", "the pilot results")
 
@@ -52,13 +54,15 @@ class LogCall:
         before = {t["Id"] for t in snapshot(ctx, "Task")}
         others = [o["Id"] for o in snapshot(ctx, "Opportunity") if not o["IsClosed"] and o["Id"] != opp["Id"]][:4]
         subject = f"Call with {contact['Name']} about {topic}"
+        given = f"{contact['Name']} {contact['Title']} {opp['Name']}"  # names the subject may repeat
+        beside = written(ctx)  # every note, event or other activity you added, read with the subject
 
         def logged(db) -> CheckResult:
             mine = [t for t in rows(db, "Task", TABLES["Task"].c.CreatedById == myself) if t["Id"] not in before]
             if len(mine) != 1:
                 return failed(f"you created {len(mine)} tasks; exactly one call log was asked")
             (task,) = mine
-            about = judge_phrase("topics", task["Subject"], TOPICS, topic)
+            about = judge_field("topics", task["Subject"], [task["Description"], *beside(db)], TOPICS, topic, given)
             problems = [what for what, ok in (
                 (f"it is on {task['WhatId']}, not the opportunity {opp['Name']}", task["WhatId"] == opp["Id"]),
                 (f"its Name (WhoId) is {task['WhoId']}, not {contact['Name']}", task["WhoId"] == contact["Id"]),

@@ -1,0 +1,46 @@
+"""What else the actor wrote while doing a task: the text of every task, event, note and case
+comment they added to the org, on any record. A family that reads a field as the phrase it
+claims reads these with it, as chat reads everything said anywhere (canvases, scheduled
+messages): a hedge written one record over, or on an unrelated record, is still a hedge, not
+only a stray row that costs a fifth of the reward."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlalchemy.orm import Session
+
+from apps.crm.models import TABLES
+from tasks.base import SampleContext
+from tasks.common.variants import cached
+from tasks.crm._common import me, rows, snapshot
+
+# Each kind of free text: the object and the fields it is written in.
+_KINDS = (
+    ("Task", ("Subject", "Description")),
+    ("Event", ("Subject", "Description")),
+    ("Note", ("Title", "Body")),
+    ("CaseComment", ("CommentBody",)),
+)
+
+
+def _seeded(ctx: SampleContext, obj: str) -> frozenset[str]:
+    """The template's ids of `obj`, read once per template: what was there before the task."""
+    return cached(ctx, f"crm/ids/{obj}", lambda: frozenset(r["Id"] for r in snapshot(ctx, obj)))
+
+
+def written(ctx: SampleContext) -> Callable[[Session], list[str]]:
+    """A reader of the final state: the text of every task, event, note and case comment the
+    actor added since the template, wherever it is."""
+    before = {obj: _seeded(ctx, obj) for obj, _ in _KINDS}
+    actor = me(ctx)
+
+    def read(db: Session) -> list[str]:
+        found = []
+        for obj, fields in _KINDS:
+            for r in rows(db, obj, TABLES[obj].c.CreatedById == actor):  # a rep's own rows: dozens at most
+                if r["Id"] not in before[obj]:
+                    found.append("\n".join(str(r[f]) for f in fields if r[f]))
+        return found
+
+    return read
