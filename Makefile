@@ -61,7 +61,13 @@ postgres:
 	[ "$$4" = online ] || $$SUDO pg_ctlcluster "$$1" "$$2" start; \
 	for i in $$(seq 60); do pg_isready -q -p "$$3" && break; sleep 0.5; done; \
 	cd /; $$AS_PG psql -qtAc "SELECT 1 FROM pg_roles WHERE rolname = '$$(id -un)'" | grep -q 1 || $$AS_PG createuser --createdb "$$(id -un)"; \
-	$$AS_PG psql -qtAc "GRANT pg_signal_backend TO \"$$(id -un)\"" >/dev/null  # DROP DATABASE … FORCE may end sessions still starting
+	$$AS_PG psql -qtAc "GRANT pg_signal_backend TO \"$$(id -un)\"" >/dev/null; \
+	if [ "$$($$AS_PG psql -qtAc 'SHOW max_connections')" -lt 300 ]; then \
+	  $$AS_PG psql -qtAc "ALTER SYSTEM SET max_connections = 300" >/dev/null && $$SUDO pg_ctlcluster "$$1" "$$2" restart; \
+	  for i in $$(seq 60); do pg_isready -q -p "$$3" && break; sleep 0.5; done; fi
+# pg_signal_backend: DROP DATABASE … FORCE may end sessions still starting. max_connections 300
+# (as compose/ sets it): each process keeps one connection per open env (up to 24), and the
+# suite runs servers, serve processes and CLI runs side by side on one PostgreSQL.
 
 # -- A company simulation in Docker (compose/) --------------------------------------------
 # `make docker` builds and starts PostgreSQL and one officegym worker (compose/README.md);

@@ -71,17 +71,23 @@ class AnswerFromSheet:
             asserts=lambda text: bool(amounts(text)),
         )
 
+        async def won_from_pipeline(tools: Tools) -> int:
+            pipeline = await tools.call("get_sheet_data", spreadsheet_id=book.id, sheet="Pipeline")
+            rows = pipeline["valueRanges"][0]["values"][1:]
+            return sum(int(r[5].replace("$", "").replace(",", "")) for r in rows if r[3] == rep and r[4] == "Closed Won")
+
         async def oracle(tools: Tools) -> None:
+            """The Summary tab's row for the rep; a rep the Summary does not list (it shows the
+            busiest few, so on a large company most are not there) is summed from the Pipeline."""
             summary = await tools.call("get_sheet_data", spreadsheet_id=book.id, sheet="Summary")
-            row = next(r for r in summary["valueRanges"][0]["values"] if r and r[0] == rep)
+            row = next((r for r in summary["valueRanges"][0]["values"] if r and r[0] == rep), None)
+            said = row[2] if row is not None else f"${await won_from_pipeline(tools):,}"
             opened = (await tools.call("slack_open_dm", users=asker.id))["channel"]["id"]
-            await tools.call("slack_post_message", channel_id=opened, text=f"{rep} has closed-won {row[2]} so far.")
+            await tools.call("slack_post_message", channel_id=opened, text=f"{rep} has closed-won {said} so far.")
 
         async def summed(tools: Tools) -> None:
             """Another path and form: sum the Pipeline's won deals, reply in a thread with a scaled amount."""
-            pipeline = await tools.call("get_sheet_data", spreadsheet_id=book.id, sheet="Pipeline")
-            rows = pipeline["valueRanges"][0]["values"][1:]
-            value = sum(int(r[5].replace("$", "").replace(",", "")) for r in rows if r[3] == rep and r[4] == "Closed Won")
+            value = await won_from_pipeline(tools)
             history = await tools.call("slack_get_channel_history", channel_id=dm, limit=5)
             asked = next(m["ts"] for m in history["messages"] if m["user"] == asker.id)
             await tools.call("slack_reply_to_thread", channel_id=dm, thread_ts=asked, text=f"{value / 1_000_000:g}M USD (from the Pipeline tab)")

@@ -26,6 +26,7 @@ from tasks.sheets._rules import Rule, Test, norm, rules_for
 TABLES = (("Sales Forecast", "Pipeline", 7, 9), ("Support Metrics", "Tickets", 8, 9))  # title, tab, typed columns, width
 MODES = ("copy", "delete")
 TITLES = ("Filtered", "Shortlist", "Matches")
+NEW_TAB_ROWS = 1000  # the grid of a tab made with create_sheet
 _DIGITS = re.compile(r"\d+")
 CLOSED_STAGES = ("Closed Won", "Closed Lost")
 
@@ -115,6 +116,8 @@ class FilterByRule:
             lines = await shown_rows(tools)
             body = [lines[0][:literal], *[line[:literal] for line in lines[1:] if keep is None or keep.holds(line)]]
             await tools.call("create_sheet", spreadsheet_id=book.id, title=name)
+            if len(body) > NEW_TAB_ROWS:  # a new tab has 1,000 rows, as in Google Sheets: grow it first
+                await tools.call("add_rows", spreadsheet_id=book.id, sheet=name, count=len(body) - NEW_TAB_ROWS, start_row=NEW_TAB_ROWS)
             await tools.call("update_cells", spreadsheet_id=book.id, sheet=name, range=f"A1:{column_letter(literal - 1)}{len(body)}", data=body)
 
         async def delete_others(tools: Tools, keep: Rule) -> None:
