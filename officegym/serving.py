@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import os
 import secrets
 import signal
@@ -18,6 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import uvicorn
+import uvloop
 
 from officegym import apps
 
@@ -40,10 +42,6 @@ def run_listeners(listeners: list[uvicorn.Server], on_start: Callable[[asyncio.A
     does) is moved out of the garbage collector's sight: a full collection walking them
     cost ~140 ms, landing on whichever request was running.
     """
-    import gc
-
-    import uvloop
-
     async def serve_all() -> None:
         if on_start is not None:
             on_start(asyncio.get_running_loop())

@@ -22,7 +22,7 @@ from graders.checks import CheckResult, failed, passed
 from graders.diff import RowChange
 from graders.rubric import Expect
 from officegym.core.sql import Prepared
-from tasks.base import ToolError, Tools
+from tasks.base import Moves, ToolError, Tools
 from tasks.common.answers import Verdict, echoes, emoji_name, without_retracted
 from tasks.common.text import render
 
@@ -219,3 +219,19 @@ async def wreck(tools: Tools) -> None:
             await tools.call(tool, **arguments)
         except ToolError:
             pass
+
+
+def answer_moves(dm: str, elsewhere: Iterable[str], *, right: str, wrong: str, everything: str, wrong_record: str) -> Moves:
+    """The adversary suite's moves for a question asked in a DM, as the texts each one posts
+    there: a wrong answer, one listing every candidate, the answer about another record; the
+    shotgun posts the right answer in the DM and in every channel of `elsewhere`; the vandal
+    wrecks the workspace (`wreck`)."""
+    rooms = [dm, *elsewhere]
+    return Moves(
+        say=lambda tools, text: post(tools, dm, text),
+        wrong=lambda tools: post(tools, dm, wrong),
+        everything=lambda tools: post(tools, dm, everything),
+        wrong_record=lambda tools: post(tools, dm, wrong_record),
+        shotgun=lambda tools: post_everywhere(tools, rooms, right),
+        wreck=wreck,
+    )

@@ -13,8 +13,8 @@ import random
 from dataclasses import dataclass
 
 from graders.checks import Check
-from tasks.base import Moves, SampleContext, TaskInstance, Tools
-from tasks.chat._common import Answer, answered_in_dm, post, post_everywhere, service_as, wreck
+from tasks.base import SampleContext, TaskInstance, Tools
+from tasks.chat._common import Answer, answer_moves, answered_in_dm, service_as
 from tasks.chat._workspace import workspace
 from tasks.common.answers import judge, ticket_keys
 from tasks.common.text import words
@@ -102,14 +102,8 @@ class FindAndAnswer:
             setup=setup,
             setup_in_expected=True,
             alternatives=(in_thread,),
-            moves=Moves(
-                say=lambda tools, text: post(tools, dm, text),
-                wrong=lambda tools: post(tools, dm, f"It's {wrong_key}."),
-                everything=lambda tools: post(tools, dm, "It's one of " + ", ".join(every)),
-                wrong_record=lambda tools: post(tools, dm, f"It's {others[0]}."),
-                shotgun=lambda tools: post_everywhere(tools, [dm, *case.seen_in, *(r.id for r in ws.rooms[:6])], right),
-                wreck=wreck,
-            ),
+            moves=answer_moves(dm, [*case.seen_in, *(r.id for r in ws.rooms[:6])], right=right, wrong=f"It's {wrong_key}.",
+                               everything="It's one of " + ", ".join(every), wrong_record=f"It's {others[0]}."),
             facts={"ticket": key, "asker": asker.id, "dm": dm},
         )
 

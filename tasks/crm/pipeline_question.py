@@ -15,8 +15,8 @@ from apps.crm.models import TABLES
 from apps.crm.soql.dates import date_range
 from apps.crm.values import sf_date
 from graders.checks import Check
-from tasks.base import Moves, SampleContext, TaskInstance, Tools
-from tasks.chat._common import Answer, answered_in_dm, post, post_everywhere, service_as, wreck
+from tasks.base import SampleContext, TaskInstance, Tools
+from tasks.chat._common import Answer, answer_moves, answered_in_dm, service_as
 from tasks.chat._workspace import workspace
 from tasks.common.answers import amounts, judge, money, roundings
 from tasks.common.variants import cached, choose, count, shuffled
@@ -108,13 +108,8 @@ class PipelineQuestion:
             setup=setup,
             setup_in_expected=True,
             alternatives=(by_grouping,),
-            moves=Moves(
-                say=lambda tools, text: post(tools, dm, text),
-                wrong=lambda tools: post(tools, dm, f"About ${wrong_total:,.0f}."),
-                everything=lambda tools: post(tools, dm, f"Somewhere between ${total / 2:,.0f}, ${total:,.0f} and ${total * 2:,.0f}."),
-                wrong_record=lambda tools: post(tools, dm, f"${total + 12_345:,.0f}"),
-                shotgun=lambda tools: post_everywhere(tools, [dm, *(r.id for r in ws.rooms[:4])], f"${total:,.0f}"),
-                wreck=wreck,
-            ),
+            moves=answer_moves(dm, [r.id for r in ws.rooms[:4]], right=f"${total:,.0f}", wrong=f"About ${wrong_total:,.0f}.",
+                               everything=f"Somewhere between ${total / 2:,.0f}, ${total:,.0f} and ${total * 2:,.0f}.",
+                               wrong_record=f"${total + 12_345:,.0f}"),
             facts={"rep": owner, "kind": kind, "total": total, "asker": asker.id},
         )

@@ -13,9 +13,8 @@ import random
 from decimal import Decimal
 
 from graders.checks import Check
-from tasks.base import Moves, SampleContext, TaskInstance, Tools
-from tasks.chat._common import Answer, answered_in_dm, post, post_everywhere, service_as
-from tasks.chat._common import wreck as chat_wreck
+from tasks.base import SampleContext, TaskInstance, Tools
+from tasks.chat._common import Answer, answer_moves, answered_in_dm, service_as
 from tasks.chat._workspace import workspace
 from tasks.common.answers import amounts, judge
 from tasks.common.variants import cached, choose, count, shuffled
@@ -101,13 +100,8 @@ class AnswerFromSheet:
             setup=setup,
             setup_in_expected=True,
             alternatives=(summed,),
-            moves=Moves(
-                say=lambda tools, text: post(tools, dm, text),
-                wrong=lambda tools: post(tools, dm, f"{rep} has closed-won ${others[0]:,}."),
-                everything=lambda tools: post(tools, dm, "Totals: " + ", ".join(f"${v:,}" for _, v in self._pool(ctx))),
-                wrong_record=lambda tools: post(tools, dm, f"${others[0]:,}"),
-                shotgun=lambda tools: post_everywhere(tools, [dm, *(r.id for r in ws.rooms[:6])], f"{rep}: ${total:,} closed-won."),
-                wreck=chat_wreck,
-            ),
+            moves=answer_moves(dm, [r.id for r in ws.rooms[:6]], right=f"{rep}: ${total:,} closed-won.",
+                               wrong=f"{rep} has closed-won ${others[0]:,}.",
+                               everything="Totals: " + ", ".join(f"${v:,}" for _, v in self._pool(ctx)), wrong_record=f"${others[0]:,}"),
             facts={"rep": rep, "total": total, "asker": asker.id, "dm": dm},
         )

@@ -26,9 +26,8 @@ from apps.sheets.ids import google_id
 from apps.sheets.models import DriveFile, Spreadsheet
 from graders.checks import Check
 from graders.rubric import Expect
-from tasks.base import Moves, SampleContext, TaskInstance, TaskUnavailable, Tools
-from tasks.chat._common import Answer, answered_in_dm, post, post_everywhere, service_as
-from tasks.chat._common import wreck as chat_wreck
+from tasks.base import SampleContext, TaskInstance, TaskUnavailable, Tools
+from tasks.chat._common import Answer, answer_moves, answered_in_dm, service_as
 from tasks.chat._workspace import workspace
 from tasks.common.answers import amounts, judge
 from tasks.common.variants import cached, choose, count, shuffled
@@ -138,7 +137,7 @@ class AnswerFromXlsx:
             theirs.conversations_open(me.id)
             theirs.chat_post_message(dm, message)
 
-        others = sorted({v for k, v in figures(made.invoices).items() if v != question.answer})
+        others = sorted({v for k, v in figures(made.invoices).items() if v != question.answer}) or [question.answer + 1000]
         answer = Answer(
             place=f"your DM with {asker.real_name}",
             inside=lambda m: m.channel_id == dm,
@@ -189,14 +188,9 @@ class AnswerFromXlsx:
             setup=setup,
             setup_in_expected=True,
             alternatives=(with_formula,),
-            moves=Moves(
-                say=lambda tools, text: post(tools, dm, text),
-                wrong=lambda tools: post(tools, dm, f"It's ${others[0]:,}."),
-                everything=lambda tools: post(tools, dm, "From the file: " + ", ".join(f"${v:,}" for v in [*others, question.answer])),
-                wrong_record=lambda tools: post(tools, dm, f"${others[-1]:,}"),
-                shotgun=lambda tools: post_everywhere(tools, [dm, *(r.id for r in ws.rooms[:6])], f"${question.answer:,}"),
-                wreck=chat_wreck,
-            ),
+            moves=answer_moves(dm, [r.id for r in ws.rooms[:6]], right=f"${question.answer:,}", wrong=f"It's ${others[0]:,}.",
+                               everything="From the file: " + ", ".join(f"${v:,}" for v in [*others, question.answer]),
+                               wrong_record=f"${others[-1]:,}"),
             facts={"file_id": file_id, "file": made.name, "question": question.kind, "subject": question.subject, "answer": question.answer,
                    "asker": asker.id, "dm": dm},
         )

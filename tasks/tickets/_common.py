@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from apps.tickets import queries as Q
 from apps.tickets.ids import jira_time
-from apps.tickets.models import Component, Issue, IssueComponent, Label, User
+from apps.tickets.models import Component, Issue, IssueComponent, Label, Link, User
 from apps.tickets.service import ACTOR_META_KEY
+from graders.checks import CheckResult, failed, passed
 from graders.diff import RowChange
 from graders.rubric import Expect
 from officegym.core import clock
@@ -92,6 +94,20 @@ def unique_names(people: Iterable[Person]) -> list[Person]:
 
 def comments_since(db: Session, issue_id: int, author: str, since: str) -> list[str]:
     return Q.COMMENTS_SINCE.scalars(db, issue_id=issue_id, author=author, since=since)
+
+
+def blocks_only(db: Session, bug: Any, ticket: Any, after_link: int) -> CheckResult:
+    """`bug` blocks `ticket` through a link made after `after_link` (the last link id when the
+    task began), and no other link was made to or from either of them since."""
+    ends = (bug.id, ticket.id)
+    new = [tuple(r) for r in db.execute(select(Link.type_name, Link.source_id, Link.target_id)
+                                        .where(or_(Link.source_id.in_(ends), Link.target_id.in_(ends)), Link.id > after_link))]
+    if ("Blocks", bug.id, ticket.id) not in new:
+        reverse = ("Blocks", ticket.id, bug.id) in new
+        return failed(f"no link '{bug.key} blocks {ticket.key}'" + (" (the link you made points the other way)" if reverse else ""))
+    if len(new) > 1:
+        return failed(f"{len(new) - 1} other links were made besides '{bug.key} blocks {ticket.key}'")
+    return passed(f"{bug.key} blocks {ticket.key}")
 
 
 def values_set(db: Session, issue_id: int, field: str, since: str) -> list[str | None]:

@@ -12,9 +12,8 @@ import random
 from dataclasses import dataclass
 
 from graders.checks import Check
-from tasks.base import Moves, SampleContext, TaskInstance, Tools
-from tasks.chat._common import Answer, answered_in_dm, post, post_everywhere, service_as
-from tasks.chat._common import wreck as wreck_chat
+from tasks.base import SampleContext, TaskInstance, Tools
+from tasks.chat._common import Answer, answer_moves, answered_in_dm, service_as
 from tasks.chat._workspace import workspace
 from tasks.common.answers import judge, ticket_keys
 from tasks.common.variants import cached, choose, count, shuffled
@@ -105,7 +104,7 @@ class AnswerWithJql:
             await tools.call("slack_reply_to_thread", channel_id=dm, thread_ts=asked, text=f"Here you go:\n{lines}")
 
         every = sorted(t.key for t in s.tickets if t.project == "SUP" and t.resolution is None)
-        other_keys = [k for k in every if k not in keys]
+        other_keys = [k for k in every if k not in keys] or [f"SUP-{len(s.tickets) + 1}"]
         return TaskInstance(
             prompt=prompt,
             checks=[Check("answered in the DM with exactly those ticket keys", answer.check(me.id, since))],
@@ -114,13 +113,7 @@ class AnswerWithJql:
             setup=setup,
             setup_in_expected=True,
             alternatives=(by_account_and_thread,),
-            moves=Moves(
-                say=lambda tools, text: post(tools, dm, text),
-                wrong=lambda tools: post(tools, dm, f"It's {', '.join([*keys[:-1], other_keys[0]])}."),
-                everything=lambda tools: post(tools, dm, "Any of " + ", ".join(every)),
-                wrong_record=lambda tools: post(tools, dm, f"{', '.join(other_keys[:len(keys)])}."),
-                shotgun=lambda tools: post_everywhere(tools, [dm, *(r.id for r in ws.rooms[:6])], ", ".join(keys)),
-                wreck=wreck_chat,
-            ),
+            moves=answer_moves(dm, [r.id for r in ws.rooms[:6]], right=", ".join(keys), wrong=f"It's {', '.join([*keys[:-1], other_keys[0]])}.",
+                               everything="Any of " + ", ".join(every), wrong_record=f"{', '.join(other_keys[:len(keys)])}."),
             facts={"issue": keys[0], "keys": list(keys), "engineer": engineer.account_id, "priorities": list(priorities), "dm": dm},
         )

@@ -19,7 +19,7 @@ import weakref
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, or_, select
+from sqlalchemy import bindparam, select
 
 from apps.tickets import queries as Q
 from apps.tickets.models import Issue, Link
@@ -30,7 +30,7 @@ from tasks.base import Moves, SampleContext, TaskInstance, ToolError, Tools
 from tasks.common.answers import judge, ticket_keys, without_retracted
 from tasks.common.text import words
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.tickets._common import Ticket, allow_issue, comment, comments_since, site, wreck
+from tasks.tickets._common import Ticket, allow_issue, blocks_only, comment, comments_since, site, wreck
 
 # The support component of the ticket → the engineering component of the bug (tickets in other areas are not sampled).
 ENG_COMPONENT = {"Authentication": "Auth", "Integrations": "Integrations", "Reporting": "Reporting", "API": "API"}
@@ -157,14 +157,7 @@ class EscalateToEngineering:
             return passed(f"{bug.key} labelled {', '.join(LABELS)}")
 
         def blocks(db, bug: Any) -> CheckResult:
-            new = list(db.execute(select(Link.type_name, Link.source_id, Link.target_id).where(
-                or_(Link.source_id.in_((bug.id, ticket.id)), Link.target_id.in_((bug.id, ticket.id))), Link.id > start_link)))
-            if ("Blocks", bug.id, ticket.id) not in new:
-                reverse = ("Blocks", ticket.id, bug.id) in new
-                return failed(f"no link '{bug.key} blocks {ticket.key}'" + (" (the link you made points the other way)" if reverse else ""))
-            if len(new) > 1:
-                return failed(f"{len(new) - 1} other links were made besides '{bug.key} blocks {ticket.key}'")
-            return passed(f"{bug.key} blocks {ticket.key}")
+            return blocks_only(db, bug, ticket, start_link)
 
         def told(db, bug: Any) -> CheckResult:
             bodies = comments_since(db, ticket.id, s.me.account_id, s.start)

@@ -10,14 +10,14 @@ from __future__ import annotations
 import json
 import random
 
-from sqlalchemy import or_, select
+from sqlalchemy import select
 
 from apps.tickets.models import Issue, Link
 from graders.checks import Check, CheckResult, failed, passed
 from graders.rubric import Expect
 from tasks.base import Moves, SampleContext, TaskInstance, ToolError, Tools
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.tickets._common import allow_issue, comment, site, values_set, wreck
+from tasks.tickets._common import allow_issue, blocks_only, comment, site, values_set, wreck
 
 
 class LinkBugToEpic:
@@ -68,14 +68,7 @@ class LinkBugToEpic:
             return passed(f"{bug.key} is under {epic.key}")
 
         def blocks(db) -> CheckResult:
-            new = list(db.execute(select(Link.type_name, Link.source_id, Link.target_id).where(
-                or_(Link.source_id.in_((bug.id, ticket.id)), Link.target_id.in_((bug.id, ticket.id))), Link.id > start_link)))
-            if ("Blocks", bug.id, ticket.id) not in new:
-                reverse = ("Blocks", ticket.id, bug.id) in new
-                return failed(f"no link '{bug.key} blocks {ticket.key}'" + (" (the link you made points the other way)" if reverse else ""))
-            if len(new) > 1:
-                return failed(f"{len(new) - 1} other links were made besides '{bug.key} blocks {ticket.key}'")
-            return passed(f"{bug.key} blocks {ticket.key}")
+            return blocks_only(db, bug, ticket, start_link)
 
         async def oracle(tools: Tools) -> None:
             await tools.call("jira_link_to_epic", issue_key=bug.key, epic_key=epic.key)
