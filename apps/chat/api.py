@@ -9,14 +9,13 @@ quirk; the operation parses the arguments and writes are logged in the env's eve
 from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import JSONResponse
 
 from apps.chat.errors import ChatError, error_body, ok_body
 from apps.chat.operations import OPERATIONS
 from officegym.core.env_store import Env
 from officegym.core.errors import AppError
 from officegym.core.web import current_env
-from officegym.faces.rest import BadBody, call, merged_arguments
+from officegym.faces.rest import BadBody, JSONResponse, call, merged_arguments
 
 ALIASES = {"api.test": "auth.test"}
 

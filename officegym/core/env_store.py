@@ -180,18 +180,23 @@ class EnvStore:
     def session(self, env: Env) -> Iterator[Session]:
         """One transaction on the env's database (commit on success, rollback on error),
         with the env's lock held: one operation at a time per env, from any thread."""
-        with self._hold(env):
-            try:
-                with self.backend.session(env.handle) as db:
-                    yield db
-            except Gone:
+        # `_hold` spelt out (its acquire and release): this runs once per tool call, and a
+        # nested generator context costs a few µs of each.
+        lock = self._acquire(env)
+        try:
+            with self.backend.session(env.handle) as db:
+                yield db
+        except Gone:
+            self._forget(env)
+            raise EnvNotFound(env.id) from None
+        except DBAPIError:
+            if not self.backend.exists(env.handle):  # another process deleted it
                 self._forget(env)
                 raise EnvNotFound(env.id) from None
-            except DBAPIError:
-                if not self.backend.exists(env.handle):  # another process deleted it
-                    self._forget(env)
-                    raise EnvNotFound(env.id) from None
-                raise
+            raise
+        finally:
+            self._holders.pop(env.id, None)
+            lock.release()
         self.touch(env)
 
     def diff(self, env: Env, exclude: frozenset[str] = frozenset(), *, db: Session | None = None) -> list[RowChange]:
@@ -241,6 +246,16 @@ class EnvStore:
 
     @contextmanager
     def _hold(self, env: Env) -> Iterator[None]:
+        lock = self._acquire(env)
+        try:
+            yield
+        finally:
+            self._holders.pop(env.id, None)
+            lock.release()
+
+    def _acquire(self, env: Env) -> threading.Lock:
+        """Take the env's lock (its one-operation-at-a-time); the caller pops `_holders` and
+        releases it."""
         me = threading.get_ident()
         with self._lock:
             lock = self._locks.get(env.id) if self._envs.get(env.id) is env else None
@@ -251,16 +266,11 @@ class EnvStore:
             raise RuntimeError(f"a second session of env {env.id} on the thread already holding one would deadlock")
         if not lock.acquire(timeout=LOCK_TIMEOUT):
             raise TimeoutError(f"env {env.id} stayed busy for {LOCK_TIMEOUT:.0f} s")
-        try:
-            if self._envs.get(env.id) is not env:  # deleted while this call waited
-                raise EnvNotFound(env.id)
-            self._holders[env.id] = me
-            try:
-                yield
-            finally:
-                self._holders.pop(env.id, None)
-        finally:
+        if self._envs.get(env.id) is not env:  # deleted while this call waited
             lock.release()
+            raise EnvNotFound(env.id)
+        self._holders[env.id] = me
+        return lock
 
     def _forget(self, env: Env) -> None:
         with self._lock:

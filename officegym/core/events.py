@@ -8,13 +8,12 @@ state it describes.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from sqlalchemy import bindparam, insert, select
 from sqlalchemy.orm import Session
 
-from officegym.core import clock
+from officegym.core import clock, jsontext
 from officegym.core.db import Event
 from officegym.core.sql import Prepared
 
@@ -38,9 +37,9 @@ def _storable(text: str) -> str:
 
 
 def _dump(value: Any, limit: int) -> str:
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    text = jsontext.dumps(value, sort_keys=True)
     if len(text) > limit:
-        text = json.dumps({"truncated": True, "chars": len(text), "head": text[:limit]}, ensure_ascii=False)
+        text = jsontext.dumps({"truncated": True, "chars": len(text), "head": text[:limit]})
     return _storable(text)
 
 

@@ -20,7 +20,7 @@ from collections import namedtuple
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy.engine import Dialect
+from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 from sqlalchemy.sql import Executable
@@ -170,6 +170,14 @@ class Prepared:
 
 
 _DRIVER = "officegym.driver"
+_WHOLE_SESSION = object()  # the kept driver serves the session for its whole life
+
+
+def bind_driver(db: Session, conn: Connection) -> None:
+    """Tell a session that lives exactly one transaction of `conn` (the env store's sessions:
+    core/backend/held.py) its driver connection, so prepared statements never ask SQLAlchemy
+    for it: a statement-only call then never builds the Session's own transaction state."""
+    db.info[_DRIVER] = (_WHOLE_SESSION, conn.connection.dbapi_connection, conn.dialect)
 
 
 def _driver(db: Session) -> tuple[Any, Dialect]:
@@ -177,9 +185,8 @@ def _driver(db: Session) -> tuple[Any, Dialect]:
     costs ~15 µs of SQLAlchemy bookkeeping and a tool call runs a dozen statements, so the
     answer is kept in the session, tied to the transaction it belongs to: after a commit the
     next transaction may hold another pooled connection."""
-    transaction = db.get_transaction()
     kept = db.info.get(_DRIVER)
-    if kept is not None and transaction is not None and kept[0] is transaction:
+    if kept is not None and (kept[0] is _WHOLE_SESSION or kept[0] is db.get_transaction()):
         return kept[1], kept[2]
     conn = db.connection()
     found = (conn.connection.dbapi_connection, conn.dialect)

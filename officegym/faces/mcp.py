@@ -16,7 +16,6 @@ clients (the Python API, `tasks validate`).
 from __future__ import annotations
 
 import copy
-import json
 import logging
 import re
 from collections.abc import Mapping, Sequence
@@ -27,6 +26,7 @@ from typing import Any
 import mcp_types as types
 from mcp.server.lowlevel import Server
 
+from officegym.core import jsontext
 from officegym.core.env_store import Env, EnvStore
 from officegym.core.errors import AppError, EnvNotFound
 from officegym.core.operations import Operation, OperationSet
@@ -145,7 +145,7 @@ def tool(name: str, operation: str, description: str, **binding: Any) -> Tool:
 def text_result(payload: Any, is_error: bool = False) -> types.CallToolResult:
     """One text item holding the JSON of the product's response, as the reference servers do
     (or the text itself, for servers that answer in formatted text)."""
-    text = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)
+    text = payload if isinstance(payload, str) else jsontext.dumps(payload)
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=is_error)
 
 

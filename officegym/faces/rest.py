@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import Request
+from fastapi.responses import JSONResponse as _StarletteJSON
 from starlette.exceptions import HTTPException
 
 from officegym.core import jsontext
@@ -18,6 +19,14 @@ from officegym.core.ops import invoke
 from officegym.core.web import env_store
 
 MAX_JSON_DEPTH = 32  # deeper bodies are refused before parsing (Python's parser recurses)
+
+
+class JSONResponse(_StarletteJSON):
+    """A JSON answer encoded by orjson (core/jsontext.py): the same compact text as
+    Starlette's, at a tenth of the cost for a page of records."""
+
+    def render(self, content: Any) -> bytes:
+        return jsontext.dump_bytes(content)
 
 
 class BadBody(ValueError):

@@ -22,7 +22,8 @@ from contextlib import contextmanager
 from sqlalchemy import Connection, Engine
 from sqlalchemy.orm import Session
 
-from officegym.core.backend.routing import serving
+from officegym.core.backend.routing import SERVING
+from officegym.core.sql import bind_driver
 
 
 class HeldConnections:
@@ -32,32 +33,38 @@ class HeldConnections:
         self._lock = threading.Lock()
 
     @contextmanager
-    def session(self, handle: str, engine: Engine, on_begin: Callable[[Connection], None]) -> Iterator[Session]:
+    def session(self, handle: str, engine: Engine, on_begin: Callable[[str, Connection], None]) -> Iterator[Session]:
         """One transaction on the env's kept connection (opened through `engine` when none is
-        kept): `on_begin` runs first (the backend's lock and checks: if it raises, the
-        connection is not kept), then a Session joined to the transaction is yielded; commit
-        on success, rollback on error. The connection is kept for the env's next transaction
-        unless it broke."""
-        with serving(handle):
-            conn = self.lend(handle)
-            if conn is None or conn.closed or conn.invalidated:
-                conn = engine.connect()
-            began = False
-            try:
-                with conn.begin():
-                    on_begin(conn)
-                    began = True
-                    db = Session(bind=conn, join_transaction_mode="rollback_only", expire_on_commit=False, autoflush=True)
-                    try:
-                        yield db
-                        db.flush()
-                    finally:
-                        db.close()
-            finally:
-                if began and not conn.closed and not conn.invalidated:
-                    self.keep(handle, conn)
-                else:
-                    conn.close()
+        kept): `on_begin(handle, conn)` runs first (the backend's lock and checks: if it
+        raises, the connection is not kept), then a Session joined to the transaction is
+        yielded; commit on success, rollback on error. The connection is kept for the env's
+        next transaction unless it broke.
+
+        Written flat (one generator, no nested context managers) and with the Session told its
+        driver connection up front (`sql.bind_driver`): this runs once per tool call, and each
+        layer or `Session.connection()` it saves is a few µs of every call."""
+        token = SERVING.set(handle)  # the pool's checkout (and any reconnect) is for this env
+        conn = self.lend(handle)
+        if conn is None or conn.closed or conn.invalidated:
+            conn = engine.connect()
+        began = False
+        try:
+            with conn.begin():
+                on_begin(handle, conn)
+                began = True
+                db = Session(bind=conn, join_transaction_mode="rollback_only", expire_on_commit=False, autoflush=True)
+                bind_driver(db, conn)
+                try:
+                    yield db
+                    db.flush()
+                finally:
+                    db.close()
+        finally:
+            SERVING.reset(token)
+            if began and not conn.closed and not conn.invalidated:
+                self.keep(handle, conn)
+            else:
+                conn.close()
 
     def lend(self, handle: str) -> Connection | None:
         """The env's kept connection, now the caller's alone; None when none is kept."""

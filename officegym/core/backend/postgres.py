@@ -38,7 +38,7 @@ import os
 import secrets
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +71,13 @@ def engine_url(url: str) -> str:
 
 def database_prefix(main_database: str) -> str:
     return "og_" + hashlib.sha1(main_database.encode()).hexdigest()[:6]
+
+
+def _lock_env(_handle: str, conn: Any) -> None:
+    # Advisory locks belong to their database: one key serialises the env's operations
+    # across processes (the store's lock covers this one's threads). Sent on the driver:
+    # through SQLAlchemy it cost ~50 µs per transaction.
+    conn.connection.driver_connection.execute("SELECT pg_advisory_xact_lock(%s, %s)", (LOCK_SPACE, _ENV))
 
 
 class PostgresBackend(WarmPool, Backend):
@@ -117,16 +124,9 @@ class PostgresBackend(WarmPool, Backend):
             yield conn
 
     # -- sessions ------------------------------------------------------------------------
-    @contextmanager
-    def session(self, handle: str) -> Iterator[Session]:
-        # On the env's kept connection (held.py). Advisory locks belong to their database: one
-        # key serialises the env's operations across processes (the store's lock covers this
-        # one's threads). Sent on the driver: through SQLAlchemy it cost ~50 µs per transaction.
-        def lock(conn: Any) -> None:
-            conn.connection.driver_connection.execute("SELECT pg_advisory_xact_lock(%s, %s)", (LOCK_SPACE, _ENV))
-
-        with self.held.session(handle, self.engine, lock) as db:
-            yield db
+    def session(self, handle: str) -> AbstractContextManager[Session]:
+        # On the env's kept connection (held.py), holding the env's advisory lock.
+        return self.held.session(handle, self.engine, _lock_env)
 
     def read_template(self, template: str) -> Any:
         # The template file itself (PostgreSQL's template database must stay free of sessions,

@@ -29,7 +29,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -151,19 +151,18 @@ class SQLiteBackend(Backend):
         """Tell the backend an env's start file (after a restart, before its first session)."""
         self._starts[handle] = start
 
-    @contextmanager
-    def session(self, handle: str) -> Iterator[Session]:
-        # On the env's kept connection (held.py): BEGIN IMMEDIATE, then, holding the write lock,
-        # check the file is still there (another process deleted the env, and a write would
-        # go to an unlinked file) and is still this env's (not recycled for a new one).
-        def check(conn: Any) -> None:
-            if not os.path.exists(self._path_of(handle)):
-                raise Gone(handle)
-            if file_generation(conn.connection.driver_connection) != generation(handle):
-                raise Gone(handle)
+    def session(self, handle: str) -> AbstractContextManager[Session]:
+        # On the env's kept connection (held.py): BEGIN IMMEDIATE, then `_check`.
+        return self.held.session(handle, self.engine, self._check)
 
-        with self.held.session(handle, self.engine, check) as db:
-            yield db
+    def _check(self, handle: str, conn: Any) -> None:
+        # Holding the write lock: the file must still be there (another process deleted the
+        # env, and a write would go to an unlinked file) and still be this env's (not
+        # recycled for a new one).
+        if not os.path.exists(self._path_of(handle)):
+            raise Gone(handle)
+        if file_generation(conn.connection.driver_connection) != generation(handle):
+            raise Gone(handle)
 
     def read_template(self, template: str) -> Any:
         return read_template_file(template)
