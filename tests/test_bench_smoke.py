@@ -19,8 +19,8 @@ ROWS = {
     "create_p50_ms": "env create p50 (bare)",
     "create_copy_ratio": "create / copy",
     "create_task_p50_ms": "env create p50 with a task (worst family)",
-    "mcp_noop_p50_ms": "MCP no-op call p50",
-    "rest_noop_p50_ms": "REST no-op call p50",
+    "mcp_noop_p50_ms": "MCP bare no-op call p50",
+    "rest_noop_p50_ms": "REST bare no-op call p50",
     "grade_p50_ms": "grade p50 (solved envs)",
     "rss_per_env_kib": "memory per env after a history read",
     "heap_per_env_kib": "Python heap per env",
@@ -44,6 +44,7 @@ def test_bench_prints_and_returns_every_figure() -> None:
     for app in apps.APPS:
         for face in ("mcp_read", "mcp_write", "rest_read", "rest_write"):
             assert f"{app.name}_{face}_vs_noop" in figures, "every app's calls are judged against a no-op"
+            assert figures[f"{app.name}_{face}_noop_p50_ms"] > 0, "… sent the same request"
         for label, _call in app.probe.queries:
             assert f"{app.name}_query_p50_ms[{label}]" in figures, "every query kind an app declares is timed"
     assert any(app.probe.queries for app in apps.APPS)

@@ -1,6 +1,11 @@
 """Tool calls as an agent makes them: over real HTTP from another process, each app's typical
 read (over seeded history) and write, through MCP (the official SDK client, streamable HTTP)
-and REST (httpx), each judged against a no-op call through the same face (target ≤ 1.3×)."""
+and REST (httpx), each judged against a no-op call through the same face (target ≤ 1.3×).
+
+The no-op a call is judged against gets the very same request (the same arguments, in the
+query string or the body) and does nothing with it, so the ratio weighs what the operation
+costs (parsing its arguments into its model, its transaction, its answer) against the
+framework that carried the request there. The bare no-op (no arguments) is reported too."""
 
 from __future__ import annotations
 
@@ -109,15 +114,20 @@ def bench_calls(res: Results, cache_dir: Path, envs_dir: Path, seed: int, size: 
             for app in apps.APPS:
                 probe = app.probe
                 refs = probe_refs(probe, cache_dir, seed, size)
-                figures: dict[str, list[int]] = {
-                    "mcp_read": asyncio.run(_mcp_samples(f"{root}/mcp/{app.name}", probe.mcp_read, calls, refs=refs)),
-                    "mcp_write": asyncio.run(_mcp_samples(f"{root}/mcp/{app.name}", probe.mcp_write, calls, refs=refs)),
-                    "rest_read": _rest_samples(http, f"{root}/api/{app.name}/{probe.rest_read.path(refs)}", probe.rest_read, calls, refs=refs),
-                    "rest_write": _rest_samples(http, f"{root}/api/{app.name}/{probe.rest_write.path(refs)}", probe.rest_write, calls, refs=refs),
-                }
-                _report(res, app.name, probe, figures, noop_mcp, noop_rest, calls)
-        res.add("mcp_noop_p50_ms", "MCP no-op call p50", p50(noop_mcp), "ms", None, "same transport and dispatcher, no operation")
-        res.add("rest_noop_p50_ms", "REST no-op call p50", p50(noop_rest), "ms", None, "same router and env lookup, no operation")
+                figures: dict[str, tuple[list[int], list[int]]] = {}  # key → (the call, its no-op)
+                for key, call in (("mcp_read", probe.mcp_read), ("mcp_write", probe.mcp_write)):
+                    figures[key] = (
+                        asyncio.run(_mcp_samples(f"{root}/mcp/{app.name}", call, calls, refs=refs)),
+                        asyncio.run(_mcp_samples(f"{root}/mcp/noop", Call(NOOP_TOOL, call.args), calls, refs=refs)),
+                    )
+                for key, call in (("rest_read", probe.rest_read), ("rest_write", probe.rest_write)):
+                    figures[key] = (
+                        _rest_samples(http, f"{root}/api/{app.name}/{call.path(refs)}", call, calls, refs=refs),
+                        _rest_samples(http, f"{root}/api/noop/noop", Call("noop", call.args, method=call.method), calls, refs=refs),
+                    )
+                _report(res, app.name, probe, figures, calls)
+        res.add("mcp_noop_p50_ms", "MCP bare no-op call p50", p50(noop_mcp), "ms", None, "same transport and dispatcher, no arguments, no operation")
+        res.add("rest_noop_p50_ms", "REST bare no-op call p50", p50(noop_rest), "ms", None, "same router and env lookup, no arguments, no operation")
 
 
 def probe_refs(probe: Any, cache_dir: Path, seed: int, size: str) -> dict[str, str]:
@@ -131,12 +141,13 @@ def probe_refs(probe: Any, cache_dir: Path, seed: int, size: str) -> dict[str, s
         return probe.refs(db)
 
 
-def _report(res: Results, app: str, probe: Any, figures: dict[str, list[int]], noop_mcp: list[int], noop_rest: list[int], n: int) -> None:
+def _report(res: Results, app: str, probe: Any, figures: dict[str, tuple[list[int], list[int]]], n: int) -> None:
     names = {"mcp_read": probe.mcp_read.name, "mcp_write": probe.mcp_write.name, "rest_read": probe.rest_read.name, "rest_write": probe.rest_write.name}
-    for key, samples in figures.items():
+    for key, (samples, noop_samples) in figures.items():
         face = key.split("_")[0]
-        noop = p50(noop_mcp if face == "mcp" else noop_rest)
+        noop = p50(noop_samples)
         value = p50(samples)
         res.add(f"{app}_{key}_p50_ms", f"{app} {face.upper()} {key.split('_')[1]} p50 ({names[key]})", value, "ms", None, f"n={n}")
         res.add(f"{app}_{key}_p99_ms", "  p99", percentile(samples, 99), "ms")
+        res.add(f"{app}_{key}_noop_p50_ms", "  the same request to a no-op, p50", noop, "ms")
         res.add(f"{app}_{key}_vs_noop", "  / no-op p50", value / noop if noop else float("inf"), "x", FACE_RATIO_TARGET)

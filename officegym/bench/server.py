@@ -1,8 +1,9 @@
 """The server the bench times, in its own process (as an agent's server would be): the real
 agent-facing app and control plane, plus two no-op endpoints that share the agent app's
 path up to the point where an operation would run — an MCP server whose one tool answers at
-once, and a REST route with the same env dependency — so a real call can be judged against
-the framework it rides on.
+once, and a REST route with the same env dependency that reads its arguments as every REST
+face does — so a real call can be judged against the framework it rides on, sent the very
+same request.
 
     python -m officegym.bench.server <agent port> <control port> <token>
 """
@@ -13,14 +14,14 @@ import sys
 from typing import Any
 
 import mcp_types as types
-from fastapi import Depends, FastAPI
-from fastapi.responses import JSONResponse
+from fastapi import Depends, FastAPI, Request
 from mcp.server.lowlevel import Server
 
 from officegym.bench.calls import NOOP_TOOL
 from officegym.core.env_store import Env
 from officegym.core.web import current_env
 from officegym.faces.mcp import text_result
+from officegym.faces.rest import JSONResponse, merged_arguments
 
 
 def noop_mcp_server() -> Server:
@@ -36,10 +37,12 @@ def noop_mcp_server() -> Server:
 
 
 def add_noop_rest(app: FastAPI) -> None:
-    """`/envs/{id}/api/noop/…` on the agent app: the env lookup and nothing else."""
+    """`/envs/{id}/api/noop/…` on the agent app: the env lookup and the arguments read (query
+    string and body, `merged_arguments`), then nothing."""
 
     @app.api_route("/envs/{env_id}/api/noop/{method}", methods=["GET", "POST"])
-    async def rest_noop(method: str, env: Env = Depends(current_env)) -> JSONResponse:
+    async def rest_noop(method: str, request: Request, env: Env = Depends(current_env)) -> JSONResponse:
+        await merged_arguments(request)
         return JSONResponse({"ok": True})
 
     # Routed first, as the apps' REST routes nearly are (ahead of their UI routes): appended,
