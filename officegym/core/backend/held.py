@@ -9,12 +9,15 @@ transactions always run on the same database connection anyway (routing.py), so 
 
 A kept connection is either lent to the one transaction using it (taken out of this map) or
 idle here; only idle ones are ever closed (given back to the pool), the least recently used
-first when more than `max_held` are kept, so no thread's connection closes under it.
+first when more than `max_held` are kept, so no thread's connection closes under it, and
+(`close_idle`) those unused for a while: a PostgreSQL connection is a server process, which
+an env nobody calls any more should not keep.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -30,6 +33,7 @@ class HeldConnections:
     def __init__(self, max_held: int) -> None:
         self.max_held = max_held
         self._idle: OrderedDict[str, Connection] = OrderedDict()
+        self._kept_at: dict[str, float] = {}  # handle → when its connection was last given back
         self._lock = threading.Lock()
 
     @contextmanager
@@ -73,15 +77,19 @@ class HeldConnections:
     def lend(self, handle: str) -> Connection | None:
         """The env's kept connection, now the caller's alone; None when none is kept."""
         with self._lock:
+            self._kept_at.pop(handle, None)
             return self._idle.pop(handle, None)
 
     def keep(self, handle: str, conn: Connection) -> None:
         """Take a lent (or new) connection back once its transaction has ended."""
         with self._lock:
             self._idle[handle] = conn
+            self._kept_at[handle] = time.monotonic()
             victims = []
             while len(self._idle) > self.max_held:
-                victims.append(self._idle.popitem(last=False)[1])
+                oldest, conn = self._idle.popitem(last=False)
+                self._kept_at.pop(oldest, None)
+                victims.append(conn)
         for victim in victims:
             victim.close()  # back to the pool, which keeps or closes the DBAPI connection
 
@@ -92,6 +100,19 @@ class HeldConnections:
         if conn is not None:
             conn.close()
 
+    def close_idle(self, idle_for: float) -> list[str]:
+        """Give back to the pool every kept connection unused for `idle_for` seconds; returns
+        the envs whose connection went."""
+        cutoff = time.monotonic() - idle_for
+        with self._lock:
+            stale = [handle for handle, kept_at in self._kept_at.items() if kept_at < cutoff]
+            conns = [self._idle.pop(handle) for handle in stale]
+            for handle in stale:
+                del self._kept_at[handle]
+        for conn in conns:
+            conn.close()
+        return stale
+
     def handles(self) -> set[str]:
         """The envs whose connection is kept, idle, right now."""
         with self._lock:
@@ -100,5 +121,6 @@ class HeldConnections:
     def release_all(self) -> None:
         with self._lock:
             conns, self._idle = list(self._idle.values()), OrderedDict()
+            self._kept_at.clear()
         for conn in conns:
             conn.close()

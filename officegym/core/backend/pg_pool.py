@@ -27,6 +27,7 @@ from officegym.core.backend.base import Created
 from officegym.core.backend.pg_schema import DIRTY, SHARED
 
 KEEP_RECYCLED = 64  # a pool may grow to this with recycled envs (to the peak of live envs)
+IDLE_CONNECTION_SECONDS = 60.0  # an env connection unused this long is closed (a server process each)
 
 
 class WarmPool:
@@ -36,6 +37,7 @@ class WarmPool:
     template_database: Callable[[Path], tuple[str, tuple[str, ...]]]
     _copy: Callable[[str], str]
     _admin: Callable[[], Any]
+    close_idle_connections: Callable[[float], list[str]]
     _drop_database: Callable[[str], None]
     _name: Callable[[], str]
     prune_templates: Callable[[], list[str]]
@@ -49,6 +51,7 @@ class WarmPool:
         self._recycled = 0  # how many recycles have finished (creates wait for the next)
         self._closed = False
         self._prune = False  # drop stale templates (pg_templates.py) when the worker is free
+        self.idle_connection_seconds = IDLE_CONNECTION_SECONDS  # the worker closes env connections idle this long
         self._worker: threading.Thread | None = None
 
     def _pop(self, template: str, file: str, register: Callable[[Created, Any], None]) -> Created | None:
@@ -133,12 +136,15 @@ class WarmPool:
             self._wake.notify()
 
     def _want(self, template_file: str) -> None:
-        if self.warm <= 0 or self._closed:
+        """A create happened: keep the template's pool warm, and have the worker running
+        (it also closes env connections left idle)."""
+        if self._closed:
             return
         with self._wake:
-            self._wanted.add(template_file)
             self._start_worker()
-            self._wake.notify()
+            if self.warm > 0:
+                self._wanted.add(template_file)
+                self._wake.notify()
 
     def pooled(self, template_file: Path) -> int:
         """How many ready copies of this template wait in the pool."""
@@ -163,7 +169,8 @@ class WarmPool:
         while True:
             with self._wake:
                 while not self._wanted and not self._doomed and not self._prune and not self._closed:
-                    self._wake.wait()
+                    if not self._wake.wait(timeout=self.idle_connection_seconds / 2):
+                        break  # a quiet spell: time to close what went idle
                 if self._closed:
                     return
                 doomed, self._doomed = self._doomed, []
@@ -188,6 +195,7 @@ class WarmPool:
             for template_file in wanted:
                 if not self._closed:
                     self._try(self.fill_pool, Path(template_file))
+            self._try(self.close_idle_connections, self.idle_connection_seconds)
             if prune and not self._closed:  # last: what a rollout waits for comes first
                 self._try(lambda _: self.prune_templates(), None)
 

@@ -128,6 +128,14 @@ class PostgresBackend(WarmPool, Backend):
         # On the env's kept connection (held.py), holding the env's advisory lock.
         return self.held.session(handle, self.engine, _lock_env)
 
+    def close_idle_connections(self, idle_for: float) -> list[str]:
+        """Close the connections of envs nobody called for `idle_for` seconds (the worker
+        does, now and then); their next call opens a new one. Returns their handles."""
+        stale = self.held.close_idle(idle_for)
+        for handle in stale:
+            self.pool.evict(handle)  # the pool keeps what it is given back: close it for real
+        return stale
+
     def read_template(self, template: str) -> Any:
         # The template file itself (PostgreSQL's template database must stay free of sessions,
         # or CREATE DATABASE … TEMPLATE fails): the same rows, as the parity tests prove.
