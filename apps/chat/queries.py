@@ -7,6 +7,7 @@ before SQLite does any work. Here they are built once and run on the driver.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from functools import cache
 
 from sqlalchemy import bindparam, func, insert, or_, select
@@ -23,6 +24,7 @@ CHANNEL_BY_NAME = Prepared(select(Channel).where(Channel.name == bindparam("name
 IS_MEMBER = Prepared(select(Member.user_id).where(Member.channel_id == bindparam("channel_id"), Member.user_id == bindparam("user_id")))
 SOONEST_SCHEDULED = Prepared(select(ScheduledMessage.post_at).order_by(ScheduledMessage.post_at).limit(1))
 MESSAGE_COLUMNS = tuple(c.name for c in Message.__table__.c)
+MessageRow = namedtuple("MessageRow", MESSAGE_COLUMNS)  # a message as a plain row (a new post's)
 INSERT_MESSAGE = Prepared(insert(Message).values({name: bindparam(name) for name in MESSAGE_COLUMNS}))
 PIN_COUNT = Prepared(select(func.count()).select_from(Pin).where(Pin.channel_id == bindparam("channel_id")))
 

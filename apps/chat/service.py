@@ -478,18 +478,19 @@ class ChatService:
     def insert_message(
         self, conv: Channel, ts: str, user_id: str, text: str, parsed: list[dict[str, Any]] | None,
         parent: Message | None, broadcast: bool,
-    ) -> Message:
+    ) -> queries.MessageRow:
         """Add a message (a reply when `parent` is given, which then becomes a thread parent)."""
         if parent is not None:
             parent.thread_ts = parent.ts
-        message = Message(
+        # Written by a prepared statement, not the ORM's unit of work (every post comes here),
+        # from a plain row, which also shapes the answer: an ORM object would cost more to
+        # build than the insert.
+        message = queries.MessageRow(
             channel_id=conv.id, ts=ts, user_id=user_id, text=text, thread_ts=parent.ts if parent else None,
-            subtype="thread_broadcast" if parent and broadcast else None,
+            subtype="thread_broadcast" if parent and broadcast else None, edited_ts=None, edited_by=None,
             blocks=block_kit.dump(block_kit.with_block_ids(parsed, conv.id, ts)) if parsed else None,
         )
-        # Written by a prepared statement, not the ORM's unit of work (every post comes here);
-        # the object stays transient, for shaping the answer.
-        queries.INSERT_MESSAGE.run(self.db, **{name: getattr(message, name) for name in queries.MESSAGE_COLUMNS})
+        queries.INSERT_MESSAGE.run(self.db, **message._asdict())
         return message
 
     def content(self, text: Any, blocks: Any) -> tuple[str, list[dict[str, Any]] | None]:

@@ -72,9 +72,10 @@ def message_permalink(domain: str, m: Message) -> str:
     return permalink(domain, m.channel_id, m.ts, m.thread_ts)
 
 
-def fresh_message(m: Message, parent_user_id: str | None) -> dict[str, Any]:
+def fresh_message(m: Any, parent_user_id: str | None) -> dict[str, Any]:
     """The shape of a message just posted: it has no reactions, pins, edits or replies yet,
-    so it needs none of the lookups `messages` makes (this is every post's answer)."""
+    so it needs none of the lookups `messages` makes (this is every post's answer). `m` is a
+    Message or a plain row of chat_messages."""
     item: dict[str, Any] = {"type": "message", "user": m.user_id, "text": m.text, "ts": m.ts}
     if m.blocks:
         item["blocks"] = block_kit.load(m.blocks)
