@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.orm import Session
 
-from officegym.core.db import get_meta, set_meta
+from officegym.core.db import get_meta, set_meta, set_two_metas
 
 _CLOCK_KEY = "clock_us"
 _TICKS_KEY = "clock_ticks"
@@ -52,8 +52,7 @@ def tick(session: Session) -> int:
     ticks = int(get_meta(session, _TICKS_KEY, "0") or 0) + 1
     step = 2_000_000 + (ticks * 7_919_011) % 9_000_000  # 2–11 s
     micros = now_micros(session) + step
-    set_meta(session, _CLOCK_KEY, str(micros))
-    set_meta(session, _TICKS_KEY, str(ticks))
+    set_two_metas(session, _CLOCK_KEY, str(micros), _TICKS_KEY, str(ticks))
     return micros
 
 
