@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 import mcp_types as types
-from fastapi import Depends, FastAPI, Request
+from fastapi import APIRouter, Depends, FastAPI, Request
 from mcp.server.lowlevel import Server
 
 from officegym.bench.calls import NOOP_TOOL
@@ -39,15 +39,19 @@ def noop_mcp_server() -> Server:
 def add_noop_rest(app: FastAPI) -> None:
     """`/envs/{id}/api/noop/…` on the agent app: the env lookup and the arguments read (query
     string and body, `merged_arguments`), then nothing."""
+    router = APIRouter()
 
-    @app.api_route("/envs/{env_id}/api/noop/{method}", methods=["GET", "POST"])
+    @router.api_route("/{method}", methods=["GET", "POST"])
     async def rest_noop(method: str, request: Request, env: Env = Depends(current_env)) -> JSONResponse:
         await merged_arguments(request)
         return JSONResponse({"ok": True})
 
-    # Routed first, as the apps' REST routes nearly are (ahead of their UI routes): appended,
-    # it would pay a scan of every route and flatter the real calls it is compared with.
-    app.router.routes.insert(0, app.router.routes.pop())
+    # Included as the apps' REST routers are, and tried where they are (after the MCP routes,
+    # ahead of the first app's API): routed first, or as a plain route, it would skip
+    # routing work the real calls do and flatter them in the comparison.
+    app.include_router(router, prefix="/envs/{env_id}/api/noop")
+    position = next(i for i, route in enumerate(app.router.routes) if "/mcp/" not in getattr(route, "path", ""))
+    app.router.routes.insert(position, app.router.routes.pop())
 
 
 def main() -> None:

@@ -27,7 +27,7 @@ from sqlalchemy.sql import Executable
 
 
 class _Compiled:
-    __slots__ = ("sql", "order", "defaults", "bind", "types", "dialect", "result", "keys", "row")
+    __slots__ = ("sql", "order", "defaults", "bind", "types", "dialect", "result", "keys", "_row")
 
     def __init__(self, statement: Executable, dialect: Dialect) -> None:
         # IN lists with their values known at build time are spelt out: the SQL stays fixed.
@@ -45,9 +45,8 @@ class _Compiled:
         # Result conversions are chosen on the first run: some depend on the type the database
         # reports for the column (psycopg's numerics), which only a cursor knows.
         self.result: tuple[tuple[int, Callable[[Any], Any]], ...] | None = None
-        names = [c.keyname for c in columns]
-        self.keys = tuple(names)
-        self.row = namedtuple("Row", names, rename=True) if names else None  # type: ignore[misc]
+        self.keys = tuple(c.keyname for c in columns)
+        self._row: Any = None  # the named row class (False: no columns), made on first use (`shape`)
 
     def choose_conversions(self, description: Any) -> None:
         coltypes = [d[1] for d in description] if description else [None] * len(self.types)
@@ -69,8 +68,13 @@ class _Compiled:
         return raw
 
     def shape(self, raw: tuple[Any, ...]) -> Any:
+        row = self._row
+        if row is None:
+            # The named-tuple class, made on first use: building it is ~10% of compiling a
+            # new query, which may only ever be read as tuples or dicts.
+            row = self._row = namedtuple("Row", self.keys, rename=True) if self.keys else False  # type: ignore[misc]
         raw = self.convert(raw)
-        return self.row._make(raw) if self.row is not None else raw
+        return row._make(raw) if row is not False else raw
 
 
 class Prepared:
