@@ -11,18 +11,20 @@ mounted, and says the API version the client asked for.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request, Response
-from fastapi.responses import JSONResponse, RedirectResponse
+from fastapi.responses import RedirectResponse
 
 from apps.crm.errors import CrmError, error_body
 from apps.crm.operations import OPERATIONS
+from officegym.core import jsontext
 from officegym.core.env_store import Env
 from officegym.core.errors import AppError
 from officegym.core.web import current_env
-from officegym.faces.rest import BadBody, call, json_body
+from officegym.faces.rest import BadBody, JSONResponse, call, json_body
 
 API_VERSION = "62.0"
 VERSION = re.compile(r"^v\d{2}\.\d$")
@@ -31,24 +33,39 @@ router = APIRouter()
 
 
 def _prefix(request: Request, version: str) -> str:
-    """Where this request's /services/data/ begins (the mount prefix) and its version."""
-    path = request.url.path
+    """Where this request's /services/data/ begins (the mount prefix). Read from the scope:
+    `request.url` builds a whole URL, and the part before /services/data/ is an env's path."""
+    path = request.scope["path"]
     return path[: path.find("/services/data/")] if "/services/data/" in path else ""
 
 
-def _relocate(value: Any, prefix: str, version: str) -> Any:
-    if isinstance(value, dict):
-        return {k: (_move(v, prefix, version) if k in ("url", "nextRecordsUrl", "sobject", "describe", "rowTemplate") and isinstance(v, str)
-                    else _relocate(v, prefix, version)) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_relocate(v, prefix, version) for v in value]
-    return value
+# A link in an answer is one of these keys with a string value starting /services/data/. In
+# JSON text a '"' inside a string is always escaped, so `":"/services/data/` never occurs
+# inside a string: each occurrence ends a key and opens its value, and the key is a link's
+# when the text before it ends with `{"url` or `,"url` (a '"' after '{' or ',' opens a key).
+_MARK = '":"/services/data/'
+_LINK_KEYS = tuple(f'{sep}"{key}' for key in ("url", "nextRecordsUrl", "sobject", "describe", "rowTemplate") for sep in "{,")
+_VALUE_REST = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*')  # a JSON string's characters up to its closing quote
 
 
-def _move(url: str, prefix: str, version: str) -> str:
-    if not url.startswith("/services/data/"):
-        return url
-    return prefix + url.replace(f"/services/data/v{API_VERSION}/", f"/services/data/{version}/", 1)
+def _located(body: Any, prefix: str, version: str) -> bytes:
+    """The answer as JSON (as JSONResponse writes it), each link moved under the request's mount
+    prefix and into the API version it asked for. Done on the text: walking and copying a
+    query's records to move their urls cost several times more than encoding them."""
+    text = jsontext.dumps(body)
+    chunks = text.split(_MARK)
+    if len(chunks) == 1 or not prefix and version == f"v{API_VERSION}":
+        return text.encode("utf-8")
+    head = f'":"{json.dumps(prefix, ensure_ascii=False)[1:-1]}'
+    ours, theirs = f"/services/data/v{API_VERSION}/", f"/services/data/{version}/"
+    out = [chunks[0]]
+    for before, chunk in zip(chunks, chunks[1:], strict=False):
+        if not before.endswith(_LINK_KEYS):
+            out += (_MARK, chunk)
+            continue
+        end = _VALUE_REST.match(chunk).end()  # type: ignore[union-attr]
+        out += (head, f"/services/data/{chunk[:end]}".replace(ours, theirs, 1), chunk[end:])
+    return "".join(out).encode("utf-8")
 
 
 def _run(request: Request, env: Env, name: str, raw: dict[str, Any], version: str, status: int = 200) -> Response:
@@ -60,7 +77,7 @@ def _run(request: Request, env: Env, name: str, raw: dict[str, Any], version: st
         return _error(error)
     if status == 204:
         return Response(status_code=204)
-    return JSONResponse(_relocate(body, _prefix(request, version), version), status_code=status)
+    return Response(_located(body, _prefix(request, version), version), status_code=status, media_type="application/json")
 
 
 def _error(error: AppError) -> JSONResponse:
@@ -72,6 +89,37 @@ async def _record_body(request: Request) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise BadBody("the body must be a JSON object of field names to values")
     return body
+
+
+# Routes are tried in order: queries and creates, most of what clients send, come first.
+@router.get("/services/data/{version}/query")
+async def query(version: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    return _run(request, env, "crm.query", {"q": request.query_params.get("q")}, version)
+
+
+@router.get("/services/data/{version}/queryAll")
+async def query_all(version: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    return _run(request, env, "crm.queryAll", {"q": request.query_params.get("q")}, version)
+
+
+@router.get("/services/data/{version}/query/{locator}")
+@router.get("/services/data/{version}/queryAll/{locator}")
+async def query_more(version: str, locator: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    return _run(request, env, "crm.queryMore", {"locator": locator}, version)
+
+
+@router.get("/services/data/{version}/search")
+async def search(version: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    return _run(request, env, "crm.search", {"q": request.query_params.get("q")}, version)
+
+
+@router.post("/services/data/{version}/sobjects/{sobject}")
+async def create(version: str, sobject: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    try:
+        record = await _record_body(request)
+    except BadBody as bad:
+        return _error(CrmError("JSON_PARSER_ERROR", str(bad)))
+    return _run(request, env, "crm.create", {"sobject": sobject, "record": record}, version, status=201)
 
 
 @router.get("/services/data")
@@ -103,17 +151,8 @@ async def sobject_info(version: str, sobject: str, request: Request, env: Env = 
         return response
     from apps.crm.objects import sobject as find
 
-    summary = _relocate(find(sobject).summary(), _prefix(request, version), version)
-    return JSONResponse({"objectDescribe": summary, "recentItems": []})
-
-
-@router.post("/services/data/{version}/sobjects/{sobject}")
-async def create(version: str, sobject: str, request: Request, env: Env = Depends(current_env)) -> Response:
-    try:
-        record = await _record_body(request)
-    except BadBody as bad:
-        return _error(CrmError("JSON_PARSER_ERROR", str(bad)))
-    return _run(request, env, "crm.create", {"sobject": sobject, "record": record}, version, status=201)
+    body = {"objectDescribe": find(sobject).summary(), "recentItems": []}
+    return Response(_located(body, _prefix(request, version), version), media_type="application/json")
 
 
 @router.get("/services/data/{version}/sobjects/{sobject}/{record_id}")
@@ -134,27 +173,6 @@ async def update(version: str, sobject: str, record_id: str, request: Request, e
 @router.delete("/services/data/{version}/sobjects/{sobject}/{record_id}")
 async def delete(version: str, sobject: str, record_id: str, request: Request, env: Env = Depends(current_env)) -> Response:
     return _run(request, env, "crm.delete", {"sobject": sobject, "id": record_id}, version, status=204)
-
-
-@router.get("/services/data/{version}/query")
-async def query(version: str, request: Request, env: Env = Depends(current_env)) -> Response:
-    return _run(request, env, "crm.query", {"q": request.query_params.get("q")}, version)
-
-
-@router.get("/services/data/{version}/queryAll")
-async def query_all(version: str, request: Request, env: Env = Depends(current_env)) -> Response:
-    return _run(request, env, "crm.queryAll", {"q": request.query_params.get("q")}, version)
-
-
-@router.get("/services/data/{version}/query/{locator}")
-@router.get("/services/data/{version}/queryAll/{locator}")
-async def query_more(version: str, locator: str, request: Request, env: Env = Depends(current_env)) -> Response:
-    return _run(request, env, "crm.queryMore", {"locator": locator}, version)
-
-
-@router.get("/services/data/{version}/search")
-async def search(version: str, request: Request, env: Env = Depends(current_env)) -> Response:
-    return _run(request, env, "crm.search", {"q": request.query_params.get("q")}, version)
 
 
 @router.api_route("/services/data/{rest:path}", methods=["GET", "POST", "PATCH", "PUT", "DELETE"])

@@ -7,6 +7,7 @@ validation rules. A record that fails any check is not written at all.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import bindparam, delete, insert, select, update
@@ -18,7 +19,7 @@ from apps.crm.ids import next_ids, to18
 from apps.crm.models import TABLES
 from apps.crm.objects import BY_PREFIX, sobject
 from apps.crm.schema import SObject
-from apps.crm.values import BadValue, coerce, sf_datetime
+from apps.crm.values import BadValue, coerce, sf_stamp
 from officegym.core import clock
 from officegym.core.sql import Prepared
 
@@ -43,7 +44,22 @@ def _objects() -> list[SObject]:
 # once per object and per set of columns (officegym/core/sql.py), not built per call.
 _BY_ID = {name: Prepared(select(table).where(table.c.Id == bindparam("record_id"))) for name, table in TABLES.items()}
 _EXISTS = {name: Prepared(select(table.c.Id).where(table.c.Id == bindparam("record_id"))) for name, table in TABLES.items()}
+_USER_ACTIVE = Prepared(select(TABLES["User"].c.IsActive).where(TABLES["User"].c.Id == bindparam("record_id")))
+_USER_PREFIX = sobject("User").prefix
 _WRITES: dict[tuple[str, str, frozenset[str]], Prepared] = {}
+# A delete removes the record and, first, every record that cannot exist without it (rules.py
+# cascades): one read per dependent kind and link field, one delete per record.
+_DELETE = {name: Prepared(delete(table).where(table.c.Id == bindparam("record_id"))) for name, table in TABLES.items()}
+_WHERE: dict[tuple[str, str], Prepared] = {}
+
+
+def _where(name: str, field: str) -> Prepared:
+    """The records of object `name` whose `field` is :value, in one prepared read."""
+    prepared = _WHERE.get((name, field))
+    if prepared is None:
+        table = TABLES[name]
+        prepared = _WHERE[(name, field)] = Prepared(select(table).where(table.c[field] == bindparam("value")))
+    return prepared
 
 
 def _write(kind: str, name: str, columns: frozenset[str]) -> Prepared:
@@ -60,10 +76,31 @@ def _write(kind: str, name: str, columns: frozenset[str]) -> Prepared:
     return prepared
 
 
+_BLANKS: dict[str, dict[str, Any]] = {}
+
+
+def _blank(obj: SObject) -> dict[str, Any]:
+    """A new record of `obj` before its given values: each field's default (false for flags).
+    Kept per object (every create copies it; nobody changes it)."""
+    blank = _BLANKS.get(obj.name)
+    if blank is None:
+        blank = _BLANKS[obj.name] = {f.name: f.default if f.default is not None else (False if f.type == "boolean" else None)
+                                     for f in obj.fields}
+    return blank
+
+
 class Records:
-    def __init__(self, db: Session, actor_id: str) -> None:
+    def __init__(self, db: Session, actor_id: str | None, find_actor: Callable[[], str] | None = None) -> None:
+        """`actor_id` who saves; when None, `find_actor` says, asked the first time it matters."""
         self.db = db
-        self.actor_id = actor_id
+        self._actor_id = actor_id
+        self._find_actor = find_actor
+
+    @property
+    def actor_id(self) -> str:
+        if self._actor_id is None:
+            self._actor_id = self._find_actor() if self._find_actor is not None else ""
+        return self._actor_id
 
     # -- reading ----------------------------------------------------------------------
     def get(self, obj: SObject, record_id: Any) -> dict[str, Any] | None:
@@ -146,8 +183,9 @@ class Records:
         owner = record.get("OwnerId")
         if owner is None or obj.field("OwnerId") is None:
             return
-        user = self.get(sobject("User"), owner)
-        if user is None or not user["IsActive"]:
+        full = to18(owner) if isinstance(owner, str) else None
+        user = _USER_ACTIVE.first(self.db, record_id=full) if full is not None and full[:3] == _USER_PREFIX else None
+        if user is None or not user[0]:
             raise CrmError("INACTIVE_OWNER_OR_USER", f"operation performed with inactive user [{owner}] as owner of "
                                                      f"{obj.name.lower()}: owners must be active users", ["OwnerId"])
 
@@ -159,12 +197,11 @@ class Records:
 
     # -- writing ----------------------------------------------------------------------
     def _stamp(self) -> str:
-        return sf_datetime(clock.from_micros(clock.tick(self.db)))
+        return sf_stamp(clock.tick(self.db))
 
     def create(self, obj: SObject, values: Any) -> str:
         given = self.clean(obj, values, creating=True)
-        record = {f.name: f.default if f.default is not None else (False if f.type == "boolean" else None) for f in obj.fields}
-        record.update(given)
+        record = {**_blank(obj), **given}
         if obj.field("OwnerId") is not None and record.get("OwnerId") is None:
             record["OwnerId"] = self.actor_id
         rules.before_save(self, obj, record, None, set(given))
@@ -195,15 +232,13 @@ class Records:
     def delete(self, obj: SObject, record_id: Any) -> str:
         record = self.require(obj, record_id)
         rules.before_delete(self, obj, record)
-        table = TABLES[obj.name]
-        self.db.execute(delete(table).where(table.c.Id == record["Id"]))
+        _DELETE[obj.name].run(self.db, record_id=record["Id"])
         rules.after_delete(self, obj, record)
         self._stamp()
         return record["Id"]
 
     def delete_where(self, obj: SObject, field: str, value: str) -> None:
         """Delete the records of `obj` whose `field` is `value`, with their own dependents."""
-        table = TABLES[obj.name]
-        for row in self.db.execute(select(table).where(table.c[field] == value)).mappings().all():
-            rules.before_delete(self, obj, dict(row))
-            self.db.execute(delete(table).where(table.c.Id == row["Id"]))
+        for row in _where(obj.name, field).mappings(self.db, value=value):
+            rules.before_delete(self, obj, row)
+            _DELETE[obj.name].run(self.db, record_id=row["Id"])

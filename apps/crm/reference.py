@@ -7,6 +7,7 @@ record is checked and saved on its own, and the answer lists which ones failed a
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Annotated, Any
 
 from pydantic import Field
@@ -25,6 +26,8 @@ AGGREGATES = ("COUNT(", "COUNT_DISTINCT(", "SUM(", "AVG(", "MIN(", "MAX(")
 
 
 def _shown(value: Any) -> str:
+    if type(value) is str:  # most values: first, as the cheapest test
+        return value
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -34,17 +37,25 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
-def _path_value(record: dict[str, Any], field: str, prefix: str = "") -> str:
-    if "." in field:
-        relationship, rest = field.split(".", 1)
-        related = _get(record, relationship)
-        if related is None:
-            return f"{prefix}{field}: null"
-        return _path_value(related, rest, f"{prefix}{relationship}.")
-    value = _get(record, field)
+_ABSENT = object()
+
+
+def _path_line(record: dict[str, Any], name: str, parts: tuple[str, ...]) -> str:
+    """`name: value` for a field path ("Account.Owner.Name"), null when a parent on the way is."""
+    value: Any = record
+    for part in parts:
+        found = value.get(part, _ABSENT)
+        value = _get(value, part) if found is _ABSENT else found
+        if value is None:
+            return f"    {name}: null"
     if isinstance(value, list):
-        return f"{prefix}{field}: [{len(value)} records]"
-    return f"{prefix}{field}: {_shown(value)}"
+        return f"    {name}: [{len(value)} records]"
+    return f"    {name}: {_shown(value)}"
+
+
+def _child_line(record: dict[str, Any], relationship: str) -> str:
+    children = _get(record, relationship)
+    return f"    {relationship}: [{len(children['records']) if children else 0} records]"
 
 
 def _get(record: dict[str, Any], name: str) -> Any:
@@ -52,6 +63,20 @@ def _get(record: dict[str, Any], name: str) -> Any:
     if name in record:
         return record[name]
     return next((v for k, v in record.items() if k.lower() == name.lower()), None)
+
+
+@lru_cache(maxsize=None)
+def _described(object_name: str) -> str:
+    """An object's schema as the reference server prints it; kept per object (the schema is
+    fixed, and agents describe the same few objects again and again)."""
+    described = object_named(object_name).describe()
+    lines = []
+    for f in described["fields"]:
+        refs = f"References: {', '.join(f['referenceTo'])}" if f["referenceTo"] else ""
+        picks = f"Picklist Values: {', '.join(v['value'] for v in f['picklistValues'])}" if f["picklistValues"] else ""
+        length = f", Length: {f['length']}" if f["length"] else ""
+        lines.append(f"  - {f['name']} ({f['label']})\n    Type: {f['type']}{length}\n    Required: {str(not f['nillable']).lower()}\n    {refs}\n    {picks}")
+    return f"\nObject: {described['name']} ({described['label']})\nFields:\n" + "\n".join(lines)
 
 
 class ReferenceTools:
@@ -68,14 +93,7 @@ class ReferenceTools:
     @operation("crm.describeObject")
     def describe_object(self, objectName: ObjectName) -> str:
         """Get detailed schema metadata for an object: fields, types, lengths, required, references, picklist values."""
-        described = object_named(objectName).describe()
-        lines = []
-        for f in described["fields"]:
-            refs = f"References: {', '.join(f['referenceTo'])}" if f["referenceTo"] else ""
-            picks = f"Picklist Values: {', '.join(v['value'] for v in f['picklistValues'])}" if f["picklistValues"] else ""
-            length = f", Length: {f['length']}" if f["length"] else ""
-            lines.append(f"  - {f['name']} ({f['label']})\n    Type: {f['type']}{length}\n    Required: {str(not f['nillable']).lower()}\n    {refs}\n    {picks}")
-        return f"\nObject: {described['name']} ({described['label']})\nFields:\n" + "\n".join(lines)
+        return _described(object_named(objectName).name)
 
     @operation("crm.queryRecords")
     def query_records(self, objectName: ObjectName, fields: Fields, whereClause: Clause | None = None,
@@ -92,18 +110,20 @@ class ReferenceTools:
         if limit:
             soql += f" LIMIT {limit}"
         result = self._run(soql)
-        blocks = []
-        for index, record in enumerate(result["records"], start=1):
-            lines = []
-            for name in fields:
-                if name.lstrip().upper().startswith("(SELECT"):
-                    words = name.replace("(", " ").replace(")", " ").split()
-                    relationship = next((words[i + 1] for i, w in enumerate(words[:-1]) if w.upper() == "FROM"), "")
-                    children = _get(record, relationship)
-                    lines.append(f"    {relationship}: [{len(children['records']) if children else 0} records]")
-                else:
-                    lines.append("    " + _path_value(record, name.strip()))
-            blocks.append(f"Record {index}:\n" + "\n".join(lines))
+        # How each field is printed, worked out once (not per record): a child subquery as its
+        # count of records, a path as its value, or null where a parent on the way is null.
+        printers: list[tuple[str, tuple[str, ...] | None]] = []
+        for name in fields:
+            if name.lstrip().upper().startswith("(SELECT"):
+                words = name.replace("(", " ").replace(")", " ").split()
+                printers.append((next((words[i + 1] for i, w in enumerate(words[:-1]) if w.upper() == "FROM"), ""), None))
+            else:
+                printers.append((name.strip(), tuple(name.strip().split("."))))
+        blocks = [
+            f"Record {index}:\n" + "\n".join(_child_line(record, name) if parts is None else _path_line(record, name, parts)
+                                               for name, parts in printers)
+            for index, record in enumerate(result["records"], start=1)
+        ]
         return f"Query returned {len(result['records'])} records:\n\n" + "\n\n".join(blocks)
 
     @operation("crm.aggregateQuery")
@@ -240,7 +260,7 @@ class ReferenceTools:
 
     def _run(self, soql: str) -> dict[str, Any]:
         try:
-            return run_query(self.db, soql, self.today())
+            return run_query(self.db, soql, self.today)
         except SoqlError as error:
             raise CrmError(error.code, error.message) from None
 

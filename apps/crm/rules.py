@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import bindparam, func, select, update
 
 from apps.crm.errors import CrmError
 from apps.crm.models import TABLES
@@ -26,6 +26,7 @@ from apps.crm.objects import CLOSED_CASE_STATUSES, CLOSED_TASK_STATUSES, STAGES,
 from apps.crm.schema import SObject
 from apps.crm.values import parse_datetime, sf_date, sf_datetime
 from officegym.core import clock
+from officegym.core.sql import Prepared
 
 if TYPE_CHECKING:
     from apps.crm.records import Records
@@ -36,6 +37,14 @@ CASCADE = {  # object -> (child object, its field pointing here)
     "Opportunity": (("OpportunityLineItem", "OpportunityId"),),
     "Case": (("CaseComment", "ParentId"),),
 }
+
+
+# What saves read and write besides the record itself, prepared once (officegym/core/sql.py).
+_BOOKS, _ITEMS, _OPPORTUNITIES = TABLES["Pricebook2"], TABLES["OpportunityLineItem"], TABLES["Opportunity"]
+_STANDARD_BOOK = Prepared(select(_BOOKS.c.Id).where(_BOOKS.c.IsStandard.is_(True)))
+_HIGHEST_CASE_NUMBER = Prepared(select(func.max(TABLES["Case"].c.CaseNumber)))
+_LINE_TOTAL = Prepared(select(func.sum(_ITEMS.c.TotalPrice)).where(_ITEMS.c.OpportunityId == bindparam("opportunity_id")))
+_SET_AMOUNT = Prepared(update(_OPPORTUNITIES).where(_OPPORTUNITIES.c.Id == bindparam("opportunity_id")).values(Amount=bindparam("amount")))
 
 
 def _validation(message: str, fields: list[str]) -> CrmError:
@@ -81,8 +90,7 @@ def _opportunity(records: Records, record: dict[str, Any], before: dict[str, Any
     if probability is not None and not 0 <= probability <= 100:
         raise CrmError("NUMBER_OUTSIDE_VALID_RANGE", f"Probability: {probability} is outside 0 to 100", ["Probability"])
     if record.get("Pricebook2Id") is None:
-        standard = TABLES["Pricebook2"]
-        record["Pricebook2Id"] = records.db.scalar(select(standard.c.Id).where(standard.c.IsStandard.is_(True)))
+        record["Pricebook2Id"] = _STANDARD_BOOK.scalar(records.db)
     if stage == "Closed Won" and not (record.get("Amount") or 0) > 0:
         raise _validation("An opportunity can be Closed Won only with an Amount: enter the deal's Amount (or add its "
                           "products) before closing it as won", ["Amount"])
@@ -90,8 +98,7 @@ def _opportunity(records: Records, record: dict[str, Any], before: dict[str, Any
 
 def _case(records: Records, record: dict[str, Any], before: dict[str, Any] | None) -> None:
     if before is None:
-        table = TABLES["Case"]
-        highest = records.db.scalar(select(func.max(table.c.CaseNumber)))
+        highest = _HIGHEST_CASE_NUMBER.scalar(records.db)
         record["CaseNumber"] = f"{max(int(highest or 0) + 1, FIRST_CASE_NUMBER):08d}"
     closed = record.get("Status") in CLOSED_CASE_STATUSES
     if closed and not (record.get("Resolution__c") or "").strip():
@@ -171,11 +178,9 @@ def after_save(records: Records, obj: SObject, record: dict[str, Any], before: d
 
 
 def roll_up_amount(records: Records, opportunity_id: str) -> None:
-    items = TABLES["OpportunityLineItem"]
-    total = records.db.scalar(select(func.sum(items.c.TotalPrice)).where(items.c.OpportunityId == opportunity_id))
+    total = _LINE_TOTAL.scalar(records.db, opportunity_id=opportunity_id)
     if total is not None:
-        table = TABLES["Opportunity"]
-        records.db.execute(update(table).where(table.c.Id == opportunity_id).values(Amount=float(total)))
+        _SET_AMOUNT.run(records.db, opportunity_id=opportunity_id, amount=float(total))
 
 
 def before_delete(records: Records, obj: SObject, record: dict[str, Any]) -> None:

@@ -9,6 +9,7 @@ compiler (its WHERE, ORDER BY and LIMIT), so the fields and shapes are a query's
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 from functools import lru_cache
 from typing import Any
@@ -20,7 +21,7 @@ from apps.crm.schema import SObject
 from apps.crm.soql import ast as A
 from apps.crm.soql.compiler import Context, compile_query
 from apps.crm.soql.parser import SoqlError, parse_sosl
-from apps.crm.soql.run import shape_record
+from apps.crm.soql.run import prepared_batch, shape_record
 
 MAX_RESULTS = 2000  # SOSL returns at most 2,000 records in all
 
@@ -67,14 +68,30 @@ def _matches(fields: list[str], groups: list[list[str]]) -> Any:
     return ands[0] if len(ands) == 1 else A.Logic("OR", tuple(ands))
 
 
-def run_search(db: Session, text: str, today: date) -> list[dict[str, Any]]:
-    budget, plans = _plans(text, today, db.get_bind().dialect.name)
+# Searches whose plans no relative date literal went into, by (text, dialect): the same on any
+# day, so running one reads no clock (as SOQL plans, run.py).
+_UNDATED: dict[tuple[str, str], tuple[int, tuple[tuple[Any, int], ...]]] = {}
+_UNDATED_MAX = 256
+
+
+def run_search(db: Session, text: str, today: Callable[[], date]) -> list[dict[str, Any]]:
+    """The records a search finds; `today` (the env clock's day) is asked only when a WHERE of
+    the search has a relative date literal, or the search is new."""
+    dialect = db.get_bind().dialect.name
+    kept = _UNDATED.get((text, dialect))
+    if kept is None:
+        kept = _plans(text, today(), dialect)
+        if not any(plan.dated for plan, _ in kept[1]):
+            if len(_UNDATED) >= _UNDATED_MAX:
+                _UNDATED.clear()
+            _UNDATED[(text, dialect)] = kept
+    budget, plans = kept
     found: list[dict[str, Any]] = []
     for plan, limit in plans:
         left = min(limit, budget - len(found))
         if left <= 0:
             break
-        found.extend(shape_record(plan, row) for row in db.execute(plan.statement.limit(left)).mappings())
+        found.extend(shape_record(plan, row) for row in prepared_batch(plan, 0, left).tuples(db))
     return found
 
 

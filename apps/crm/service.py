@@ -31,15 +31,19 @@ ACTOR_META_KEY = "crm.actor_user_id"
 class CrmService:
     def __init__(self, db: Session, actor_id: str | None = None) -> None:
         self.db = db
-        self.actor_id = actor_id or get_meta(db, ACTOR_META_KEY) or ""
-        self.records = Records(db, self.actor_id)
+        # Read on first use: queries never need the actor, and its meta read was a tenth of one.
+        self.records = Records(db, actor_id or None, lambda: get_meta(db, ACTOR_META_KEY) or "")
+
+    @property
+    def actor_id(self) -> str:
+        return self.records.actor_id
 
     def today(self) -> date:
         return clock.now(self.db).date()
 
     def soql(self, text: str, start: int = 0, endpoint: str = "query") -> dict[str, Any]:
         try:
-            return run_query(self.db, text, self.today(), start=start, endpoint=endpoint)
+            return run_query(self.db, text, self.today, start=start, endpoint=endpoint)
         except SoqlError as error:
             raise CrmError(error.code, error.message) from None
 
@@ -67,7 +71,7 @@ class CrmService:
     def search(self, q: Sosl) -> dict[str, Any]:
         """Run a SOSL search: FIND {term} IN ALL FIELDS RETURNING Account(Id, Name), Contact(...)."""
         try:
-            return {"searchRecords": search.run_search(self.db, q, self.today())}
+            return {"searchRecords": search.run_search(self.db, q, self.today)}
         except SoqlError as error:
             raise CrmError(error.code, error.message) from None
 

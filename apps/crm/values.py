@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import math
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from apps.crm.schema import BOOLEAN_TYPES, INT_TYPES, NUMBER_TYPES, Field
@@ -23,6 +23,17 @@ def sf_date(value: date | datetime) -> str:
 def sf_datetime(value: datetime) -> str:
     value = value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
     return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}+0000"
+
+
+_EPOCH = datetime(1970, 1, 1)
+
+
+def sf_stamp(micros: int) -> str:
+    """A moment given in microseconds since the epoch (the env clock), as sf_datetime writes
+    it: every save stamps its record, so this skips the timezone work and strftime."""
+    moment = _EPOCH + timedelta(microseconds=micros)
+    return (f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d}T{moment.hour:02d}:{moment.minute:02d}:"
+            f"{moment.second:02d}.{moment.microsecond // 1000:03d}+0000")
 
 
 def parse_datetime(text: str) -> datetime:

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from apps.crm.models import TABLES
 from apps.crm.objects import sobject
 from graders.rubric import Expect
+from officegym.core.sql import Prepared
 from tasks.base import SampleContext, ToolError, Tools
 from tasks.common.variants import cached
 
@@ -21,8 +22,12 @@ def rows(db: Session, obj: str, *where: Any, order: str = "Id") -> list[dict[str
     return [dict(r) for r in db.execute(select(table).where(*where).order_by(table.c[order])).mappings()]
 
 
+# A grader's checks read records by Id, several per grade: prepared once per object.
+_BY_ID = {name: Prepared(select(t).where(t.c.Id == bindparam("record_id"))) for name, t in TABLES.items()}
+
+
 def row(db: Session, obj: str, record_id: str) -> dict[str, Any] | None:
-    found = rows(db, obj, TABLES[obj].c.Id == record_id)
+    found = _BY_ID[obj].mappings(db, record_id=record_id)
     return found[0] if found else None
 
 

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from apps.crm.models import TABLES
+from officegym.core.sql import Prepared
 from tasks.base import SampleContext
 from tasks.common.variants import cached
-from tasks.crm._common import me, rows, snapshot
+from tasks.crm._common import me, snapshot
 
 # Each kind of free text: the object and the fields it is written in.
 _KINDS = (
@@ -22,6 +24,14 @@ _KINDS = (
     ("Note", ("Title", "Body")),
     ("CaseComment", ("CommentBody",)),
 )
+
+
+# Each kind's rows by their creator, only the Id and the text: a grade reads all four.
+_WRITTEN_BY = {
+    obj: Prepared(select(TABLES[obj].c.Id, *(TABLES[obj].c[f] for f in fields))
+                  .where(TABLES[obj].c.CreatedById == bindparam("actor")).order_by(TABLES[obj].c.Id))
+    for obj, fields in _KINDS
+}
 
 
 def _seeded(ctx: SampleContext, obj: str) -> frozenset[str]:
@@ -37,10 +47,10 @@ def written(ctx: SampleContext) -> Callable[[Session], list[str]]:
 
     def read(db: Session) -> list[str]:
         found = []
-        for obj, fields in _KINDS:
-            for r in rows(db, obj, TABLES[obj].c.CreatedById == actor):  # a rep's own rows: dozens at most
-                if r["Id"] not in before[obj]:
-                    found.append("\n".join(str(r[f]) for f in fields if r[f]))
+        for obj, _fields in _KINDS:
+            for record_id, *texts in _WRITTEN_BY[obj].tuples(db, actor=actor):  # a rep's own rows: dozens at most
+                if record_id not in before[obj]:
+                    found.append("\n".join(str(text) for text in texts if text))
         return found
 
     return read

@@ -76,6 +76,22 @@ def test_query_batches_follow_next_records_url(api: Any, env_id: str) -> None:
     assert len(seen) == len(set(seen)) == total > 100 and pages == -(-total // 100)
 
 
+def test_links_follow_the_path_and_version_asked_and_data_is_left_alone(api: Any, env_id: str) -> None:
+    lookalike = '{"url":"/services/data/v62.0/sobjects/Account/x", "describe": "/services/data/v62.0/"}'
+    made = api.post(f"{V}/sobjects/Account", json={"Name": lookalike, "Description": lookalike}).json()["id"]
+    try:
+        for version in ("v62.0", "v58.0"):
+            soql = f"SELECT Name, Description, Owner.Name FROM Account WHERE Id = '{made}'"
+            record = api.get(f"services/data/{version}/query", params={"q": soql}).json()["records"][0]
+            base = f"/envs/{env_id}/api/crm/services/data/{version}/sobjects"
+            assert record["attributes"]["url"] == f"{base}/Account/{made}"
+            assert record["Owner"]["attributes"]["url"].startswith(f"{base}/User/005")
+            assert record["Name"] == record["Description"] == lookalike, "text that looks like a link is data"
+            assert api.get(f"services/data/{version}/sobjects/Account").json()["objectDescribe"]["urls"]["describe"] == f"{base}/Account/describe"
+    finally:
+        api.delete(f"{V}/sobjects/Account/{made}")
+
+
 def test_describe_and_search(api: Any) -> None:
     objects = api.get(f"{V}/sobjects").json()["sobjects"]
     assert {"name": "Opportunity", "keyPrefix": "006"}.items() <= next(o for o in objects if o["name"] == "Opportunity").items()

@@ -65,12 +65,17 @@ class Plan:
     # queries, and building the statement anew cost more than running it (see run.py).
     batches: dict[tuple[int, int], Prepared] = field(default_factory=dict, repr=False, compare=False)
     steps: Any = field(default=None, repr=False, compare=False)  # how to shape a row (run.py), once
+    counted: Prepared | None = field(default=None, repr=False, compare=False)  # COUNT() plans: the statement, prepared
+    # Child plans: their statement for N parents, prepared once per N (run.py).
+    by_parents: dict[int, Prepared] = field(default_factory=dict, repr=False, compare=False)
+    dated: bool = False  # a relative date literal (TODAY, LAST_N_DAYS:7) made it: it holds for one day only
 
 
 class _Compiler:
     def __init__(self, ctx: Context, aliases: count) -> None:
         self.ctx = ctx
         self.aliases = aliases
+        self.dated = False  # whether any condition read ctx.today
 
     def plan(self, query: A.Query, obj: SObject, link: str | None = None) -> Plan:
         scope = Scope(obj, self.aliases)
@@ -215,6 +220,8 @@ class _Compiler:
         if isinstance(leaf.left, A.Aggregate) and not allow_aggregates:
             raise SoqlError("MALFORMED_QUERY", "aggregates can be filtered only in HAVING, not WHERE")
         expr, fld = self._expression(leaf.left, scope)
+        if any(value.kind == "relative" for value in leaf.values):
+            self.dated = True
         return compare(leaf.op, expr, fld, leaf.values, self.ctx.today)
 
     def _order(self, items: tuple[A.Order, ...], scope: Scope, grouped: bool) -> list[ColumnElement[Any]]:
@@ -237,4 +244,7 @@ def compile_query(query: A.Query, ctx: Context) -> Plan:
     if obj is None:
         raise SoqlError("INVALID_TYPE", f"sObject type '{query.object}' is not supported. If you are attempting to use a "
                                         f"custom object, be sure to append the '__c' after the entity name")
-    return _Compiler(ctx, count()).plan(query, obj)
+    compiler = _Compiler(ctx, count())
+    plan = compiler.plan(query, obj)
+    plan.dated = compiler.dated
+    return plan

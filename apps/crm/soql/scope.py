@@ -9,6 +9,7 @@ Name and Type can be read through them, as in Salesforce.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import count
 from typing import Any
 
@@ -36,17 +37,25 @@ class Resolved:
     parents: tuple[tuple[tuple[str, ...], ColumnElement[Any]], ...]  # (canonical prefix, that parent's Id column)
 
 
+@lru_cache(maxsize=1024)
+def _alias(object_name: str, number: int) -> Any:
+    """The object's table named t<number> in a statement. Kept: building an alias builds a
+    proxy of each of its columns, over half of compiling a new query; an alias never changes,
+    and one statement numbers its aliases apart, so reusing them across statements is safe."""
+    return TABLES[object_name].alias(f"t{number}")
+
+
 class Scope:
     def __init__(self, obj: SObject, aliases: count) -> None:
         self.obj = obj
         self.aliases = aliases
-        self.table = TABLES[obj.name].alias(f"t{next(aliases)}")
+        self.table = _alias(obj.name, next(aliases))
         self.source: FromClause = self.table
         self.joins: dict[tuple[str, ...], tuple[Any, SObject, tuple[str, ...]]] = {}
         self.poly: dict[tuple[str, ...], list[tuple[Any, SObject]]] = {}
 
     def _join(self, parent_key: tuple[str, ...], table: Any, ref: Field, target: SObject) -> Any:
-        alias = TABLES[target.name].alias(f"t{next(self.aliases)}")
+        alias = _alias(target.name, next(self.aliases))
         self.source = self.source.outerjoin(alias, alias.c.Id == table.c[ref.name])
         return alias
 
