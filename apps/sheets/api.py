@@ -9,14 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import JSONResponse
 
 from apps.sheets.errors import CODE_HTTP, SheetsError, error_body
 from apps.sheets.operations import OPERATIONS
 from officegym.core.env_store import Env
 from officegym.core.errors import AppError
 from officegym.core.web import current_env
-from officegym.faces.rest import BadBody, call, json_body
+from officegym.faces.rest import BadBody, JSONResponse, call, json_body
 
 router = APIRouter()
 

@@ -8,7 +8,9 @@ from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import bindparam, delete, insert, select
+from sqlalchemy.orm import make_transient_to_detached
 
+from apps.sheets import kept_books
 from apps.sheets.errors import invalid
 from apps.sheets.formulas.engine import SheetInfo
 from apps.sheets.models import Cell, Merge, NamedRange, Sheet, Spreadsheet
@@ -17,6 +19,7 @@ from apps.sheets.store import CELL_FIELDS
 from officegym.core.sql import Prepared
 
 # A spreadsheet's formula texts: does any name a tab being added? (without loading its book)
+INSERT_TAB = Prepared(insert(Sheet.__table__).values({c.name: bindparam(c.name) for c in Sheet.__table__.c}))
 FORMULAS = Prepared(select(Cell.formula).where(Cell.spreadsheet_id == bindparam("ss"), Cell.formula.is_not(None)))
 MAX_ROWS_TOTAL = 1_000_000
 MAX_COLUMNS = 18_278
@@ -98,16 +101,22 @@ def add_sheet(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> d
         n += 1
     title = _unique_title(self, ss, str(props.get("title") or f"Sheet{n}"), label, tabs=tabs)
     grid = props.get("gridProperties") or {}
-    sid = int(props["sheetId"]) if props.get("sheetId") is not None else new_sheet_id(ss)
+    sid = int(props["sheetId"]) if props.get("sheetId") is not None else new_sheet_id(ss, db=self.db)
     if any(t.sheet_id == sid for t in tabs):
         raise invalid(f"{label}: A sheet with id {sid} already exists")
     tab = Sheet(spreadsheet_id=ss.id, sheet_id=sid, title=title, index=len(tabs),
                 row_count=int(grid.get("rowCount", 1000)), column_count=int(grid.get("columnCount", 26)),
-                frozen_rows=int(grid.get("frozenRowCount", 0)), frozen_columns=int(grid.get("frozenColumnCount", 0)))
+                frozen_rows=int(grid.get("frozenRowCount", 0)), frozen_columns=int(grid.get("frozenColumnCount", 0)),
+                hidden=False, tab_color=None)
     if not (1 <= tab.row_count <= MAX_ROWS_TOTAL and 1 <= tab.column_count <= MAX_COLUMNS):
         raise invalid(f"{label}: rowCount must be 1..{MAX_ROWS_TOTAL} and columnCount 1..{MAX_COLUMNS}")
+    # Inserted on the driver, then made the session's object for its row (the ORM's unit of
+    # work for one insert cost more than the rest of adding a tab).
+    self.db.flush()
+    INSERT_TAB.run(self.db, **{c.key: getattr(tab, c.key) for c in Sheet.__table__.c})
+    make_transient_to_detached(tab)
     self.db.add(tab)
-    _reindex(self, ss, tab, props.get("index"), tabs=tabs)  # (flushes the new tab with its place)
+    _reindex(self, ss, tab, props.get("index"), tabs=tabs)  # (flushes the tabs' new places)
     # A formula that named this title before it existed (#REF!) resolves now; most books have
     # none, and then a loaded book just gains the empty tab (no reload).
     named = title.lower()
@@ -363,6 +372,7 @@ def copy_tab(self: Any, source: Spreadsheet, tab: Sheet, target: Spreadsheet, ti
     self.db.flush()
     if copies:
         self.db.execute(insert(Cell), copies)
+        kept_books.unchain(self.db, target.id)  # cells written outside a book: no revision names them
     self.db.flush()
     restructure(self, target, lambda row: row, lambda text, _: text)
     return _tab_props(self, target, new)

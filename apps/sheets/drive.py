@@ -39,23 +39,30 @@ def _visible(self: Any) -> Any:
     return select(Spreadsheet).join(Permission, Permission.spreadsheet_id == Spreadsheet.id).where(Permission.email == self.actor_email)
 
 
-def _search(matches: Any) -> Prepared:
+def _search(matches: Any, correlated: bool) -> Prepared:
     """The visible spreadsheets whose title, or one of whose text cells, `matches` the pattern,
-    newest first. Cells are read in one pass restricted to spreadsheets the person can open
-    (an uncorrelated IN: a sequential scan beats an index probe per spreadsheet here)."""
+    newest first. On PostgreSQL cells are read in one pass restricted to spreadsheets the
+    person can open (an uncorrelated IN: a sequential scan beats an index probe per spreadsheet
+    there); SQLite, `correlated`, looks into a spreadsheet's cells only when its title does not
+    match, and stops at its first matching cell (a third less work for a search by title)."""
     pattern = bindparam("pattern")
-    visible = select(Permission.spreadsheet_id).where(Permission.email == bindparam("email"))
-    content = select(Cell.spreadsheet_id).where(Cell.spreadsheet_id.in_(visible), Cell.kind == "s", matches(Cell.value, pattern))
+    if correlated:
+        in_content: Any = select(Cell.spreadsheet_id).where(
+            Cell.spreadsheet_id == Spreadsheet.id, Cell.kind == "s", matches(Cell.value, pattern)).exists()
+    else:
+        visible = select(Permission.spreadsheet_id).where(Permission.email == bindparam("email"))
+        in_content = Spreadsheet.id.in_(select(Cell.spreadsheet_id).where(
+            Cell.spreadsheet_id.in_(visible), Cell.kind == "s", matches(Cell.value, pattern)))
     return Prepared(select(Spreadsheet.id, Spreadsheet.title, Spreadsheet.created, Spreadsheet.modified)
                     .join(Permission, Permission.spreadsheet_id == Spreadsheet.id)
-                    .where(Permission.email == bindparam("email"), or_(matches(Spreadsheet.title, pattern), Spreadsheet.id.in_(content)))
+                    .where(Permission.email == bindparam("email"), or_(matches(Spreadsheet.title, pattern), in_content))
                     .order_by(Spreadsheet.modified.desc(), Spreadsheet.id).limit(bindparam("limit", type_=Integer)))
 
 
 # By dialect: SQLite's LIKE already ignores ASCII case (and its lower() folds only ASCII too),
 # so plain LIKE matches what ILIKE's `lower(x) LIKE lower(p)` spelling would, at half the cost.
-SEARCH = {"sqlite": _search(lambda column, pattern: column.like(pattern)),
-          "postgresql": _search(lambda column, pattern: column.ilike(pattern))}
+SEARCH = {"sqlite": _search(lambda column, pattern: column.like(pattern), correlated=True),
+          "postgresql": _search(lambda column, pattern: column.ilike(pattern), correlated=False)}
 # The owners of every spreadsheet a person can open, in one read (a search lists several).
 OWNERS_OF_VISIBLE = Prepared(select(Permission.spreadsheet_id, Permission.email).where(
     Permission.role == "owner", Permission.spreadsheet_id.in_(select(Permission.spreadsheet_id).where(Permission.email == bindparam("email"))))

@@ -29,6 +29,9 @@ class Spreadsheet(Base):
     created: Mapped[str] = mapped_column(String(32))  # ISO 8601, env clock
     modified: Mapped[str] = mapped_column(String(32))
     next_sheet_id: Mapped[int] = mapped_column(Integer, default=1)
+    # Which cells the spreadsheet holds, as a digest chained over every save of its book
+    # (NULL, or "!…" after any other write: not known); apps/sheets/kept_books.py.
+    revision: Mapped[str | None] = mapped_column(String(40), nullable=True, default=None)
 
 
 class Sheet(Base):

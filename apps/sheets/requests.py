@@ -10,7 +10,8 @@ from collections.abc import Callable
 from functools import cmp_to_key
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy.orm.attributes import set_committed_value
 
 from apps.sheets import dimensions
 from apps.sheets.a1 import GridRange
@@ -21,6 +22,7 @@ from apps.sheets.formulas.values import compare
 from apps.sheets.ids import google_id, sheet_id
 from apps.sheets.models import Chart, Merge, NamedRange, Sheet, Spreadsheet
 from apps.sheets.rewrite import offset
+from officegym.core.sql import Prepared
 
 ERROR_TYPES = {"#NULL!": "NULL_VALUE", "#DIV/0!": "DIVIDE_BY_ZERO", "#VALUE!": "VALUE", "#REF!": "REF", "#NAME?": "NAME",
                "#NUM!": "NUM", "#N/A": "N_A", "#ERROR!": "ERROR"}
@@ -36,11 +38,22 @@ def rgb_to_hex(rgb: dict[str, Any]) -> str:
     return "#" + "".join(f"{round(float(rgb.get(k, 0) or 0) * 255):02x}" for k in ("red", "green", "blue"))
 
 
-def new_sheet_id(spreadsheet: Spreadsheet, index: int | None = None) -> int:
+NEXT_SHEET_ID = Prepared(update(Spreadsheet.__table__).where(Spreadsheet.__table__.c.id == bindparam("ss"))
+                         .values(next_sheet_id=bindparam("counter")))
+
+
+def new_sheet_id(spreadsheet: Spreadsheet, index: int | None = None, db: Any = None) -> int:
+    """A new tab's sheetId, advancing the spreadsheet's counter (with `db`, stored at once on
+    the driver, the object showing it with nothing left to flush)."""
     if index == 0:
         return 0
-    spreadsheet.next_sheet_id = (spreadsheet.next_sheet_id or 1) + 1
-    return sheet_id(spreadsheet.id, spreadsheet.next_sheet_id)
+    counter = (spreadsheet.next_sheet_id or 1) + 1
+    if db is None:
+        spreadsheet.next_sheet_id = counter
+    else:
+        NEXT_SHEET_ID.run(db, ss=spreadsheet.id, counter=counter)
+        set_committed_value(spreadsheet, "next_sheet_id", counter)
+    return sheet_id(spreadsheet.id, counter)
 
 
 def where(i: int, kind: str) -> str:

@@ -4,8 +4,10 @@
 with their stored precedents, so nothing is re-parsed); edits go through `write`, which
 recalculates the dependants; `save` writes back exactly the cells whose content, value or
 format changed: a delete of those left empty and an upsert of the rest, one driver
-executemany each. Every write pays the load, so its statements run on the driver
-(officegym.core.sql) rather than through the ORM.
+executemany each, and advances the spreadsheet's revision. `StoredBook.open`, what operations
+use, takes the book an earlier operation kept when the revision proves it current
+(kept_books.py), so a write to a big book does not load it again. Its statements run on the
+driver (officegym.core.sql) rather than through the ORM.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from sqlalchemy import and_, bindparam, delete, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from apps.sheets import kept_books
 from apps.sheets.a1 import GridRange
 from apps.sheets.entry import Entered, decode, dump_json, encode, load_json
 from apps.sheets.formulas.engine import Book, Key, SheetInfo, deps_from_json, deps_json
@@ -59,14 +62,25 @@ def _same_literal(a: Any, b: Any) -> bool:
 
 
 class StoredBook:
-    def __init__(self, db: Session, spreadsheet_id: str, now: datetime, cells: Iterable[tuple[Any, ...]] | None = None) -> None:
+    def __init__(self, db: Session, spreadsheet_id: str, now: datetime, cells: Iterable[tuple[Any, ...]] | None = None,
+                 read: tuple[list[Any], list[Any]] | None = None) -> None:
         """The stored book, or (`cells`, rows shaped as CELLS reads them) a book of other cells
-        over the stored tabs and names: a structural edit builds the moved book in memory."""
+        over the stored tabs and names: a structural edit builds the moved book in memory.
+        `read` is the tabs and names (TABS, NAMES) when the caller has read them already."""
         self.db = db
         self.spreadsheet_id = spreadsheet_id
-        db.flush()  # the prepared reads below run on the driver: pending ORM changes first
-        names = {name: (sheet_id, GridRange(None, r1, c1, r2, c2)) for name, sheet_id, r1, c1, r2, c2 in NAMES.rows(db, ss=spreadsheet_id)}
-        self.book = Book([SheetInfo(*tab) for tab in TABS.rows(db, ss=spreadsheet_id)], names, now)
+        # For a book `kept_books` may keep after its saves (None: a book that is not kept): the
+        # rows as stored, by key; the revision naming its cells; and the spreadsheet's stored
+        # revision when this book read or last set it (its save advances it from there).
+        self.stored_rows: dict[Key, tuple[Any, ...]] | None = None
+        self.revision: str | None = None
+        self.read_at: str | None = None
+        if read is None:
+            db.flush()  # the prepared reads below run on the driver: pending ORM changes first
+            read = TABS.rows(db, ss=spreadsheet_id), NAMES.rows(db, ss=spreadsheet_id)
+        tabs, named = read
+        names = {name: (sheet_id, GridRange(None, r1, c1, r2, c2)) for name, sheet_id, r1, c1, r2, c2 in named}
+        self.book = Book([SheetInfo(*tab) for tab in tabs], names, now)
         self.formats: dict[Key, tuple[str | None, str | None]] = {}  # number_format, style (JSON)
         self.dirty: set[Key] = set()
         # The rows as stored when a structural edit rebuilt this book in memory: later saves
@@ -98,15 +112,48 @@ class StoredBook:
         for anchor, cells in book.spill_area.items():
             cells.sort()
 
-    def copy(self) -> StoredBook:
+    @classmethod
+    def open(cls, db: Session, spreadsheet_id: str, now: datetime) -> StoredBook:
+        """The stored book for an operation to read and edit: the one kept from an earlier
+        operation when the stored rows are still exactly what it was built from (kept_books),
+        else built from them."""
+        db.flush()  # the prepared reads below run on the driver: pending ORM changes first
+        revision = kept_books.REVISION.scalar(db, ss=spreadsheet_id)
+        tabs, named = TABS.rows(db, ss=spreadsheet_id), NAMES.rows(db, ss=spreadsheet_id)
+        kept = kept_books.take(spreadsheet_id)
+        if kept is not None and not kept_books.same_frame(kept, tabs, named):
+            kept = None
+        if kept is not None and kept_books.known(revision) and kept.revision == revision:
+            found = kept
+        else:
+            cells = CELLS.tuples(db, ss=spreadsheet_id)
+            if kept is not None and kept_books.same_cells(kept, cells):
+                found = kept
+            else:
+                found = cls(db, spreadsheet_id, now, cells, read=(tabs, named))
+                found.stored_rows = {row[:3]: row for row in cells}
+            # An unknown stored revision: the cells as read are named by their digest, worked
+            # out only if this book saves (stored_rows still holds them until then).
+            found.revision = revision if kept_books.known(revision) else None
+        found.db = db
+        found.book.now = now
+        found.read_at = revision
+        return found
+
+    def copy(self, stored: bool = False) -> StoredBook:
         """An independent copy of the book as loaded (its unsaved edits included), without
-        reading the database again."""
+        reading the database again. With `stored`, the copy also takes what this book knows
+        of the rows as stored (its revision), for a copy saved into a database holding
+        exactly those rows."""
         new = StoredBook.__new__(StoredBook)
         new.db, new.spreadsheet_id = self.db, self.spreadsheet_id
         new.book = self.book.copy()
         new.formats = dict(self.formats)
         new.dirty = set(self.dirty)
         new.baseline = None if self.baseline is None else dict(self.baseline)
+        new.stored_rows = new.revision = new.read_at = None
+        if stored and self.stored_rows is not None:
+            new.stored_rows, new.revision, new.read_at = dict(self.stored_rows), self.revision, self.read_at
         return new
 
     # -- edits ----------------------------------------------------------------------------
@@ -193,6 +240,7 @@ class StoredBook:
             self.save_over(self.baseline)
             return
         if not self.dirty:
+            kept_books.keep(self)
             return
         rows = {key: self.row_of(key) for key in sorted(self.dirty)}
         self.db.flush()
@@ -200,6 +248,31 @@ class StoredBook:
                                        for (s, r, c), row in rows.items() if row is None])
         UPSERT_CELL[self.db.get_bind().dialect.name].run_many(self.db, [row for row in rows.values() if row is not None])
         self.dirty.clear()
+        stored = self.stored_rows
+        if stored is None:
+            self.forget_revision()
+            return
+        if self.revision is None:
+            self.revision = kept_books.digest(list(stored.values()))
+        written, deleted = [], []
+        for key, row in rows.items():
+            if row is None:
+                if stored.pop(key, None) is not None:
+                    deleted.append(key)
+            else:
+                line = stored[key] = tuple([row[name] for name in CELL_FIELDS])
+                written.append(line)
+        revision = kept_books.chain(self.revision, written, deleted)
+        if kept_books.advance(self.db, self.spreadsheet_id, self.read_at, revision):
+            self.revision = self.read_at = revision
+            kept_books.keep(self)
+        else:  # the cells were written since this book read them by something that is not it
+            self.forget_revision()
+
+    def forget_revision(self) -> None:
+        """This book wrote cells it keeps no revision for: the spreadsheet's is unknown now."""
+        self.stored_rows = self.revision = None
+        self.read_at = kept_books.unchain(self.db, self.spreadsheet_id)
 
     def save_over(self, stored: dict[Key, dict[str, Any]]) -> None:
         """Write this book over the spreadsheet whose rows were `stored` (key → row as read):
@@ -212,6 +285,7 @@ class StoredBook:
         UPSERT_CELL[self.db.get_bind().dialect.name].run_many(self.db, [row for key, row in rows.items() if stored.get(key) != row])
         self.dirty.clear()
         self.baseline = None
+        self.forget_revision()
 
     def insert_all(self) -> None:
         """Write every cell of a book built in memory for a spreadsheet that has none stored
@@ -219,3 +293,4 @@ class StoredBook:
         self.db.flush()
         INSERT_CELL.run_many(self.db, self.cell_rows())
         self.dirty.clear()
+        self.forget_revision()

@@ -20,7 +20,7 @@ def full_range(sheet: str, area: str | None) -> str:
 
 
 def _tab_id(self: Any, spreadsheet_id: str, sheet: str) -> int:
-    for tab in self.tabs(spreadsheet_id):
+    for tab in self.tab_rows(spreadsheet_id):
         if tab.title == sheet:
             return tab.sheet_id
     raise invalid(f"Sheet '{sheet}' not found (sheets: {', '.join(t.title for t in self.tabs(spreadsheet_id))})")

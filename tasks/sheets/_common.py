@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from apps.sheets import kept_books
 from apps.sheets.entry import Entered
 from apps.sheets.formulas.engine import Book as EngineBook
 from apps.sheets.formulas.engine import Key
@@ -56,9 +57,18 @@ def template_book(ctx: SampleContext, spreadsheet_id: str) -> EngineBook:
 def fresh_book(ctx: SampleContext, db: Session, spreadsheet_id: str) -> StoredBook:
     """A seeded spreadsheet as a new env holds it, for the task's setup to edit: a private copy
     of the template's book (read once per template) bound to the env's session, so a setup
-    does not read the spreadsheet again. Only for setups: they run on the env as created."""
-    stored = cached(ctx, f"sheets/stored/{spreadsheet_id}", lambda: load(ctx.db, spreadsheet_id)).copy()
+    does not read the spreadsheet again. Only for setups: they run on the env as created, so
+    the copy also carries the revision naming the template's cells, and its save leaves the
+    env's spreadsheet with a known revision (apps/sheets/kept_books.py)."""
+    stored = cached(ctx, f"sheets/stored/{spreadsheet_id}", lambda: _template_stored(ctx.db, spreadsheet_id)).copy(stored=True)
     stored.db = db
+    return stored
+
+
+def _template_stored(db: Session, spreadsheet_id: str) -> StoredBook:
+    stored = StoredBook.open(db, spreadsheet_id, clock.now(db).replace(tzinfo=None))
+    if stored.revision is None and stored.stored_rows is not None:
+        stored.revision = kept_books.digest(list(stored.stored_rows.values()))
     return stored
 
 
@@ -156,9 +166,10 @@ def allow_recalc(spreadsheet_id: str) -> Expect:
 
 
 def allow_touch(spreadsheet_id: str) -> Expect:
-    """Any write marks the spreadsheet modified (its `modified` time moves)."""
+    """Any write marks the spreadsheet modified (its `modified` time moves, and the revision
+    naming its cells with it)."""
     return Expect("sheets_spreadsheets", "update",
-                  lambda c: c.row["id"] == spreadsheet_id and set(c.changed_columns) <= {"modified", "next_sheet_id"})
+                  lambda c: c.row["id"] == spreadsheet_id and set(c.changed_columns) <= {"modified", "next_sheet_id", "revision"})
 
 
 def allow_new_tab(spreadsheet_id: str, title: str) -> list[Expect]:

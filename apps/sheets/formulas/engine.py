@@ -25,6 +25,7 @@ from typing import Any
 
 from apps.sheets.a1 import GridRange, cell_name
 from apps.sheets.formulas import functions  # noqa: F401 - registers every function
+from apps.sheets.formulas.aggregates import shape, unaffected
 from apps.sheets.formulas.context import BookContext, is_volatile
 from apps.sheets.formulas.evaluator import evaluate
 from apps.sheets.formulas.parser import FormulaSyntaxError, parse, references
@@ -37,6 +38,7 @@ VOLATILE = frozenset({"NOW", "TODAY", "RAND", "RANDBETWEEN"})
 MAX_SPILL_PASSES = 8
 MAX_RANGE_CELLS = 2_000_000
 MAX_CACHED_RANGES = 64  # per sheet, past which a change drops them all rather than search them
+MAX_PRUNED_EDIT = 16  # typed cells, past which every formula reading one is recalculated unasked
 
 
 @dataclass(slots=True)
@@ -69,6 +71,8 @@ class Book:
         # Range reads per sheet, dropped whenever a value on that sheet changes: a summary tab
         # reads the same few columns of a big table once per formula, so they are read once.
         self._ranges: dict[int, dict[tuple[int, int, int, int], Matrix]] = defaultdict(dict)
+        self.plans: dict[tuple[int, str], Any] = {}  # (sheet, text) → aggregates.plan
+        self.aggregates: set[Key] = set()  # formulas that are one conditional aggregate (aggregates.shape)
 
     def copy(self) -> Book:
         """An independent copy (edits to either leave the other as it was), for reading one
@@ -86,6 +90,7 @@ class Book:
         new._wide = defaultdict(list, {k: list(v) for k, v in self._wide.items()})
         new._extent = dict(self._extent)
         new._ranges = defaultdict(dict, {k: dict(v) for k, v in self._ranges.items()})  # a Matrix is never changed
+        new.plans, new.aggregates = dict(self.plans), set(self.aggregates)
         return new
 
     def add_sheet(self, info: SheetInfo) -> None:
@@ -162,13 +167,15 @@ class Book:
             self.inputs.pop(key, None)
         else:
             self.inputs[key] = value
-        self._changed(key[0])
+        self._changed_cell(key, value is not None)
 
     def set_formula(self, key: Key, text: str, deps: list[Dep] | None = None, value: Any = None) -> None:
         self._drop_formula(key)
         self.inputs.pop(key, None)
         self.formulas[key] = text
         self.values[key] = value
+        if shape(text) is not None:
+            self.aggregates.add(key)
         if deps is None:
             deps, volatile = self.compile(key[0], text)
             if volatile:
@@ -176,7 +183,7 @@ class Book:
         self.deps[key] = deps
         for dep in deps:
             self._index(dep, key)
-        self._changed(key[0])
+        self._changed_cell(key, True)
 
     def load_formula(self, key: Key, text: str, deps: list[Dep], value: Any) -> None:
         """A stored formula with its stored precedents and value, into a book being loaded
@@ -187,10 +194,26 @@ class Book:
         for dep in deps:
             self._index(dep, key)
         self._extent.pop(key[0], None)
+        if shape(text) is not None:
+            self.aggregates.add(key)
 
     def _changed(self, sheet_id: int) -> None:
         self._extent.pop(sheet_id, None)
         self._ranges.pop(sheet_id, None)
+
+    def _changed_cell(self, key: Key, filled: bool) -> None:
+        """One cell's content changed: only the cached range reads holding it are dropped (a
+        deal's amount typed in must not make every SUMIFS re-read and re-test the criteria
+        columns beside it), and the used extent only grows, unless the cell was emptied."""
+        sheet_id, r, c = key
+        extent = self._extent.get(sheet_id)
+        if extent is not None:
+            if filled:
+                if r >= extent[0] or c >= extent[1]:
+                    self._extent[sheet_id] = (max(extent[0], r + 1), max(extent[1], c + 1))
+            else:
+                del self._extent[sheet_id]
+        self._forget_ranges_with(key)
 
     def mark_volatile(self, key: Key) -> None:
         self.volatile.add(key)
@@ -201,6 +224,7 @@ class Book:
         del self.formulas[key]
         self.values.pop(key, None)
         self.volatile.discard(key)
+        self.aggregates.discard(key)
         for dep in self.deps.pop(key, ()):
             self._unindex(dep, key)
         self._clear_spill(key)
@@ -334,7 +358,8 @@ class Book:
         typed = [k for k in seen if k not in formulas]
         for dep in self.dependants_of_many(typed):
             dirty.add(dep)
-            needed.add(dep)
+            if len(typed) > MAX_PRUNED_EDIT or not self._unaffected_by_all(dep, typed):
+                needed.add(dep)
             if dep not in seen:
                 seen.add(dep)
                 queue.append(dep)
@@ -365,7 +390,7 @@ class Book:
         ready = deque(sorted(k for k, n in indegree.items() if n == 0))
         spill_changed: set[Key] = set()
         done = 0
-        values = self.values
+        values, aggregates = self.values, self.aggregates
         while ready:
             key = ready.popleft()
             done += 1
@@ -373,7 +398,9 @@ class Book:
                 before = values.get(key, _UNSET)
                 self._store(key, self.evaluate_formula(key), touched, spill_changed)
                 if not _same_value(before, values[key]):
-                    needed.update(edges.get(key, ()))
+                    for target in edges.get(key, ()):
+                        if target not in needed and (target not in aggregates or not unaffected(self, target, key)):
+                            needed.add(target)
             for target in edges.get(key, ()):
                 if target in indegree and target != key:
                     indegree[target] -= 1
@@ -383,6 +410,19 @@ class Book:
             if n > 0:
                 self._store(key, CIRCULAR, touched, spill_changed)
         return spill_changed - changed
+
+    def _unaffected_by_all(self, key: Key, cells: list[Key]) -> bool:
+        """Whether no cell of `cells` that the formula at `key` reads can change its value
+        (a conditional aggregate whose criteria the changed rows do not meet: aggregates.py)."""
+        if key not in self.aggregates:
+            return False
+        deps = self.deps.get(key, ())
+        for cell in cells:
+            s, r, c = cell
+            if any(d[0] == s and d[1] <= r and (d[3] is None or r < d[3]) and d[2] <= c and (d[4] is None or c < d[4]) for d in deps) \
+                    and not unaffected(self, key, cell):
+                return False
+        return True
 
     def _store(self, key: Key, result: Any, touched: set[Key], spill_changed: set[Key]) -> None:
         if isinstance(result, Matrix) and (result.height > 1 or result.width > 1):

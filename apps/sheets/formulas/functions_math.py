@@ -22,7 +22,7 @@ def numbers(args: tuple[Any, ...]) -> Iterator[float]:
     given directly counts when it reads as a number (TRUE, "3")."""
     for arg in args:
         if isinstance(arg, Matrix):
-            cells = list(arg.flat())
+            cells = arg.cells()
             found = [v for v in cells if type(v) is float]  # the engine keeps every number a float
             if len(found) != len(cells):
                 for value in cells:
@@ -235,16 +235,19 @@ def _wildcard(text: str) -> re.Pattern[str]:
 
 
 def _cells(area: Any) -> list[Any]:
-    return list(area.flat()) if isinstance(area, Matrix) else [area]
+    return area.cells() if isinstance(area, Matrix) else [area]
 
 
 # A summary tab asks the same criterion of the same range once per row (SUMIFS(Amount, Stage,
 # "Won", Owner, A2), SUMIFS(…, A3), …); a range read is one shared Matrix until its cells change,
-# so each (range, criterion) is tested once. Entries hold the Matrix itself, so an id is never
-# reused while its entry lives; the memo is bounded by the cells it holds.
+# so each (range, criterion) is tested once, and each combination of tests is turned once into
+# the positions that match. Entries hold the objects their ids come from, so an id is never
+# reused while its entry lives; the memos are bounded by the cells they hold.
 _TESTED: dict[tuple[int, int], tuple[Matrix, Callable[[Any], bool], list[bool]]] = {}
+_MATCHED: dict[tuple[int, ...], tuple[tuple[list[bool], ...], list[int]]] = {}
 _TESTED_CELLS = [0]
 MAX_TESTED_CELLS = 200_000
+MAX_MATCHED = 4096
 
 
 def _tested(area: Any, test: Callable[[Any], bool]) -> list[bool]:
@@ -254,35 +257,54 @@ def _tested(area: Any, test: Callable[[Any], bool]) -> list[bool]:
     found = _TESTED.get(key)
     if found is not None and found[0] is area and found[1] is test:
         return found[2]
-    hits = [test(c) for c in area.flat()]
+    hits = [test(c) for c in area.cells()]
     if _TESTED_CELLS[0] + len(hits) > MAX_TESTED_CELLS:
         _TESTED.clear()
+        _MATCHED.clear()
         _TESTED_CELLS[0] = 0
     _TESTED[key] = (area, test, hits)
     _TESTED_CELLS[0] += len(hits)
     return hits
 
 
-def _matching(pairs: tuple[Any, ...], size: int) -> list[bool]:
+def _matching(pairs: tuple[Any, ...], size: int) -> list[int]:
+    """The positions (row by row) where every criterion range meets its criterion."""
     if not pairs or len(pairs) % 2:
         raise fail("#N/A", "Criteria come in pairs: a criteria range, then its criterion.")
-    hits: list[bool] | None = None
+    tested = []
     for i in range(0, len(pairs), 2):
         test = criterion(pairs[i + 1] if not isinstance(pairs[i + 1], Matrix) else pairs[i + 1].rows[0][0])
-        tested = _tested(pairs[i], test)
-        if len(tested) != size:
+        hits = _tested(pairs[i], test)
+        if len(hits) != size:
             raise fail("#VALUE!", "Array arguments to the IFS function are of different size.")
-        hits = tested if hits is None else [h and t for h, t in zip(hits, tested)]
-    return list(hits) if hits is not None else []
+        tested.append(hits)
+    key = tuple(map(id, tested))
+    found = _MATCHED.get(key)
+    if found is not None and all(a is b for a, b in zip(found[0], tested, strict=True)):
+        return found[1]
+    positions = [i for i, hit in enumerate(tested[0]) if hit] if len(tested) == 1 else [
+        i for i, hit in enumerate(zip(*tested)) if all(hit)]
+    if len(_MATCHED) >= MAX_MATCHED:
+        _MATCHED.clear()
+    _MATCHED[key] = (tuple(tested), positions)
+    return positions
 
 
-def _values_at(area: Any, hits: list[bool]) -> list[float]:
+def _values_at(area: Any, positions: list[int]) -> list[float]:
+    """The numbers at `positions` of `area` (past its end: nothing), the first error raised."""
+    cells = _cells(area)
+    size = len(cells)
     out = []
-    for hit, v in zip(hits, _cells(area)):
-        if hit:
-            check(v)
-            if isinstance(v, (int, float)) and not isinstance(v, bool):
-                out.append(float(v))
+    for i in positions:
+        if i >= size:
+            break
+        v = cells[i]
+        if type(v) is float:  # the engine keeps every number a float
+            out.append(v)
+            continue
+        check(v)
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            out.append(float(v))
     return out
 
 
@@ -302,14 +324,14 @@ def _sumifs(sum_area: Any, *pairs: Any) -> float:
 
 @function("COUNTIF", 2, 2)
 def _countif(area: Any, spec: Any) -> float:
-    return float(sum(_matching((area, spec), len(_cells(area)))))
+    return float(len(_matching((area, spec), len(_cells(area)))))
 
 
 @function("COUNTIFS", 2)
 def _countifs(*pairs: Any) -> float:
     if len(pairs) % 2:
         raise fail("#N/A", "COUNTIFS takes pairs of criteria range and criterion")
-    return float(sum(_matching(pairs, len(_cells(pairs[0])))))
+    return float(len(_matching(pairs, len(_cells(pairs[0])))))
 
 
 def _mean(found: list[float], name: str) -> float:

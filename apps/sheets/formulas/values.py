@@ -44,10 +44,11 @@ def fail(code: str, message: str = "") -> FormulaError:
 class Matrix:
     """A rectangle of values, row-major. Ranges, array literals and array results are Matrices."""
 
-    __slots__ = ("rows",)
+    __slots__ = ("rows", "_cells")
 
     def __init__(self, rows: list[list[Any]]) -> None:
         self.rows = rows
+        self._cells: list[Any] | None = None
 
     @property
     def height(self) -> int:
@@ -59,6 +60,14 @@ class Matrix:
 
     def flat(self) -> Iterator[Any]:
         return chain.from_iterable(self.rows)
+
+    def cells(self) -> list[Any]:
+        """Every value, row by row, as one list: made once (a Matrix is never changed), since
+        a range read is shared by every formula reading it until one of its cells changes."""
+        found = self._cells
+        if found is None:
+            found = self._cells = list(chain.from_iterable(self.rows))
+        return found
 
     def column(self, index: int) -> list[Any]:
         return [row[index] for row in self.rows]
