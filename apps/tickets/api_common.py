@@ -8,13 +8,13 @@ import re
 from typing import Any
 
 from fastapi import Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 
 from apps.tickets.errors import TicketsError, error_body
 from apps.tickets.operations import OPERATIONS
 from officegym.core.env_store import Env
 from officegym.core.errors import AppError
-from officegym.faces.rest import BadBody, call, json_body
+from officegym.faces.rest import BadBody, JSONResponse, call, json_body
 
 API = "/rest/api/{version}"
 AGILE = "/rest/agile/1.0"

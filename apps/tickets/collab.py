@@ -31,9 +31,8 @@ def add_comment_row(self, issue: Any, body: str) -> Any:
         raise TicketsError("invalid_field", "Comment body can not be empty!", field="comment")
     if len(text) > MAX_COMMENT:
         raise TicketsError("invalid_field", f"Comment is too long: at most {MAX_COMMENT} characters.", field="comment")
-    row = Q.CommentRow(id=max(Q.MAX_COMMENT_ID.scalar(self.db) or 0, 9999) + 1, issue_id=issue.id, author_id=self.actor_id, body=text,
-                       created=self.stamp(), updated=self.stamp())
-    Q.INSERT_COMMENT.run(self.db, **row._asdict())
+    values = {"issue_id": issue.id, "author_id": self.actor_id, "body": text, "created": self.stamp(), "updated": self.stamp()}
+    row = Q.CommentRow(id=Q.ADD_COMMENT.scalar(self.db, **values), **values)
     if isinstance(issue, (Issue, Draft)):
         issue.updated = self.stamp()  # written with the rest of the operation's changes
     else:

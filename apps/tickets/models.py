@@ -76,6 +76,9 @@ class Issue(Base):
 
     __table_args__ = (
         Index("ix_tickets_issues_project", "project_key", "number"),
+        # A project's newest issues (JQL's most common ORDER BY, ties by id) read in order without sorting every
+        # match; with the status, a project's issues in some statuses are counted from the index alone.
+        Index("ix_tickets_issues_project_created", "project_key", "created", "id", "status"),
         Index("ix_tickets_issues_assignee", "assignee_id"),
         Index("ix_tickets_issues_parent", "parent_id"),
     )

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Float, bindparam, delete, func, insert, or_, select, type_coerce, update
+from sqlalchemy import Float, bindparam, case, delete, func, insert, or_, select, type_coerce, update
 from sqlalchemy.types import NullType
 
 from apps.tickets.models import (
@@ -43,10 +43,13 @@ USER_IDS_MATCHING = Prepared(select(User.account_id).where(or_(
     User.account_id == bindparam("text"), func.lower(User.email) == bindparam("low"), func.lower(User.display_name) == bindparam("low"),
 )).order_by(User.account_id))
 
-MAX_COMMENT_ID = Prepared(select(func.max(Comment.id)))
 COMMENT_COLUMNS = tuple(c.name for c in Comment.__table__.c)
 CommentRow = namedtuple("CommentRow", COMMENT_COLUMNS)
-INSERT_COMMENT = Prepared(insert(Comment).values({name: bindparam(name) for name in COMMENT_COLUMNS}))
+# A new comment numbered after the newest (ids start at 10000, as Jira's do), its id returned: one statement.
+_LAST_COMMENT_ID = select(func.max(Comment.id)).scalar_subquery()
+ADD_COMMENT = Prepared(insert(Comment).values(
+    {"id": case((_LAST_COMMENT_ID > 9999, _LAST_COMMENT_ID), else_=9999) + 1,
+     **{name: bindparam(name) for name in COMMENT_COLUMNS if name != "id"}}).returning(Comment.id))
 TOUCH_ISSUE = Prepared(update(Issue).where(Issue.id == bindparam("id")).values(updated=bindparam("updated")))
 
 # The changelog items of the fields JQL's WAS and CHANGED read, oldest first.
@@ -59,9 +62,10 @@ CHANGES_OF = Prepared(
 
 # One issue's newest comments and how many it has: an issue agents keep commenting on is read
 # in constant time (a page of issues reads all their comments in one statement instead).
-NEWEST_COMMENTS = Prepared(select(*Comment.__table__.c).where(Comment.issue_id == bindparam("issue_id"))
+# Each row also carries the issue's count of comments (`total`): no rows, no comments.
+_COMMENT_TOTAL = select(func.count()).select_from(Comment).where(Comment.issue_id == bindparam("issue_id")).scalar_subquery()
+NEWEST_COMMENTS = Prepared(select(*Comment.__table__.c, _COMMENT_TOTAL.label("total")).where(Comment.issue_id == bindparam("issue_id"))
                            .order_by(Comment.created.desc(), Comment.id.desc()).limit(bindparam("size")))
-COMMENT_COUNT = Prepared(select(func.count()).select_from(Comment).where(Comment.issue_id == bindparam("issue_id")))
 
 CHUNK = 256  # ids bound per statement: well under every driver's parameter limit
 
@@ -79,7 +83,8 @@ def _ids(column: Any, size: int) -> Any:
 
 # What a page of issues refers to: (statement over `size` ids) by kind.
 _RELATED = {
-    "labels": lambda size: select(Label.issue_id, Label.label).where(_ids(Label.issue_id, size)).order_by(Label.label),
+    # Each issue's labels in order: by issue first, so the table's key (issue, label) gives that order unsorted.
+    "labels": lambda size: select(Label.issue_id, Label.label).where(_ids(Label.issue_id, size)).order_by(Label.issue_id, Label.label),
     "components": lambda size: (select(IssueComponent.issue_id, Component.id, Component.name)
                                 .join(Component, Component.id == IssueComponent.component_id)
                                 .where(_ids(IssueComponent.issue_id, size)).order_by(Component.name)),
@@ -126,6 +131,47 @@ def related(db: Any, kind: str, ids: Iterable[Any], **extra: Any) -> list[Any]:
     return rows
 
 
+def related_pairs(db: Any, kind: str, ids: Iterable[Any]) -> list[tuple[Any, ...]]:
+    """`related` as plain tuples, for the two-column kinds read by position (labels, watchers):
+    a page's few dozen rows without a named row each."""
+    rows: list[tuple[Any, ...]] = []
+    for params in _chunks(ids):
+        rows += _related(kind, len(params)).tuples(db, **params)
+    return rows
+
+
+# -- a page of issues read for a shape: only the columns it shows, the people it names joined ------------
+PEOPLE = ("assignee", "reporter", "creator")
+USER_COLUMNS = tuple(c.name for c in User.__table__.c)
+UserRow = namedtuple("UserRow", USER_COLUMNS)
+
+
+@cache
+def issue_view(columns: tuple[str, ...], people: tuple[str, ...]) -> tuple[tuple[Any, ...], Any]:
+    """The select list and FROM of a page of issues that reads only `columns` of each, and the
+    user each of `people` ("assignee", ...) names as `<role>__<user column>`: a page shaped with
+    three fields reads a fifth of the issue row, and its people without a statement of their own."""
+    selected: list[Any] = [_plain(Issue.__table__.c[name]) for name in columns]
+    source: Any = Issue.__table__
+    for role in people:
+        person = User.__table__.alias(f"{role}_user")
+        source = source.outerjoin(person, person.c.account_id == Issue.__table__.c[f"{role}_id"])
+        selected += [person.c[name].label(f"{role}__{name}") for name in USER_COLUMNS]
+    return tuple(selected), source
+
+
+def joined_people(rows: list[Any], people: tuple[str, ...]) -> dict[str, Any]:
+    """The users `issue_view` read with a page: accountId → user row."""
+    found: dict[str, Any] = {}
+    width = len(USER_COLUMNS)
+    for role in people:
+        start = rows[0]._fields.index(f"{role}__{USER_COLUMNS[0]}")  # a role's columns are side by side
+        for row in rows:
+            if row[start] is not None:
+                found[row[start]] = UserRow._make(row[start:start + width])
+    return found
+
+
 def issue_by_key(db: Any, project: str, number: int) -> Any:
     return ISSUE_BY_KEY.first(db, project=project, number=number)
 
@@ -154,8 +200,8 @@ WORKLOG_COLUMNS = tuple(c.name for c in Worklog.__table__.c)
 WorklogRow = namedtuple("WorklogRow", WORKLOG_COLUMNS)
 INSERT_WORKLOG = Prepared(insert(Worklog).values({name: bindparam(name) for name in WORKLOG_COLUMNS}))
 TIME_SPENT = Prepared(select(func.sum(Worklog.seconds)).where(Worklog.issue_id == bindparam("issue_id")))
-LAST_ISSUE_ID = Prepared(select(func.max(Issue.id)))
-LAST_RANK = Prepared(select(func.max(Issue.rank)))
+# Both in one statement: the rank is not indexed, so its max() scans the table either way.
+LAST_ISSUE_ID_AND_RANK = Prepared(select(func.max(Issue.id), func.max(Issue.rank)))
 ISSUE_COLUMNS = tuple(c.name for c in Issue.__table__.c)
 INSERT_ISSUE = Prepared(insert(Issue).values({name: bindparam(name) for name in ISSUE_COLUMNS}))
 LAST_NUMBER = Prepared(select(ProjectRow.last_number).where(ProjectRow.key == bindparam("project")))

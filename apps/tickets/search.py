@@ -33,15 +33,26 @@ def decode_token(token: str) -> int:
 
 
 def run(self, jql: str, offset: int, size: int, projects: list[str] | None = None) -> tuple[list[Any], int]:
-    """A page of issues (plain rows) matching `jql` (within `projects`, when given), and how many match in all."""
+    """A page of issues (whole plain rows) matching `jql` (within `projects`, when given), and how many match in all."""
+    return page_of(self, plan_of(self, jql, projects), offset, size)
+
+
+def plan_of(self, jql: str, projects: list[str] | None = None) -> jql_plan.Plan:
+    """The compiled query (within `projects`, when given); a bad query is Jira's invalid_jql."""
     try:
-        plan = jql_plan.plan_for(JqlContext(self.db, self.actor_id, self.now), jql or "", tuple(projects or ()))
+        return jql_plan.plan_for(JqlContext(self.db, lambda: self.actor_id, self.now), jql or "", tuple(projects or ()))
     except JqlError as bad:
         raise TicketsError("invalid_jql", bad.message, field=None) from None
+
+
+def page_of(self, plan: jql_plan.Plan, offset: int, size: int, view: tuple[tuple[str, ...], tuple[str, ...]] | None = None) -> tuple[list[Any], int]:
+    """A page of the plan's issues, and how many match in all; with `view` (columns, people),
+    only those columns of each, and those people's users joined (queries.issue_view)."""
     self.db.flush()  # the plan runs on the driver: the ORM's pending changes go first
-    total = plan.total(self.db)
-    page = plan.rows(self.db, offset=offset, size=size) if offset < total else []
-    return page, total
+    page = plan.rows(self.db, offset=offset, size=size, columns=view[0], people=view[1]) if view else plan.rows(self.db, offset=offset, size=size)
+    if size and (page and len(page) < size or not page and offset == 0):
+        return page, offset + len(page)  # the last page: its end is the count
+    return page, plan.total(self.db)
 
 
 @operation("tickets.searchIssues")
@@ -55,8 +66,9 @@ def search_issues(self, jql: Jql = "", fields: Names | None = None, max_results:
     offset = decode_token(next_page_token) if next_page_token else (start_at or 0)
     cap = SIMPLE_MAX if style == "simplified" else MAX_PAGE
     size = min(max_results or (10 if style == "simplified" else 50), cap)
-    page, total = run(self, text, offset, size, projects)
+    plan = plan_of(self, text, projects)
     wanted = F.string_list(fields, "fields") if fields else None
+    page, total = page_of(self, plan, offset, size, self.page_view(style, wanted))
     issues = self.shape(page, style, wanted=wanted, v3=api != "2")
     if style == "simplified":
         return {"total": total, "start_at": offset, "max_results": size, "issues": issues}

@@ -41,13 +41,20 @@ SITE_META_KEY = "tickets.site"
 CLOUD_META_KEY = "tickets.cloud_id"
 _ARI = re.compile(r"^ari:cloud:jira:[^:]*:issue/(\d{1,9})$")
 MAX_BATCH = 50
+# What points at an issue from elsewhere: none of it exists when the issue is created.
+NOTHING_YET = frozenset({"subtasks", "issuelinks", "comment", "worklog", catalog.SPRINT_FIELD})
 
 
 class TicketsService:
     def __init__(self, db: Session, actor_id: str | None = None) -> None:
         self.db = db
-        self.actor_id = actor_id or get_meta(db, ACTOR_META_KEY) or ""
+        self._actor = actor_id
         self._stamp: str | None = None
+
+    @cached_property
+    def actor_id(self) -> str:
+        """The acting user's accountId, read when an operation needs it (most reads never do)."""
+        return self._actor or get_meta(self.db, ACTOR_META_KEY) or ""
 
     @cached_property
     def base(self) -> str:
@@ -132,26 +139,36 @@ class TicketsService:
             raise TicketsError("project_not_found", f"No project could be found with key '{(ref or '')[:64]}'. Projects: {known}.", field=field, status=404 if field == "projectIdOrKey" else 400)
         return found
 
-    def shape(self, issues: list[Any], style: str, wanted: list[str] | None = None, v3: bool = True, comment_limit: int | None = None) -> list[dict[str, Any]]:
+    def shape(self, issues: list[Any], style: str, wanted: list[str] | None = None, v3: bool = True, comment_limit: int | None = None,
+              new: bool = False) -> list[dict[str, Any]]:
+        """Issues in Jira's shape (or the simplified one); `new` issues, created by this operation,
+        have nothing that points at them yet, so what would (subtasks, links, comments, sprints) is not read."""
         if style != "simplified" and wanted == ["id"]:  # Jira's "id": ids only, no envelope (the enhanced search's default)
             return [{"id": str(i.id)} for i in issues]
-        want = list(wanted or shapes.DEFAULT_FIELDS)
-        if "*all" in want or "*navigable" in want:
-            want = list(shapes.DEFAULT_FIELDS)
-        if style == "simplified":  # what the simplified shape shows, and nothing more (no watchers, no worklogs)
-            load = {"labels", "components", "fixVersions", "subtasks", "issuelinks", catalog.SPRINT_FIELD} | ({"comment"} if comment_limit != 0 else set())
-            if wanted is not None and "*all" not in wanted:  # only the fields asked for: the rest would be dropped
-                shown = {shapes.simple_name(w) for w in wanted}
-                load = {kind for kind in load if shapes.simple_name(kind) in shown}
-        else:
-            load = set(want)
+        want, load, people = self.reads(style, wanted, comment_limit)
+        if new:
+            load = load - NOTHING_YET
         if style == "simplified":
             limit = 10 if comment_limit is None else comment_limit
-            related = shapes.Related.load(self.db, issues, load, comment_limit=limit)
-            keep = None if wanted is None else set(wanted)
+            related = shapes.Related.load(self.db, issues, load, comment_limit=limit, people=people)
+            keep = None if wanted is None else frozenset(wanted)
             return [shapes.simplified(i, related, self.base, limit, keep) for i in issues]
-        related = shapes.Related.load(self.db, issues, load, comment_limit=comment_limit)
+        related = shapes.Related.load(self.db, issues, load, comment_limit=comment_limit, people=people)
         return [shapes.issue(i, related, self.base, want, v3, comment_limit) for i in issues]
+
+    def reads(self, style: str, wanted: list[str] | None, comment_limit: int | None = None) -> tuple[tuple[str, ...], frozenset[str], tuple[str, ...]]:
+        """What shaping issues with these fields reads: the Jira fields shown, the related rows
+        loaded, and the people (assignee, ...) whose users are shown."""
+        return shapes.reads(style, tuple(wanted) if wanted is not None else None, comment_limit)
+
+    def page_view(self, style: str, wanted: list[str] | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The columns and joined people a page of issues is read with to be shaped so (queries.issue_view)."""
+        want, _, people = self.reads(style, wanted)
+        if style == "simplified":
+            return shapes.simple_columns(frozenset(wanted) if wanted is not None else None), people
+        if wanted == ["id"]:
+            return ("id",), ()
+        return shapes.columns_for(want), people
 
     def one(self, issue: Any, style: str, **kw: Any) -> dict[str, Any]:
         return self.shape([issue], style, **kw)[0]
@@ -211,7 +228,7 @@ class TicketsService:
         self.db.flush()  # the new issue is written on the driver: the ORM's pending changes go first
         number = (Q.LAST_NUMBER.scalar(self.db, project=proj.key) or 0) + 1
         Q.SET_LAST_NUMBER.run(self.db, project=proj.key, number=number)
-        last_id, last_rank = Q.LAST_ISSUE_ID.scalar(self.db), Q.LAST_RANK.scalar(self.db)
+        last_id, last_rank = Q.LAST_ISSUE_ID_AND_RANK.first(self.db)
         values_of_new = {name: None for name in Q.ISSUE_COLUMNS} | {
             "id": max(last_id or 0, 9999) + 1, "key": f"{proj.key}-{number}", "project_key": proj.key, "number": number, "issue_type": "Task",
             "summary": "", "description": "", "status": proj.workflow.statuses[0], "priority": catalog.DEFAULT_PRIORITY,
@@ -224,7 +241,7 @@ class TicketsService:
         watchers = sorted({w for w in (issue.reporter_id, issue.assignee_id) if w})
         Q.INSERT_WATCHER.run_many(self.db, [{"issue_id": issue.id, "account_id": w} for w in watchers])
         if style == "simplified":
-            return {"message": "Issue created successfully", "issue": self.one(issue, style)}
+            return {"message": "Issue created successfully", "issue": self.one(issue, style, new=True)}
         return {"id": str(issue.id), "key": issue.key, "self": f"{self.base}/rest/api/3/issue/{issue.id}"}
 
     @operation("tickets.batchCreateIssues", writes=True)
@@ -382,5 +399,3 @@ class TicketsService:
 
 def _text(value: Any) -> str | None:
     return None if value is None else str(value)
-
-

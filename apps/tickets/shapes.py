@@ -1,13 +1,11 @@
 """Jira's JSON shapes of rows: REST v3 (and v2) issues, users, statuses, comments, sprints; and
-mcp-atlassian's simplified issue. Issues are shaped in batches (`Related.load`): one query per
-related table for a whole page of results, not one per issue. A row is a model object or a
+mcp-atlassian's simplified issue. Issues are shaped in batches (related.py's `Related.load`): one
+query per related table for a whole page of results, not one per issue. A row is a model object or a
 plain row with the same attribute names (queries.py); both shape alike."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -19,6 +17,7 @@ from apps.tickets import queries as Q
 from apps.tickets.adf import to_adf
 from apps.tickets.ids import format_duration
 from apps.tickets.models import Comment, Issue, Link, Sprint, User, Worklog
+from apps.tickets.related import Related
 
 DEFAULT_FIELDS = ("summary", "status", "issuetype", "priority", "assignee", "reporter", "project", "labels", "components",
                   "fixVersions", "duedate", "created", "updated", "resolution", "resolutiondate", "parent", "subtasks",
@@ -97,132 +96,105 @@ def worklog(w: Worklog, author: User | None, base: str) -> dict[str, Any]:
             "timeSpentSeconds": w.seconds}
 
 
-@dataclass
-class Related:
-    """Everything a page of issues refers to, loaded in one statement per table (queries.py):
-    plain rows, read by attribute as the models are."""
-
-    users: dict[str, Any] = field(default_factory=dict)
-    labels: dict[int, list[str]] = field(default_factory=lambda: defaultdict(list))
-    components: dict[int, list[Any]] = field(default_factory=lambda: defaultdict(list))
-    versions: dict[int, list[Any]] = field(default_factory=lambda: defaultdict(list))
-    issues: dict[int, Any] = field(default_factory=dict)  # parents, subtasks and linked issues by id
-    subtasks: dict[int, list[Any]] = field(default_factory=lambda: defaultdict(list))
-    links: dict[int, list[Any]] = field(default_factory=lambda: defaultdict(list))
-    comments: dict[int, list[Any]] = field(default_factory=lambda: defaultdict(list))
-    comment_totals: dict[int, int] = field(default_factory=dict)  # when only the newest comments were loaded
-    sprints: dict[int, list[Any]] = field(default_factory=lambda: defaultdict(list))
-    watchers: dict[int, list[str]] = field(default_factory=lambda: defaultdict(list))
-    worklogs: dict[int, list[Any]] = field(default_factory=lambda: defaultdict(list))
-
-    @classmethod
-    def load(cls, db: Session, issues: Sequence[Any], wanted: set[str], comment_limit: int | None = None) -> Related:
-        """What `issues` refer to, for the `wanted` fields; for one issue with `comment_limit`,
-        only its newest comments (and their count)."""
-        r = cls()
-        ids = [i.id for i in issues]
-        if not ids:
-            return r
-        db.flush()  # the statements run on the driver: the ORM's pending changes must be in the database first
-        r.issues = {i.id: i for i in issues}
-        if "labels" in wanted:
-            for row in Q.related(db, "labels", ids):
-                r.labels[row.issue_id].append(row.label)
-        if "components" in wanted:
-            for row in Q.related(db, "components", ids):
-                r.components[row.issue_id].append(row)
-        if "fixVersions" in wanted:
-            for row in Q.related(db, "versions", ids):
-                r.versions[row.issue_id].append(row)
-        if "subtasks" in wanted:
-            for sub in Q.related(db, "subtasks", ids):
-                r.issues.setdefault(sub.id, sub)
-                if sub.issue_type == "Subtask" or r.issues[sub.parent_id].issue_type != "Epic":
-                    r.subtasks[sub.parent_id].append(sub)
-        if "issuelinks" in wanted:
-            seen: set[int] = set()
-            for link in Q.related(db, "links", ids):
-                if link.id in seen:  # a link between two chunks of ids comes back once per chunk
-                    continue
-                seen.add(link.id)
-                for end in (link.source_id, link.target_id):
-                    if end in r.issues:
-                        r.links[end].append(link)
-        if "comment" in wanted and comment_limit and len(ids) == 1:
-            r.comments[ids[0]] = Q.NEWEST_COMMENTS.rows(db, issue_id=ids[0], size=comment_limit)[::-1]
-            r.comment_totals[ids[0]] = Q.COMMENT_COUNT.scalar(db, issue_id=ids[0])
-        elif "comment" in wanted:
-            for c in Q.related(db, "comments", ids):
-                r.comments[c.issue_id].append(c)
-        if catalog.SPRINT_FIELD in wanted:
-            for s in Q.related(db, "sprints", ids):
-                r.sprints[s.issue_id].append(s)
-        if "watches" in wanted:
-            for w in Q.related(db, "watchers", ids):
-                r.watchers[w.issue_id].append(w.account_id)
-        if "worklog" in wanted:
-            for w in Q.related(db, "worklogs", ids):
-                r.worklogs[w.issue_id].append(w)
-        others = {i.parent_id for i in issues if i.parent_id} | {e for ls in r.links.values() for l in ls for e in (l.source_id, l.target_id)}
-        missing = others - set(r.issues)
-        if missing:
-            for other in Q.related(db, "issues", missing):
-                r.issues[other.id] = other
-        people = {p for i in r.issues.values() for p in (i.assignee_id, i.reporter_id, i.creator_id) if p}
-        people |= {c.author_id for cs in r.comments.values() for c in cs} | {w.author_id for ws in r.worklogs.values() for w in ws}
-        if people:
-            r.users = {u.account_id: u for u in Q.related(db, "users", people)}
-        return r
+# The issue columns each field reads; a page always reads its issues' id, key, type and parent (the
+# envelope, parents and subtasks need them).
+BASE_COLUMNS = frozenset({"id", "key", "issue_type", "parent_id"})
+FIELD_COLUMNS = {
+    "summary": "summary", "description": "description", "status": "status", "statuscategorychangedate": "updated",
+    "priority": "priority", "assignee": "assignee_id", "reporter": "reporter_id", "creator": "creator_id", "project": "project_key",
+    "duedate": "duedate", "created": "created", "updated": "updated", "resolution": "resolution", "resolutiondate": "resolved",
+    catalog.STORY_POINTS: "story_points", catalog.CASE_FIELD: "case_number",
+}
 
 
-def _brief(other: Issue, base: str) -> dict[str, Any]:
+@lru_cache(maxsize=256)  # bounded: the field lists come from callers
+def columns_for(wanted: tuple[str, ...]) -> tuple[str, ...]:
+    """The issue columns Jira REST's shape of these fields reads, in the table's order."""
+    needed = BASE_COLUMNS | {FIELD_COLUMNS[name] for name in wanted if name in FIELD_COLUMNS}
+    return tuple(name for name in Q.ISSUE_COLUMNS if name in needed)
+
+
+def _brief(other: Issue, base: str, r: Related | None = None) -> dict[str, Any]:
     return {"id": str(other.id), "key": other.key, "self": f"{base}/rest/api/3/issue/{other.id}",
-            "fields": {"summary": other.summary, "status": status(other.status, base), "priority": priority(other.priority, base),
-                       "issuetype": issue_type(other.issue_type, base)}}
+            "fields": {"summary": other.summary, "status": _kept_shape(r, status, other.status, base),
+                       "priority": _kept_shape(r, priority, other.priority, base),
+                       "issuetype": _kept_shape(r, issue_type, other.issue_type, base)}}
+
+
+def _kept_shape(r: Related | None, build: Any, name: Any, base: str) -> Any:
+    """`build(name, base)`, built once per answer: a page of issues names a handful of statuses,
+    types, priorities and people many times over. (The answer shares the one dict among its
+    issues; nothing edits an answer once it is shaped.)"""
+    if r is None:
+        return build(name, base)
+    key = (build, name)
+    found = r.shaped.get(key, _UNSEEN)
+    if found is _UNSEEN:
+        found = r.shaped[key] = build(name, base)
+    return found
+
+
+_UNSEEN = object()
+
+
+def _person(r: Related, account_id: str | None, base: str) -> dict[str, Any] | None:
+    """The user an issue names (or None), shaped once per answer."""
+    key = (user, account_id or "")
+    found = r.shaped.get(key, _UNSEEN)
+    if found is _UNSEEN:
+        found = r.shaped[key] = user(r.users.get(account_id or ""), base)
+    return found
+
+
+# The value of each field of Jira REST's issue: (issue, related, base, v3, comment_limit) → value.
+_FIELD_VALUES: dict[str, Any] = {
+    "summary": lambda i, r, base, v3, limit: i.summary,
+    "description": lambda i, r, base, v3, limit: to_adf(i.description) if v3 else (i.description or None),
+    "status": lambda i, r, base, v3, limit: _kept_shape(r, status, i.status, base),
+    "statuscategorychangedate": lambda i, r, base, v3, limit: i.updated,
+    "issuetype": lambda i, r, base, v3, limit: _kept_shape(r, issue_type, i.issue_type, base),
+    "priority": lambda i, r, base, v3, limit: _kept_shape(r, priority, i.priority, base),
+    "assignee": lambda i, r, base, v3, limit: _person(r, i.assignee_id, base),
+    "reporter": lambda i, r, base, v3, limit: _person(r, i.reporter_id, base),
+    "creator": lambda i, r, base, v3, limit: _person(r, i.creator_id, base),
+    "project": lambda i, r, base, v3, limit: _kept_shape(r, project, i.project_key, base),
+    "labels": lambda i, r, base, v3, limit: list(r.labels.get(i.id, [])),
+    "components": lambda i, r, base, v3, limit: [{"self": f"{base}/rest/api/3/component/{c.id}", "id": str(c.id), "name": c.name}
+                                                  for c in r.components.get(i.id, [])],
+    "fixVersions": lambda i, r, base, v3, limit: [{"self": f"{base}/rest/api/3/version/{v.id}", "id": str(v.id), "name": v.name,
+                                                   "released": v.released, "archived": False, "releaseDate": v.release_date}
+                                                  for v in r.versions.get(i.id, [])],
+    "duedate": lambda i, r, base, v3, limit: i.duedate,
+    "created": lambda i, r, base, v3, limit: i.created,
+    "updated": lambda i, r, base, v3, limit: i.updated,
+    "resolution": lambda i, r, base, v3, limit: resolution(i.resolution, base),
+    "resolutiondate": lambda i, r, base, v3, limit: i.resolved,
+    "subtasks": lambda i, r, base, v3, limit: [_brief(s, base, r) for s in r.subtasks.get(i.id, [])],
+    "issuelinks": lambda i, r, base, v3, limit: [_link(link, i, r, base) for link in r.links.get(i.id, []) if _other(link, i) in r.issues],
+    "comment": lambda i, r, base, v3, limit: _comments(i, r, base, v3, limit),
+    "watches": lambda i, r, base, v3, limit: {"self": f"{base}/rest/api/3/issue/{i.key}/watchers", "watchCount": len(r.watchers.get(i.id, [])),
+                                              "isWatching": False},
+    "worklog": lambda i, r, base, v3, limit: {"startAt": 0, "maxResults": 20, "total": len(r.worklogs.get(i.id, [])),
+                                              "worklogs": [worklog(w, r.users.get(w.author_id), base) for w in r.worklogs.get(i.id, [])[:20]]},
+    "timetracking": lambda i, r, base, v3, limit: _timetracking(r.worklogs.get(i.id, [])),
+    catalog.SPRINT_FIELD: lambda i, r, base, v3, limit: [sprint(s, base) for s in r.sprints.get(i.id, [])] or None,
+    catalog.STORY_POINTS: lambda i, r, base, v3, limit: i.story_points,
+    catalog.CASE_FIELD: lambda i, r, base, v3, limit: i.case_number,
+}
 
 
 def issue(i: Issue, r: Related, base: str, wanted: Sequence[str] = DEFAULT_FIELDS, v3: bool = True,
           comment_limit: int | None = None) -> dict[str, Any]:
     """Jira REST's issue: `{id, key, self, fields: {...}}` with the `wanted` fields."""
     f: dict[str, Any] = {}
-    value = {
-        "summary": lambda: i.summary,
-        "description": lambda: to_adf(i.description) if v3 else (i.description or None),
-        "status": lambda: status(i.status, base),
-        "statuscategorychangedate": lambda: i.updated,
-        "issuetype": lambda: issue_type(i.issue_type, base),
-        "priority": lambda: priority(i.priority, base),
-        "assignee": lambda: user(r.users.get(i.assignee_id or ""), base),
-        "reporter": lambda: user(r.users.get(i.reporter_id or ""), base),
-        "creator": lambda: user(r.users.get(i.creator_id or ""), base),
-        "project": lambda: project(i.project_key, base),
-        "labels": lambda: list(r.labels.get(i.id, [])),
-        "components": lambda: [{"self": f"{base}/rest/api/3/component/{c.id}", "id": str(c.id), "name": c.name} for c in r.components.get(i.id, [])],
-        "fixVersions": lambda: [{"self": f"{base}/rest/api/3/version/{v.id}", "id": str(v.id), "name": v.name, "released": v.released,
-                                 "archived": False, "releaseDate": v.release_date} for v in r.versions.get(i.id, [])],
-        "duedate": lambda: i.duedate,
-        "created": lambda: i.created,
-        "updated": lambda: i.updated,
-        "resolution": lambda: resolution(i.resolution, base),
-        "resolutiondate": lambda: i.resolved,
-        "subtasks": lambda: [_brief(s, base) for s in r.subtasks.get(i.id, [])],
-        "issuelinks": lambda: [_link(link, i, r, base) for link in r.links.get(i.id, []) if _other(link, i) in r.issues],
-        "comment": lambda: _comments(i, r, base, v3, comment_limit),
-        "watches": lambda: {"self": f"{base}/rest/api/3/issue/{i.key}/watchers", "watchCount": len(r.watchers.get(i.id, [])),
-                            "isWatching": False},
-        "worklog": lambda: {"startAt": 0, "maxResults": 20, "total": len(r.worklogs.get(i.id, [])),
-                            "worklogs": [worklog(w, r.users.get(w.author_id), base) for w in r.worklogs.get(i.id, [])[:20]]},
-        "timetracking": lambda: _timetracking(r.worklogs.get(i.id, [])),
-        catalog.SPRINT_FIELD: lambda: [sprint(s, base) for s in r.sprints.get(i.id, [])] or None,
-        catalog.STORY_POINTS: lambda: i.story_points,
-        catalog.CASE_FIELD: lambda: i.case_number,
-    }
     for name in wanted:
         if name == "parent":
             if i.parent_id and i.parent_id in r.issues:
-                f["parent"] = _brief(r.issues[i.parent_id], base)
-        elif name in value:
-            f[name] = value[name]()
+                f["parent"] = _brief(r.issues[i.parent_id], base, r)
+        else:
+            value = _FIELD_VALUES.get(name)
+            if value is not None:
+                f[name] = value(i, r, base, v3, comment_limit)
     return {"expand": "renderedFields,names,schema,operations,editmeta,changelog,versionedRepresentations", "id": str(i.id),
             "self": f"{base}/rest/api/3/issue/{i.id}", "key": i.key, "fields": f}
 
@@ -250,9 +222,9 @@ def _link(link: Link, i: Issue, r: Related, base: str) -> dict[str, Any]:
                               "type": {"id": t.id, "name": t.name, "inward": t.inward, "outward": t.outward,
                                        "self": f"{base}/rest/api/3/issueLinkType/{t.id}"}}
     if link.source_id == i.id:  # this issue <outward> the other: the other is the outward issue
-        shaped["outwardIssue"] = _brief(r.issues[link.target_id], base)
+        shaped["outwardIssue"] = _brief(r.issues[link.target_id], base, r)
     else:
-        shaped["inwardIssue"] = _brief(r.issues[link.source_id], base)
+        shaped["inwardIssue"] = _brief(r.issues[link.source_id], base, r)
     return shaped
 
 
@@ -268,43 +240,102 @@ def simple_comment(c: Comment, r_users: dict[str, User]) -> dict[str, Any]:
             "author": simple_user(r_users.get(c.author_id)).get("display_name")}
 
 
-def simplified(i: Issue, r: Related, base: str, comment_limit: int = 10, wanted: set[str] | None = None) -> dict[str, Any]:
-    s = catalog.STATUS_BY_NAME[i.status]
-    out: dict[str, Any] = {
-        "id": str(i.id), "key": i.key, "summary": i.summary, "url": f"{base}/browse/{i.key}", "description": i.description,
-        "status": {"name": i.status, "category": catalog.CATEGORIES[s.category][1], "color": catalog.CATEGORIES[s.category][2]},
-        "issue_type": {"name": i.issue_type}, "priority": {"name": i.priority},
-        "assignee": simple_user(r.users.get(i.assignee_id or "")), "reporter": simple_user(r.users.get(i.reporter_id or "")),
-        "project": {"key": i.project_key, "name": catalog.PROJECT_BY_KEY[i.project_key].name},
-        "labels": list(r.labels.get(i.id, [])), "components": [c.name for c in r.components.get(i.id, [])],
-        "fix_versions": [v.name for v in r.versions.get(i.id, [])], "created": i.created, "updated": i.updated,
-        "duedate": i.duedate, "resolution": {"name": i.resolution} if i.resolution else None, "resolutiondate": i.resolved,
-    }
-    if i.parent_id and i.parent_id in r.issues:
-        parent = r.issues[i.parent_id]
-        out["parent"] = {"key": parent.key, "summary": parent.summary, "issue_type": {"name": parent.issue_type}}
-    out["subtasks"] = [{"key": sub.key, "summary": sub.summary, "status": {"name": sub.status}} for sub in r.subtasks.get(i.id, [])]
-    out["issuelinks"] = []
+_ABSENT = object()  # a simplified key this issue does not have (no parent, no sprints, ...)
+
+
+def _simple_status(name: str, base: str) -> dict[str, Any]:
+    s = catalog.STATUS_BY_NAME[name]
+    return {"name": name, "category": catalog.CATEGORIES[s.category][1], "color": catalog.CATEGORIES[s.category][2]}
+
+
+def _simple_person(r: Related, account_id: str | None) -> dict[str, Any]:
+    key = (simple_user, account_id or "")
+    found = r.shaped.get(key)
+    if found is None:
+        found = r.shaped[key] = simple_user(r.users.get(account_id or ""))
+    return found
+
+
+def _simple_parent(i: Issue, r: Related, base: str, limit: int) -> Any:
+    if not (i.parent_id and i.parent_id in r.issues):
+        return _ABSENT
+    parent = r.issues[i.parent_id]
+    return {"key": parent.key, "summary": parent.summary, "issue_type": {"name": parent.issue_type}}
+
+
+def _simple_links(i: Issue, r: Related) -> list[dict[str, Any]]:
+    out = []
     for link in r.links.get(i.id, []):
         other = r.issues.get(_other(link, i))
         if other is None:
             continue
         t = catalog.link_type(link.type_name)
-        out["issuelinks"].append({"id": str(link.id), "type": t.name, "relationship": t.outward if link.source_id == i.id else t.inward,
-                                  "issue": {"key": other.key, "summary": other.summary, "status": {"name": other.status}}})
-    sprints = r.sprints.get(i.id, [])
-    if sprints:
-        out["sprints"] = [{"id": sp.id, "name": sp.name, "state": sp.state} for sp in sprints]
-    if i.story_points is not None:
-        out["story_points"] = i.story_points
-    if i.case_number:
-        out["salesforce_case"] = i.case_number
-    if comment_limit:
-        out["comments"] = [simple_comment(c, r.users) for c in r.comments.get(i.id, [])[-comment_limit:]]
-    if wanted is not None and "*all" not in wanted:
-        keep = _kept(frozenset(wanted))
-        out = {k: v for k, v in out.items() if k in keep}
+        out.append({"id": str(link.id), "type": t.name, "relationship": t.outward if link.source_id == i.id else t.inward,
+                    "issue": {"key": other.key, "summary": other.summary, "status": {"name": other.status}}})
     return out
+
+
+# mcp-atlassian's simplified issue, key by key in its order: (issue, related, base, comment limit) → value, or _ABSENT.
+_SIMPLE_VALUES: tuple[tuple[str, Any], ...] = (
+    ("id", lambda i, r, base, limit: str(i.id)),
+    ("key", lambda i, r, base, limit: i.key),
+    ("summary", lambda i, r, base, limit: i.summary),
+    ("url", lambda i, r, base, limit: f"{base}/browse/{i.key}"),
+    ("description", lambda i, r, base, limit: i.description),
+    ("status", lambda i, r, base, limit: _kept_shape(r, _simple_status, i.status, base)),
+    ("issue_type", lambda i, r, base, limit: {"name": i.issue_type}),
+    ("priority", lambda i, r, base, limit: {"name": i.priority}),
+    ("assignee", lambda i, r, base, limit: _simple_person(r, i.assignee_id)),
+    ("reporter", lambda i, r, base, limit: _simple_person(r, i.reporter_id)),
+    ("project", lambda i, r, base, limit: {"key": i.project_key, "name": catalog.PROJECT_BY_KEY[i.project_key].name}),
+    ("labels", lambda i, r, base, limit: list(r.labels.get(i.id, []))),
+    ("components", lambda i, r, base, limit: [c.name for c in r.components.get(i.id, [])]),
+    ("fix_versions", lambda i, r, base, limit: [v.name for v in r.versions.get(i.id, [])]),
+    ("created", lambda i, r, base, limit: i.created),
+    ("updated", lambda i, r, base, limit: i.updated),
+    ("duedate", lambda i, r, base, limit: i.duedate),
+    ("resolution", lambda i, r, base, limit: {"name": i.resolution} if i.resolution else None),
+    ("resolutiondate", lambda i, r, base, limit: i.resolved),
+    ("parent", _simple_parent),
+    ("subtasks", lambda i, r, base, limit: [{"key": sub.key, "summary": sub.summary, "status": {"name": sub.status}} for sub in r.subtasks.get(i.id, [])]),
+    ("issuelinks", lambda i, r, base, limit: _simple_links(i, r)),
+    ("sprints", lambda i, r, base, limit: [{"id": sp.id, "name": sp.name, "state": sp.state} for sp in r.sprints[i.id]] if r.sprints.get(i.id) else _ABSENT),
+    ("story_points", lambda i, r, base, limit: i.story_points if i.story_points is not None else _ABSENT),
+    ("salesforce_case", lambda i, r, base, limit: i.case_number or _ABSENT),
+    ("comments", lambda i, r, base, limit: [simple_comment(c, r.users) for c in r.comments.get(i.id, [])[-limit:]] if limit else _ABSENT),
+)
+# The issue columns each simplified key reads (beyond BASE_COLUMNS).
+SIMPLE_COLUMNS = {"summary": "summary", "description": "description", "status": "status", "priority": "priority",
+                  "assignee": "assignee_id", "reporter": "reporter_id", "project": "project_key", "created": "created", "updated": "updated",
+                  "duedate": "duedate", "resolution": "resolution", "resolutiondate": "resolved", "story_points": "story_points",
+                  "salesforce_case": "case_number"}
+
+
+def simplified(i: Issue, r: Related, base: str, comment_limit: int = 10, wanted: set[str] | frozenset[str] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in _simple_values(frozenset(wanted) if wanted is not None else None):
+        shown = value(i, r, base, comment_limit)
+        if shown is not _ABSENT:
+            out[key] = shown
+    return out
+
+
+@lru_cache(maxsize=256)  # bounded: the sets come from callers
+def _simple_values(wanted: frozenset[str] | None) -> tuple[tuple[str, Any], ...]:
+    """The simplified keys shown for these Jira fields (every key for all fields), in their order."""
+    if wanted is None or "*all" in wanted:
+        return _SIMPLE_VALUES
+    keep = _kept(wanted)
+    return tuple((key, value) for key, value in _SIMPLE_VALUES if key in keep)
+
+
+def simple_columns(wanted: frozenset[str] | None) -> tuple[str, ...]:
+    """The issue columns the simplified shape of these Jira fields reads (every column for all fields)."""
+    if wanted is None or "*all" in wanted:
+        return Q.ISSUE_COLUMNS
+    keep = _kept(wanted)
+    needed = BASE_COLUMNS | {SIMPLE_COLUMNS[key] for key in keep if key in SIMPLE_COLUMNS}
+    return tuple(name for name in Q.ISSUE_COLUMNS if name in needed)
 
 
 _SIMPLE_NAMES = {"issuetype": "issue_type", "fixVersions": "fix_versions", "comment": "comments", catalog.STORY_POINTS: "story_points",
@@ -324,3 +355,21 @@ def simple_name(field: str) -> str:
 def _kept(wanted: frozenset[str]) -> frozenset[str]:
     """The simplified shape's keys for the Jira fields asked for (id and key always)."""
     return frozenset({"id", "key"} | {simple_name(w) for w in wanted})
+
+
+@lru_cache(maxsize=256)  # bounded: the field lists come from callers
+def reads(style: str, wanted: tuple[str, ...] | None, comment_limit: int | None) -> tuple[tuple[str, ...], frozenset[str], tuple[str, ...]]:
+    """What shaping issues with these fields reads: the Jira fields shown, the related rows loaded,
+    and the people (assignee, ...) whose users are shown."""
+    want = list(wanted or DEFAULT_FIELDS)
+    if "*all" in want or "*navigable" in want:
+        want = list(DEFAULT_FIELDS)
+    if style == "simplified":  # what the simplified shape shows, and nothing more (no watchers, no worklogs)
+        load = {"labels", "components", "fixVersions", "subtasks", "issuelinks", "parent", catalog.SPRINT_FIELD} | ({"comment"} if comment_limit != 0 else set())
+        people = ("assignee", "reporter")
+        if wanted is not None and "*all" not in wanted:  # only the fields asked for: the rest would be dropped
+            shown = {simple_name(w) for w in wanted}
+            load = {kind for kind in load if simple_name(kind) in shown}
+            people = tuple(role for role in people if role in shown)
+        return tuple(want), frozenset(load), people
+    return tuple(want), frozenset(want), tuple(role for role in Q.PEOPLE if role in want)

@@ -49,8 +49,12 @@ ISSUE_ID = Prepared(select(Issue.id).where(Issue.id == bindparam("id")))
 @dataclass
 class JqlContext:
     db: Session
-    actor_id: str
+    actor: str | Callable[[], str]  # the acting user's accountId, or how to read it (most queries never ask)
     clock: Callable[[], datetime]  # the env's now, read only by queries that need it
+
+    @property
+    def actor_id(self) -> str:
+        return self.actor() if callable(self.actor) else self.actor
 
 
 def _no_value(value: str, field: FieldSpec) -> JqlError:

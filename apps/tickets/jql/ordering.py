@@ -23,8 +23,9 @@ def order_by(keys: tuple[tuple[str, str], ...]) -> list[Any]:
             field = spec(name)
             expressions = _sort_columns(field)
         for expr in expressions:
-            nulls = case((expr.is_(None), 1), else_=0)
-            clauses.append(nulls.asc() if direction == "asc" else nulls.desc())
+            if getattr(expr, "nullable", True):  # a column that is never empty sorts on itself: an index can serve it
+                nulls = case((expr.is_(None), 1), else_=0)
+                clauses.append(nulls.asc() if direction == "asc" else nulls.desc())
             clauses.append(expr.asc() if direction == "asc" else expr.desc())
     if not keys:
         clauses += [Issue.created.desc()]

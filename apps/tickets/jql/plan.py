@@ -14,6 +14,10 @@ customer, person or date), and compiling their SQL is most of a new query's cost
 compiled statements are also kept by shape — SQLAlchemy's cache key, which holds the
 statement's structure and leaves out its literal values — and a new text of a known shape
 runs the kept SQL with its own values.
+
+A plan's statements are prepared when first run: its count only when a page does not tell how
+many match (a short page ends the matches), and its page for the columns a shape reads (a
+search for three fields reads those, with its assignees joined, not whole issues).
 """
 
 from __future__ import annotations
@@ -31,29 +35,47 @@ from apps.tickets.jql.compiler import Compiler, JqlContext, one_of
 from apps.tickets.jql.ordering import order_by
 from apps.tickets.jql.parser import parse
 from apps.tickets.models import Issue
-from apps.tickets.queries import ISSUE
+from apps.tickets.queries import ISSUE_COLUMNS, issue_view
 from officegym.core.sql import Prepared
 
 MAX_QUERIES = 256  # query texts kept
 MAX_PLANS_PER_QUERY = 2  # e.g. the same relative-date query at two env times
 MAX_SHAPES = 256  # compiled statements kept by shape, per dialect
+MAX_STATEMENTS_PER_PLAN = 16  # its count and the pages of the field lists it is searched for
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Plan:
-    page: Prepared  # the issues' rows, with parameters `offset` and `size` (and `page_values`)
-    count: Prepared  # how many match (with `count_values`)
+    where: tuple[Any, ...]  # the condition over issues
+    order: tuple[Any, ...]  # the ORDER BY
     lookups: tuple[tuple[Prepared, tuple[tuple[str, Any], ...], tuple[Any, ...]], ...]
     now: datetime | None  # the env time it was compiled at, when it read the clock
     actor: str | None  # the acting user, when it named currentUser()
-    page_values: dict[str, Any] = field(default_factory=dict)  # this query's literals, when `page` was compiled for another of its shape
-    count_values: dict[str, Any] = field(default_factory=dict)
+    # Its statements, prepared when first run: (prepared, this query's literals to run it with) by
+    # what they read ("count", or the page's columns and joined people).
+    statements: dict[Any, tuple[Prepared, dict[str, Any]]] = field(default_factory=dict)
 
     def total(self, db: Session) -> int:
-        return self.count.scalar(db, **self.count_values) or 0
+        prepared, values = self._statement(db, "count", lambda: select(func.count()).select_from(Issue).where(*self.where))
+        return prepared.scalar(db, **values) or 0
 
-    def rows(self, db: Session, offset: int, size: int) -> list[Any]:
-        return self.page.rows(db, offset=offset, size=size, **self.page_values)
+    def rows(self, db: Session, offset: int, size: int, columns: tuple[str, ...] = ISSUE_COLUMNS, people: tuple[str, ...] = ()) -> list[Any]:
+        """A page of issues with these columns, and the users `people` name joined (queries.issue_view):
+        a shape of three fields reads those, not the whole row."""
+        def build() -> Any:
+            selected, source = issue_view(columns, people)
+            return (select(*selected).select_from(source).where(*self.where).order_by(*self.order)
+                    .offset(bindparam("offset")).limit(bindparam("size")))
+        prepared, values = self._statement(db, (columns, people), build)
+        return prepared.rows(db, offset=offset, size=size, **values)
+
+    def _statement(self, db: Session, name: Any, build: Any) -> tuple[Prepared, dict[str, Any]]:
+        kept = self.statements.get(name)
+        if kept is None:  # two threads may both build it: the same statement, either is right
+            kept = _shaped(build(), _dialect(db))
+            if len(self.statements) < MAX_STATEMENTS_PER_PLAN:  # a caller trying every field list does not grow it without end
+                self.statements[name] = kept
+        return kept
 
     def fits(self, ctx: JqlContext) -> bool:
         if self.actor is not None and self.actor != ctx.actor_id:
@@ -75,7 +97,7 @@ def plan_for(ctx: JqlContext, text: str, projects: tuple[str, ...] = ()) -> Plan
     for plan in kept:
         if plan.fits(ctx):
             return plan
-    plan, lasting = _compile(ctx, text, projects, _dialect(ctx.db))
+    plan, lasting = _compile(ctx, text, projects)
     if lasting:
         with _lock:
             _plans[key] = [plan, *_plans.get(key, [])][:MAX_PLANS_PER_QUERY]
@@ -85,18 +107,14 @@ def plan_for(ctx: JqlContext, text: str, projects: tuple[str, ...] = ()) -> Plan
     return plan
 
 
-def _compile(ctx: JqlContext, text: str, projects: tuple[str, ...], dialect: Any = None) -> tuple[Plan, bool]:
+def _compile(ctx: JqlContext, text: str, projects: tuple[str, ...]) -> tuple[Plan, bool]:
     query = parse(text)
     compiler = Compiler(ctx)
     conditions = [compiler.condition(query.where)] if query.where is not None else []
     if projects:
         conditions.append(one_of(Issue.project_key, list(projects)))
     order = order_by(query.order)
-    page = select(*ISSUE).where(*conditions).order_by(*order).offset(bindparam("offset")).limit(bindparam("size"))
-    count = select(func.count()).select_from(Issue).where(*conditions)
-    (page_prepared, page_values), (count_prepared, count_values) = _shaped(page, dialect), _shaped(count, dialect)
-    plan = Plan(page_prepared, count_prepared, tuple(compiler.lookups), compiler.now, compiler.ctx.actor_id if compiler.uses_actor else None,
-                page_values, count_values)
+    plan = Plan(tuple(conditions), tuple(order), tuple(compiler.lookups), compiler.now, compiler.ctx.actor_id if compiler.uses_actor else None)
     return plan, not compiler.volatile
 
 

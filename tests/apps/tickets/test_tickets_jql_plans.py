@@ -85,6 +85,9 @@ def test_queries_of_one_shape_share_their_sql_and_answer_with_their_own_values(g
         plans = [plan.plan_for(JqlContext(db, jira.actor_id, jira.now), text) for text in queries.values()]
         expected = {key: {k for (k, s) in db.execute(select(Issue.key, Issue.summary).where(Issue.project_key == key[0], Issue.priority == key[1]))
                           if text.rsplit('"', 2)[1] in s.lower()} for key, text in queries.items()}
-    assert all(p.page is plans[0].page and p.count is plans[0].count for p in plans), "one compiled statement per shape"
     answers = {key: _keys(gym, env, text) for key, text in queries.items()}
     assert answers == expected and len({frozenset(a) for a in answers.values()}) == 3
+    shared = plans[0].statements
+    assert shared, "the page the searches read was prepared on the plan"
+    assert all(p.statements.keys() == shared.keys() and all(p.statements[k][0] is shared[k][0] for k in shared) for p in plans), \
+        "one compiled statement per shape"

@@ -1,0 +1,107 @@
+"""What a page of issues refers to — labels, components, versions, subtasks, links, comments,
+sprints, watchers, worklogs and the people they name — loaded for a whole page at once, one
+statement per table (queries.py), to be shaped by shapes.py."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from apps.tickets import catalog
+from apps.tickets import queries as Q
+
+_WHOLE = frozenset(Q.ISSUE_COLUMNS)
+
+
+@dataclass
+class Related:
+    """Everything a page of issues refers to, loaded in one statement per table (queries.py):
+    plain rows, read by attribute as the models are."""
+
+    users: dict[str, Any] = field(default_factory=dict)
+    labels: dict[int, list[str]] = field(default_factory=lambda: defaultdict(list))
+    components: dict[int, list[Any]] = field(default_factory=lambda: defaultdict(list))
+    versions: dict[int, list[Any]] = field(default_factory=lambda: defaultdict(list))
+    issues: dict[int, Any] = field(default_factory=dict)  # parents, subtasks and linked issues by id
+    subtasks: dict[int, list[Any]] = field(default_factory=lambda: defaultdict(list))
+    links: dict[int, list[Any]] = field(default_factory=lambda: defaultdict(list))
+    comments: dict[int, list[Any]] = field(default_factory=lambda: defaultdict(list))
+    comment_totals: dict[int, int] = field(default_factory=dict)  # when only the newest comments were loaded
+    sprints: dict[int, list[Any]] = field(default_factory=lambda: defaultdict(list))
+    watchers: dict[int, list[str]] = field(default_factory=lambda: defaultdict(list))
+    worklogs: dict[int, list[Any]] = field(default_factory=lambda: defaultdict(list))
+    shaped: dict[Any, Any] = field(default_factory=dict)  # statuses, types, people, ... as shaped once for this answer
+
+    @classmethod
+    def load(cls, db: Session, issues: Sequence[Any], wanted: set[str], comment_limit: int | None = None,
+             people: Sequence[str] = Q.PEOPLE) -> Related:
+        """What `issues` refer to, for the `wanted` fields; for one issue with `comment_limit`,
+        only its newest comments (and their count). `people` are the roles (assignee, ...) whose
+        users the shape shows; users a page read joined (queries.issue_view) are not read again."""
+        r = cls()
+        ids = [i.id for i in issues]
+        if not ids:
+            return r
+        db.flush()  # the statements run on the driver: the ORM's pending changes must be in the database first
+        page = {i.id: i for i in issues}
+        read = getattr(issues[0], "_fields", None)
+        if read is None or _WHOLE.issubset(read):  # whole rows: a parent or linked issue on the page is not read again
+            r.issues = dict(page)
+        if "labels" in wanted:
+            for issue_id, label in Q.related_pairs(db, "labels", ids):
+                r.labels[issue_id].append(label)
+        if "components" in wanted:
+            for row in Q.related(db, "components", ids):
+                r.components[row.issue_id].append(row)
+        if "fixVersions" in wanted:
+            for row in Q.related(db, "versions", ids):
+                r.versions[row.issue_id].append(row)
+        if "subtasks" in wanted:
+            for sub in Q.related(db, "subtasks", ids):
+                r.issues.setdefault(sub.id, sub)
+                if sub.issue_type == "Subtask" or page[sub.parent_id].issue_type != "Epic":
+                    r.subtasks[sub.parent_id].append(sub)
+        if "issuelinks" in wanted:
+            seen: set[int] = set()
+            for link in Q.related(db, "links", ids):
+                if link.id in seen:  # a link between two chunks of ids comes back once per chunk
+                    continue
+                seen.add(link.id)
+                for end in (link.source_id, link.target_id):
+                    if end in page:
+                        r.links[end].append(link)
+        if "comment" in wanted and comment_limit and len(ids) == 1:
+            newest = Q.NEWEST_COMMENTS.rows(db, issue_id=ids[0], size=comment_limit)
+            r.comments[ids[0]] = newest[::-1]
+            r.comment_totals[ids[0]] = newest[0].total if newest else 0
+        elif "comment" in wanted:
+            for c in Q.related(db, "comments", ids):
+                r.comments[c.issue_id].append(c)
+        if catalog.SPRINT_FIELD in wanted:
+            for s in Q.related(db, "sprints", ids):
+                r.sprints[s.issue_id].append(s)
+        if "watches" in wanted:
+            for issue_id, account_id in Q.related_pairs(db, "watchers", ids):
+                r.watchers[issue_id].append(account_id)
+        if "worklog" in wanted:
+            for w in Q.related(db, "worklogs", ids):
+                r.worklogs[w.issue_id].append(w)
+        others = {e for ls in r.links.values() for l in ls for e in (l.source_id, l.target_id)}
+        if "parent" in wanted:
+            others |= {i.parent_id for i in issues if i.parent_id}
+        missing = others - set(r.issues)
+        if missing:
+            for other in Q.related(db, "issues", missing):
+                r.issues[other.id] = other
+        joined = tuple(role for role in people if f"{role}__account_id" in getattr(issues[0], "_fields", ()))
+        r.users = Q.joined_people(issues, joined) if joined else {}
+        named = {p for role in people if role not in joined for i in issues if (p := getattr(i, f"{role}_id"))}
+        named |= {c.author_id for cs in r.comments.values() for c in cs} | {w.author_id for ws in r.worklogs.values() for w in ws}
+        named -= r.users.keys()
+        if named:
+            r.users.update((u.account_id, u) for u in Q.related(db, "users", named))
+        return r
