@@ -12,8 +12,12 @@ from officegym.core.env_store import EnvStore
 
 
 def server_sessions(store: EnvStore, handles: set[str]) -> int:
+    """Client connections to these env databases (the server's own workers, autovacuum's,
+    come and go on their own)."""
     with store.backend.main.connect() as conn:
-        return conn.exec_driver_sql("SELECT count(*) FROM pg_stat_activity WHERE datname = ANY(%s)", (sorted(handles),)).scalar_one()
+        return conn.exec_driver_sql(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = ANY(%s) AND backend_type = 'client backend'", (sorted(handles),)
+        ).scalar_one()
 
 
 def test_idle_env_connections_close_and_the_env_goes_on(pg_server: str, tiny_template: Path, tmp_path: Path) -> None:
