@@ -15,6 +15,9 @@ from apps.tickets import catalog
 from apps.tickets import queries as Q
 
 _WHOLE = frozenset(Q.ISSUE_COLUMNS)
+# Fields whose related rows are kept per issue as read: (the field, the kind of row, which is
+# also the `Related` attribute holding them).
+_BY_ISSUE = (("components", "components"), ("fixVersions", "versions"), (catalog.SPRINT_FIELD, "sprints"), ("worklog", "worklogs"))
 
 
 @dataclass
@@ -54,12 +57,11 @@ class Related:
         if "labels" in wanted:
             for issue_id, label in Q.related_pairs(db, "labels", ids):
                 r.labels[issue_id].append(label)
-        if "components" in wanted:
-            for row in Q.related(db, "components", ids):
-                r.components[row.issue_id].append(row)
-        if "fixVersions" in wanted:
-            for row in Q.related(db, "versions", ids):
-                r.versions[row.issue_id].append(row)
+        for shown, kind in _BY_ISSUE:  # rows kept per issue, as read
+            if shown in wanted:
+                by_issue = getattr(r, kind)
+                for row in Q.related(db, kind, ids):
+                    by_issue[row.issue_id].append(row)
         if "subtasks" in wanted:
             for sub in Q.related(db, "subtasks", ids):
                 r.issues.setdefault(sub.id, sub)
@@ -81,15 +83,9 @@ class Related:
         elif "comment" in wanted:
             for c in Q.related(db, "comments", ids):
                 r.comments[c.issue_id].append(c)
-        if catalog.SPRINT_FIELD in wanted:
-            for s in Q.related(db, "sprints", ids):
-                r.sprints[s.issue_id].append(s)
         if "watches" in wanted:
             for issue_id, account_id in Q.related_pairs(db, "watchers", ids):
                 r.watchers[issue_id].append(account_id)
-        if "worklog" in wanted:
-            for w in Q.related(db, "worklogs", ids):
-                r.worklogs[w.issue_id].append(w)
         others = {e for ls in r.links.values() for l in ls for e in (l.source_id, l.target_id)}
         if "parent" in wanted:
             others |= {i.parent_id for i in issues if i.parent_id}

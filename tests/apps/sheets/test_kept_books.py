@@ -160,12 +160,11 @@ def test_the_same_writes_give_the_same_revisions_in_any_env(gym: Gym, forecast: 
             gym.delete(env.id)
 
 
-def test_the_probe_write_takes_no_cell_read(gym: Gym, env: Env, forecast: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The point of keeping books: a repeated write reads the revision, not the cells."""
+def _count_cell_reads(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """From now on, every read of a spreadsheet's cells is noted in the list returned."""
     from apps.sheets import store
 
-    _call(gym, env, "mcp", "sheets.updateCells", spreadsheet_id=forecast, sheet="Pipeline", range="F2", data=[["1"]])
-    reads = []
+    reads: list[dict[str, Any]] = []
     cells = store.CELLS
 
     class Counted:
@@ -174,6 +173,14 @@ def test_the_probe_write_takes_no_cell_read(gym: Gym, env: Env, forecast: str, m
             return cells.tuples(*args, **params)
 
     monkeypatch.setattr(store, "CELLS", Counted())
+    return reads
+
+
+def test_the_probe_write_takes_no_cell_read(gym: Gym, env: Env, forecast: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The point of keeping books: a repeated write reads the revision, not the cells."""
+
+    _call(gym, env, "mcp", "sheets.updateCells", spreadsheet_id=forecast, sheet="Pipeline", range="F2", data=[["1"]])
+    reads = _count_cell_reads(monkeypatch)
     for n in range(2, 5):
         _call(gym, env, "mcp", "sheets.updateCells", spreadsheet_id=forecast, sheet="Pipeline", range="F2", data=[[str(n)]])
     assert reads == []
@@ -184,22 +191,13 @@ def test_the_probe_write_takes_no_cell_read(gym: Gym, env: Env, forecast: str, m
 def test_a_task_setup_leaves_a_known_revision_and_the_first_write_reads_no_cell(gym: Gym, monkeypatch: pytest.MonkeyPatch) -> None:
     """A setup edits a copy of the template's book, which knows the template's revision: its
     save names the env's cells, and the agent's first write takes the book the setup kept."""
-    from apps.sheets import store
 
     env = gym.create("sheets/reconcile-tabs-v1")
     try:
         with gym.store.session(env) as db:
             forecast = db.scalar(select(Spreadsheet.id).where(Spreadsheet.title.startswith("Sales Forecast")))
         assert kept_books.known(_revision(gym, env, forecast))
-        reads = []
-        cells = store.CELLS
-
-        class Counted:
-            def tuples(self, *args: Any, **params: Any) -> Any:
-                reads.append(params)
-                return cells.tuples(*args, **params)
-
-        monkeypatch.setattr(store, "CELLS", Counted())
+        reads = _count_cell_reads(monkeypatch)
         _call(gym, env, "mcp", "sheets.updateCells", spreadsheet_id=forecast, sheet="Invoices", range="C1", data=[["Status"]])
         assert reads == []
         monkeypatch.undo()
