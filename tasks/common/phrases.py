@@ -9,7 +9,9 @@ other. So a subject stuffed with every candidate fails, and "Call re rollout tim
 
 A candidate is read as its content words (no articles, prepositions or pronouns; a light stem
 so "confirmed logins" is "confirm login"). The asked candidate is claimed when nearly all of its
-content words are there (all of up to three, all but one of four to seven ...). Another
+content words are there (all of up to three, all but one of four to seven ...), written
+whole, cut short ("cert" for "certificate", "config") or split in two ("log in" for "login",
+"roll out" for "rollout"). Another
 candidate is read by its own words, those the asked one lacks and that the task does not put
 in front of the writer itself (`given`: the customer's, contact's and record's names, the
 case's subject), so a customer called "Security Corp" never makes a subject claim "confirm the
@@ -47,6 +49,20 @@ def content_words(text: str) -> set[str]:
     return {stem(w) for w in words(text) if w not in _FILLER}
 
 
+def _in_any_form(wanted: set[str], text: str) -> set[str]:
+    """The wanted words `text` has, whole, cut short (a word of 4 letters or more that begins
+    a wanted one 3 letters longer at least: "cert", "config", "info") or split in two ("log
+    in", "roll out", "set up")."""
+    written = list(words(text))
+    said = {stem(w) for w in written if w not in _FILLER}
+    joined = {stem(a + b) for a, b in zip(written, written[1:], strict=False)}
+    found = wanted & (said | joined)
+    for want in wanted - found:
+        if any(len(w) >= 4 and len(want) >= len(w) + 3 and want.startswith(w) for w in said):
+            found.add(want)
+    return found
+
+
 def _enough_of(own: set[str]) -> int:
     """How many of its content words the asked phrase needs: all of up to 3, then one in four may go."""
     return len(own) - len(own) // 4
@@ -60,7 +76,7 @@ def claims(text: str | None, candidates: Iterable[str], asked: str, given: str =
     others = [c for c in dict.fromkeys(candidates) if c != asked]
     words_of = {c: content_words(c) - wanted - content_words(given) for c in others}
     found = set()
-    if wanted and len(wanted & said) >= _enough_of(wanted):
+    if wanted and len(_in_any_form(wanted, text or "")) >= _enough_of(wanted):
         found.add(asked)
     named = set()  # other candidates named by a word no other candidate has
     for candidate in others:

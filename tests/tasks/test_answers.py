@@ -226,6 +226,7 @@ FIXES = ("Reset the SSO certificate and confirmed logins work", "Raised the API 
     ("Call re renewal price", TOPICS[0]), ("Rollout timeline call with Dana Reed", TOPICS[2]),
     ("Call: the Security Questionnaire", TOPICS[1]), ("SSO cert reset; confirmed logins working", FIXES[0]),
     ("export timeout fixed (2.14)", FIXES[3]), ("Rebuilt search index, results back. Customer happy.", FIXES[2]),
+    ("Reset the SSO cert; confirmed users can log in and it works", FIXES[0]), ("Call on when we roll out: the timeline", TOPICS[2]),
 ])
 def test_the_asked_phrase_in_other_words_is_claimed_alone(text: str, asked: str) -> None:
     candidates = TOPICS if asked in TOPICS else FIXES
