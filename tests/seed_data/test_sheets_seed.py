@@ -3,8 +3,6 @@ summarise (deals, tickets, people), through formulas rather than copied numbers.
 
 from __future__ import annotations
 
-import time
-
 from seed_data.actor import acting_person
 from seed_data.company import generate_company
 from seed_data.sheets import workbooks
@@ -17,10 +15,8 @@ def built(seed: int = 0) -> dict[str, dict[str, list[dict]]]:
     return {b.title: rows_of(b, company.now.replace(tzinfo=None)) for b in workbooks(company)}
 
 
-def test_seeding_is_fast_and_deterministic() -> None:
-    started = time.perf_counter()
+def test_seeding_is_deterministic() -> None:
     first = built()
-    assert time.perf_counter() - started < 1.0
     assert first == built()
     assert first != built(seed=1)
 

@@ -63,9 +63,7 @@ def test_history_is_in_the_past_and_ids_are_well_formed(org: dict[str, Any], gym
     assert converted and all(contacts[lead["ConvertedContactId"]]["Email"] == lead["Email"] for lead in converted)
 
 
-def test_seeding_is_deterministic_and_fast(gym: Any) -> None:
-    import time
-
+def test_seeding_is_deterministic(gym: Any) -> None:
     from sqlalchemy import create_engine, select
     from sqlalchemy.orm import Session
 
@@ -78,9 +76,6 @@ def test_seeding_is_deterministic_and_fast(gym: Any) -> None:
         engine = create_engine("sqlite://")
         Base.metadata.create_all(engine)
         with Session(engine) as db:
-            started = time.perf_counter()
             seed_crm(db, gym.template().company)
-            elapsed = time.perf_counter() - started
             dumps.append([db.execute(select(t).order_by(t.c.Id)).all() for t in TABLES.values()])
-        assert elapsed < 2.0, f"seeding a small org took {elapsed:.2f} s"
     assert dumps[0] == dumps[1]
