@@ -16,6 +16,7 @@ from typing import Any
 import mcp_types as types
 from fastapi import APIRouter, Depends, FastAPI, Request
 from mcp.server.lowlevel import Server
+from starlette.routing import Mount
 
 from officegym.bench.calls import NOOP_TOOL
 from officegym.core.env_store import Env
@@ -46,12 +47,11 @@ def add_noop_rest(app: FastAPI) -> None:
         await merged_arguments(request)
         return JSONResponse({"ok": True})
 
-    # Included as the apps' REST routers are, and tried where they are (after the MCP routes,
+    # Mounted as the apps' REST routers are, and tried where they are (after the MCP routes,
     # ahead of the first app's API): routed first, or as a plain route, it would skip
     # routing work the real calls do and flatter them in the comparison.
-    app.include_router(router, prefix="/envs/{env_id}/api/noop")
     position = next(i for i, route in enumerate(app.router.routes) if "/mcp/" not in getattr(route, "path", ""))
-    app.router.routes.insert(position, app.router.routes.pop())
+    app.router.routes.insert(position, Mount("/envs/{env_id}/api/noop", app=router))
 
 
 def main() -> None:
