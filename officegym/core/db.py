@@ -108,10 +108,16 @@ def _forget_meta(session: Session, _transaction: object) -> None:
     session.info.pop(_META_CACHE, None)
 
 
-def get_meta(session: Session, key: str, default: str | None = None) -> str | None:
+def meta_cache(session: Session) -> dict[str, str | None]:
+    """The meta values this transaction has read or written (see above)."""
     known = session.info.get(_META_CACHE)
     if known is None:
         known = session.info[_META_CACHE] = {}
+    return known
+
+
+def get_meta(session: Session, key: str, default: str | None = None) -> str | None:
+    known = meta_cache(session)
     if key in known:
         value = known[key]
     else:

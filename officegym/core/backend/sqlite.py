@@ -113,6 +113,7 @@ class SQLiteBackend(Backend):
         self._root_text = str(self.root)
         self._starts: dict[str, str] = {}  # handle → start file, attached when a diff needs it
         self._readers: dict[str, tuple[sqlite3.Connection, threading.Lock]] = {}  # template → reader
+        self._shapes: dict[str, dict[str, Any]] = {}  # template → what resets learnt of its schema
         self._readers_lock = threading.Lock()  # (also guards _recycled)
         self._recycled: dict[str, list[str]] = {}  # template → handles of reset files, connection open
         self._generations: dict[str, int] = {}  # file → its generation, for recycled files
@@ -199,7 +200,7 @@ class SQLiteBackend(Backend):
         fresh = next_handle(handle)
         reader, lock = self._template_reader(template)
         try:
-            reset_to_template(record.dbapi_connection, reader, lock, generation(fresh))
+            reset_to_template(record.dbapi_connection, reader, lock, generation(fresh), self._shapes.setdefault(template, {}))
         except (sqlite3.Error, OSError) as error:
             _log.info("not recycling env file %s (%s); dropping it", file_name(handle), error)
             return False
@@ -339,7 +340,7 @@ class SQLiteBackend(Backend):
 
     def close(self) -> None:
         with self._readers_lock:
-            readers, self._readers = list(self._readers.values()), {}
+            readers, self._readers, self._shapes = list(self._readers.values()), {}, {}
             recycled, self._recycled = [h for ready in self._recycled.values() for h in ready], {}
         for conn, _ in readers:
             conn.close()
