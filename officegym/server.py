@@ -128,15 +128,17 @@ def create_agent_app(gym: Gym, host: str = "127.0.0.1", servers: dict[tuple[str,
     # tries routes in order, and with every app's routes flattened into one table a sheets
     # call was matched against ~90 chat, crm and tickets routes first (~0.2 ms of every
     # call). A mount matches its prefix once, then tries only its own app's routes. The
-    # pages stay included (their links are built from the deployment's root path, which a
-    # mount would extend), after every API, so a call never tries a page route.
+    # APIs served at the origin's root come next (their routes carry the product's own
+    # paths, /services/data/…, so they cannot be mounted under one prefix), then the pages,
+    # which stay included (their links are built from the deployment's root path, which a
+    # mount would extend): a call never tries a page route.
     for registered in apps.APPS:
         app.router.routes.append(Mount(f"/envs/{{env_id}}/api/{registered.name}", app=registered.rest))
     for registered in apps.APPS:
-        app.include_router(registered.ui, prefix=f"/envs/{{env_id}}/{registered.name}")
-    for registered in apps.APPS:
-        if registered.rest_root:  # its routes carry the product's own paths (/services/data/…)
+        if registered.rest_root:
             app.include_router(registered.rest)
+    for registered in apps.APPS:
+        app.include_router(registered.ui, prefix=f"/envs/{{env_id}}/{registered.name}")
     dispatcher = McpDispatcher(gym, servers)
     # First in the route table: tool calls are most of the traffic, and Starlette tries routes
     # in order (every app's UI and REST routes come to about a hundred).
