@@ -42,6 +42,9 @@ class Registry:
         self._insert = self.table.insert()
         self._delete = delete(self.table).where(self.table.c.id == bindparam("env_id"))
         self._get = select(self.table).where(self.table.c.id == bindparam("env_id"))
+        self._set_start = update(self.table).where(self.table.c.id == bindparam("env_id")).values(start=bindparam("new_start"))
+        self._touch = (update(self.table).where(self.table.c.id == bindparam("env_id"), self.table.c.last_used < bindparam("at"))
+                       .values(last_used=bindparam("at")))
 
     def create_table(self, conn: Connection) -> None:
         self.table.create(conn, checkfirst=True)
@@ -69,11 +72,11 @@ class Registry:
 
     def set_start(self, env_id: str, start: str) -> None:
         with self.engine.begin() as conn:
-            conn.execute(update(self.table).where(self.table.c.id == env_id).values(start=start))
+            conn.execute(self._set_start, {"env_id": env_id, "new_start": start})
 
     def touch(self, env_id: str, at: float) -> None:
         with self.engine.begin() as conn:
-            conn.execute(update(self.table).where(self.table.c.id == env_id, self.table.c.last_used < at).values(last_used=at))
+            conn.execute(self._touch, {"env_id": env_id, "at": at})
 
     def idle(self, before: float) -> list[str]:
         """Ids of envs last used before `before` (wall-clock seconds)."""
