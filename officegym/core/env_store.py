@@ -12,6 +12,14 @@ What the store guarantees on top of its backend (core/backend/):
   grades every live env;
 - idle envs expire: an env unused for `ttl` seconds is deleted, lazily when it is looked up
   and by `expire_idle()`, which `create` runs at most once a minute.
+
+Reads are logged late (`log_later`): the event row of a read (an MCP read is logged; its
+row holds the answer, a few KB) waits in the env's record here and is written, in order,
+at the start of the env's next transaction that is not a read: the next write, a grade, a
+look at the events, a diff or a dump, a shutdown. A read then commits nothing: written in
+its own transaction, its row made every read a write commit (~0.1 ms of a ~0.5 ms read).
+A process killed outright loses the rows of the reads since the env's last write, never a
+write; another process reading the same env's log does not see them until then.
 """
 
 from __future__ import annotations
@@ -22,13 +30,14 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
+from officegym.core import events
 from officegym.core.backend import Backend, RowChange, open_backend
 from officegym.core.backend.base import Created, Gone, logical_dump
 from officegym.core.errors import EnvNotFound
@@ -38,6 +47,10 @@ DEFAULT_TTL = 6 * 3600.0  # seconds an env may sit unused before it expires
 LOCK_TIMEOUT = 60.0  # an operation waiting longer than this for its env fails instead of hanging
 TOUCH_EVERY = 60.0  # seconds between registry writes of an env's last use (TTL is hours)
 SWEEP_EVERY = 60.0
+# Reads logged late, per env: beyond these, the next read writes them in its own transaction
+# (a bound on the memory an env's waiting rows hold).
+MAX_LATE_ROWS = 16
+MAX_LATE_CHARS = 64_000
 
 
 @dataclass(eq=False, slots=True)
@@ -55,6 +68,8 @@ class Env:
     last_used: float = 0.0
     task: Any = None  # the sampled task instance; lives only in server memory, never in the db
     flushed: float = 0.0  # when last_used was last written to the registry
+    late_rows: list[dict[str, Any]] = field(default_factory=list)  # reads' log rows not yet written (`log_later`)
+    late_chars: int = 0
 
 
 class EnvStore:
@@ -164,8 +179,23 @@ class EnvStore:
         return expired
 
     def close(self) -> None:
-        """Release connections; the envs stay (a new store over the same place finds them)."""
+        """Write the reads' waiting log rows, release connections; the envs stay (a new store
+        over the same place finds them)."""
+        for env in list(self._envs.values()):
+            if env.late_rows:
+                try:
+                    with self.session(env):
+                        pass
+                except (EnvNotFound, TimeoutError):
+                    continue
         self.backend.close()
+
+    def log_later(self, env: Env, row: dict[str, Any]) -> None:
+        """Keep a read's log row (`events.entry`) for the env's next transaction that is not
+        a read. Called inside the read's session (the env's lock held), so rows keep the
+        order of the calls."""
+        env.late_rows.append(row)
+        env.late_chars += len(row["result"]) + len(row["args"])
 
     def purge(self) -> None:
         """Delete every env (tests, throwaway runs)."""
@@ -177,15 +207,25 @@ class EnvStore:
 
     # -- database access ---------------------------------------------------------------
     @contextmanager
-    def session(self, env: Env) -> Iterator[Session]:
+    def session(self, env: Env, *, reading: bool = False) -> Iterator[Session]:
         """One transaction on the env's database (commit on success, rollback on error),
-        with the env's lock held: one operation at a time per env, from any thread."""
+        with the env's lock held: one operation at a time per env, from any thread. It
+        starts by writing the reads' waiting log rows (`log_later`), unless it is itself a
+        read's (`reading`) and they are few."""
         # `_hold` spelt out (its acquire and release): this runs once per tool call, and a
         # nested generator context costs a few µs of each.
         lock = self._acquire(env)
         try:
+            late = env.late_rows
+            written = 0
             with self.backend.session(env.handle) as db:
+                if late and (not reading or len(late) >= MAX_LATE_ROWS or env.late_chars >= MAX_LATE_CHARS):
+                    written = len(late)
+                    events.write_entries(db, late[:written])
                 yield db
+            if written:  # committed: they are in the log (a rollback leaves them waiting)
+                del late[:written]
+                env.late_chars = sum(len(r["result"]) + len(r["args"]) for r in late)
         except Gone:
             self._forget(env)
             raise EnvNotFound(env.id) from None

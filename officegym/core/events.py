@@ -51,7 +51,7 @@ def _name(value: str) -> str:
 _INSERT = Prepared(insert(Event).values({c: bindparam(c) for c in ("at", "source", "app", "operation", "action", "args", "result", "is_error")}))
 
 
-def record(
+def entry(
     session: Session,
     *,
     face: str,
@@ -61,12 +61,28 @@ def record(
     args: dict[str, Any],
     result: Any,
     is_error: bool = False,
-) -> None:
-    _INSERT.run(
-        session,
-        at=clock.now(session).isoformat(), source=face, app=app, operation=_name(operation), action=_name(tool),
-        args=_dump(args, MAX_LOGGED_ARGS_CHARS), result=_dump(result, MAX_LOGGED_RESULT_CHARS), is_error=is_error,
-    )
+) -> dict[str, Any]:
+    """One row of the log, stamped with the env clock of `session`'s transaction."""
+    return {
+        "at": clock.now(session).isoformat(), "source": face, "app": app, "operation": _name(operation), "action": _name(tool),
+        "args": _dump(args, MAX_LOGGED_ARGS_CHARS), "result": _dump(result, MAX_LOGGED_RESULT_CHARS), "is_error": is_error,
+    }
+
+
+def record(session: Session, **fields: Any) -> None:
+    """Write one row (`entry`'s fields) in `session`'s transaction."""
+    write(session, entry(session, **fields))
+
+
+def write(session: Session, row: dict[str, Any]) -> None:
+    """Write a row `entry` made, in `session`'s transaction."""
+    _INSERT.run(session, **row)
+
+
+def write_entries(session: Session, entries: list[dict[str, Any]]) -> None:
+    """Write rows made earlier by `entry`, in order (the env store's rows of reads: see
+    `EnvStore.log_later`)."""
+    _INSERT.run_many(session, entries)
 
 
 def list_events(session: Session, after: int = 0, limit: int = 1000) -> list[dict[str, Any]]:

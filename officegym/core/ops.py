@@ -41,10 +41,16 @@ def invoke(
     shown = dict(sent) if sent is not None else None
     try:
         args = op.parse(raw)
-        with store.session(env) as db:
+        # A read's row is written with the env's next write (or next look at its log), not
+        # in its own transaction: see `EnvStore.log_later`.
+        with store.session(env, reading=not op.writes) as db:
             body = getattr(ops.service(db), op.method)(**args)
             if log:
-                events.record(db, face=face, app=ops.app, operation=op.name, tool=tool, args=shown if shown is not None else _given(args, raw), result=body)
+                row = events.entry(db, face=face, app=ops.app, operation=op.name, tool=tool, args=shown if shown is not None else _given(args, raw), result=body)
+                if op.writes:
+                    events.write(db, row)
+                else:
+                    store.log_later(env, row)
             return body
     except AppError as error:
         if log:
