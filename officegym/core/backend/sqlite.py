@@ -127,7 +127,7 @@ class SQLiteBackend(Backend):
             "sqlite://", creator=self._registry_connect, poolclass=QueuePool, pool_size=4, max_overflow=16, pool_timeout=60
         )
         _begin_immediate(self.registry_engine)
-        self.registry = Registry(self.registry_engine)
+        self.registry = Registry(self.registry_engine, writer=self._registry_connect)
         with self.registry_engine.begin() as conn:  # BEGIN IMMEDIATE: one process creates it
             self.registry.create_table(conn)
 
@@ -348,5 +348,6 @@ class SQLiteBackend(Backend):
         self.pool.dispose()
         for handle in recycled:  # registered nowhere: nobody else would ever find them
             self._unlink(handle)
+        self.registry.close()
         self.registry_engine.dispose()
 
