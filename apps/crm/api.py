@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -48,6 +49,12 @@ _LINK_KEYS = tuple(f'{sep}"{key}' for key in ("url", "nextRecordsUrl", "sobject"
 _VALUE_REST = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*')  # a JSON string's characters up to its closing quote
 
 
+@lru_cache(maxsize=256)
+def _escaped(prefix: str) -> str:
+    """A mount prefix as it reads inside a JSON string (one per env)."""
+    return json.dumps(prefix, ensure_ascii=False)[1:-1]
+
+
 def _located(body: Any, prefix: str, version: str) -> bytes:
     """The answer as JSON (as JSONResponse writes it), each link moved under the request's mount
     prefix and into the API version it asked for. Done on the text: walking and copying a
@@ -56,7 +63,13 @@ def _located(body: Any, prefix: str, version: str) -> bytes:
     chunks = text.split(_MARK)
     if len(chunks) == 1 or not prefix and version == f"v{API_VERSION}":
         return text.encode("utf-8")
-    head = f'":"{json.dumps(prefix, ensure_ascii=False)[1:-1]}'
+    head = f'":"{_escaped(prefix)}'
+    if version == f"v{API_VERSION}":  # what clients ask for: only the prefix goes in front of each link
+        linked = f"{head}/services/data/"
+        out = [chunks[0]]
+        for before, chunk in zip(chunks, chunks[1:], strict=False):
+            out += (linked if before.endswith(_LINK_KEYS) else _MARK, chunk)
+        return "".join(out).encode("utf-8")
     ours, theirs = f"/services/data/v{API_VERSION}/", f"/services/data/{version}/"
     out = [chunks[0]]
     for before, chunk in zip(chunks, chunks[1:], strict=False):
@@ -97,6 +110,15 @@ async def query(version: str, request: Request, env: Env = Depends(current_env))
     return _run(request, env, "crm.query", {"q": request.query_params.get("q")}, version)
 
 
+@router.post("/services/data/{version}/sobjects/{sobject}")
+async def create(version: str, sobject: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    try:
+        record = await _record_body(request)
+    except BadBody as bad:
+        return _error(CrmError("JSON_PARSER_ERROR", str(bad)))
+    return _run(request, env, "crm.create", {"sobject": sobject, "record": record}, version, status=201)
+
+
 @router.get("/services/data/{version}/queryAll")
 async def query_all(version: str, request: Request, env: Env = Depends(current_env)) -> Response:
     return _run(request, env, "crm.queryAll", {"q": request.query_params.get("q")}, version)
@@ -111,15 +133,6 @@ async def query_more(version: str, locator: str, request: Request, env: Env = De
 @router.get("/services/data/{version}/search")
 async def search(version: str, request: Request, env: Env = Depends(current_env)) -> Response:
     return _run(request, env, "crm.search", {"q": request.query_params.get("q")}, version)
-
-
-@router.post("/services/data/{version}/sobjects/{sobject}")
-async def create(version: str, sobject: str, request: Request, env: Env = Depends(current_env)) -> Response:
-    try:
-        record = await _record_body(request)
-    except BadBody as bad:
-        return _error(CrmError("JSON_PARSER_ERROR", str(bad)))
-    return _run(request, env, "crm.create", {"sobject": sobject, "record": record}, version, status=201)
 
 
 @router.get("/services/data")

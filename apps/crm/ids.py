@@ -11,7 +11,7 @@ import re
 
 from sqlalchemy.orm import Session
 
-from officegym.core.db import get_meta, set_meta
+from officegym.core.db import get_meta
 
 BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 CHECKSUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345"
@@ -31,12 +31,16 @@ def checksum(id15: str) -> str:
     return CHECKSUM[int(bits[4::-1], 2)] + CHECKSUM[int(bits[9:4:-1], 2)] + CHECKSUM[int(bits[14:9:-1], 2)]
 
 
+_PAIRS = tuple(high + low for high in BASE62 for low in BASE62)  # two base-62 digits at a time
+
+
 def make_id(prefix: str, serial: int) -> str:
-    digits = ""
-    for _ in range(9):
-        serial, rest = divmod(serial, 62)
-        digits = BASE62[rest] + digits
-    id15 = f"{prefix}{INSTANCE}0{digits}"
+    """The id of serial number `serial` (its last 9 base-62 digits) for an object's key prefix."""
+    serial, d0 = divmod(serial, 3844)
+    serial, d1 = divmod(serial, 3844)
+    serial, d2 = divmod(serial, 3844)
+    serial, d3 = divmod(serial, 3844)
+    id15 = f"{prefix}{INSTANCE}0{BASE62[serial % 62]}{_PAIRS[d3]}{_PAIRS[d2]}{_PAIRS[d1]}{_PAIRS[d0]}"
     return id15 + checksum(id15)
 
 
@@ -52,7 +56,8 @@ def to18(value: str) -> str | None:
     return full
 
 
-def next_ids(db: Session, prefix: str, count: int = 1) -> list[str]:
+def upcoming_ids(db: Session, prefix: str, count: int = 1) -> tuple[list[str], dict[str, str]]:
+    """The next `count` ids and the counter's meta value once they are taken, not yet written:
+    a save writes it in its clock tick's statement (`clock.tick(also=…)`)."""
     serial = int(get_meta(db, COUNTER_KEY, "0") or 0)
-    set_meta(db, COUNTER_KEY, str(serial + count))
-    return [make_id(prefix, serial + n + 1) for n in range(count)]
+    return [make_id(prefix, serial + n + 1) for n in range(count)], {COUNTER_KEY: str(serial + count)}

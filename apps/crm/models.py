@@ -26,10 +26,23 @@ def _column(field: Field) -> Column:
     return Column(field.name, String(max(field.length, 18)), nullable=True)
 
 
+# Every lookup is indexed (queries filter and join on them; deletes cascade along them) but
+# the audit ones: nearly every record points at a handful of users through them, no screen or
+# common query reads by them, and each index is pages every save writes. The indexes hold
+# only records that have the lookup (many are mostly empty: a task's WhatId, a lead's
+# ConvertedAccountId): `= x` and `IN (…)` imply it, so they use the index all the same.
+UNINDEXED_LOOKUPS = frozenset({"CreatedById", "LastModifiedById"})
+
+
+def _lookup_index(obj: SObject, column: Column) -> Index:
+    present = column.isnot(None)
+    return Index(f"ix_{obj.table}_{column.name.lower()}", column, sqlite_where=present, postgresql_where=present)
+
+
 def _table(obj: SObject) -> Table:
-    columns = [_column(f) for f in obj.fields]
-    indexes = [Index(f"ix_{obj.table}_{f.name.lower()}", f.name) for f in obj.fields if f.type == "reference"]
-    return Table(obj.table, Base.metadata, *columns, *indexes)
+    columns = {f.name: _column(f) for f in obj.fields}
+    indexes = [_lookup_index(obj, columns[f.name]) for f in obj.fields if f.type == "reference" and f.name not in UNINDEXED_LOOKUPS]
+    return Table(obj.table, Base.metadata, *columns.values(), *indexes)
 
 
 TABLES: dict[str, Table] = {obj.name: _table(obj) for obj in OBJECTS}

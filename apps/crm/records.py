@@ -15,15 +15,51 @@ from sqlalchemy.orm import Session
 
 from apps.crm import rules
 from apps.crm.errors import CrmError
-from apps.crm.ids import next_ids, to18
+from apps.crm.ids import COUNTER_KEY, to18, upcoming_ids
 from apps.crm.models import TABLES
 from apps.crm.objects import BY_PREFIX, sobject
 from apps.crm.schema import SObject
 from apps.crm.values import BadValue, coerce, sf_stamp
 from officegym.core import clock
+from officegym.core.db import Meta, meta_cache
 from officegym.core.sql import Prepared
 
 IGNORED_KEYS = frozenset({"attributes"})  # sent back by clients that echo a record they read
+ACTOR_META_KEY = "crm.actor_user_id"
+
+# The env's meta values a save reads: who saves, the id counter, the clock its stamp ticks
+# ("clock_us", "clock_ticks": officegym/core/clock.py). Read in one statement when a save
+# begins, into the transaction's meta cache (each was a statement of its own, a tenth of a
+# create), with whether the saving user is active (a new record's default owner, whom the
+# save checks); the clock and the counter then read and write them there as usual.
+SAVE_META_KEYS = (ACTOR_META_KEY, COUNTER_KEY, "clock_us", "clock_ticks")
+_USERS, _META = TABLES["User"], Meta.__table__
+
+
+def _meta_value(key: str) -> Any:
+    return select(_META.c.value).where(_META.c.key == key).scalar_subquery()
+
+
+# One row: each value, then the acting user's IsActive (scalar subqueries: cheaper to run and
+# to read than a row per key).
+_SAVE_META = Prepared(select(
+    *(_meta_value(key) for key in SAVE_META_KEYS),
+    select(_USERS.c.IsActive).where(_USERS.c.Id == _meta_value(ACTOR_META_KEY)).scalar_subquery(),
+))
+
+
+def read_save_meta(db: Session) -> tuple[str, bool] | None:
+    """Put the meta values a save reads into this transaction's meta cache, unless they are
+    there already (values written earlier in the transaction are never read over). Answers
+    (the saving user's Id, whether that user is active) when it read them, else None."""
+    known = meta_cache(db)
+    if all(key in known for key in SAVE_META_KEYS):
+        return None
+    *values, active = _SAVE_META.tuples(db)[0]
+    for key, value in zip(SAVE_META_KEYS, values, strict=True):
+        known.setdefault(key, value)
+    actor = values[0]
+    return (actor, bool(active)) if actor is not None and known[ACTOR_META_KEY] == actor else None
 
 
 def object_named(name: Any) -> SObject:
@@ -89,12 +125,26 @@ def _blank(obj: SObject) -> dict[str, Any]:
     return blank
 
 
+_REQUIRED: dict[str, tuple[str, ...]] = {}
+
+
+def _required(obj: SObject) -> tuple[str, ...]:
+    """The fields a saved record of `obj` must have a value in (kept per object)."""
+    names = _REQUIRED.get(obj.name)
+    if names is None:
+        names = _REQUIRED[obj.name] = tuple(f.name for f in obj.fields if f.required and f.createable)
+    return names
+
+
 class Records:
     def __init__(self, db: Session, actor_id: str | None, find_actor: Callable[[], str] | None = None) -> None:
         """`actor_id` who saves; when None, `find_actor` says, asked the first time it matters."""
         self.db = db
         self._actor_id = actor_id
         self._find_actor = find_actor
+        # (the env's acting user, whether active), read with the meta a save begins with;
+        # forgotten when a save changes any User, so a check never reads a stale answer.
+        self._acting_user: tuple[str, bool] | None = None
 
     @property
     def actor_id(self) -> str:
@@ -183,15 +233,20 @@ class Records:
         owner = record.get("OwnerId")
         if owner is None or obj.field("OwnerId") is None:
             return
-        full = to18(owner) if isinstance(owner, str) else None
-        user = _USER_ACTIVE.first(self.db, record_id=full) if full is not None and full[:3] == _USER_PREFIX else None
-        if user is None or not user[0]:
+        acting = self._acting_user
+        if acting is not None and owner == acting[0]:  # the default owner (an 18-character Id as stored)
+            active = acting[1]
+        else:
+            full = to18(owner) if isinstance(owner, str) else None
+            user = _USER_ACTIVE.first(self.db, record_id=full) if full is not None and full[:3] == _USER_PREFIX else None
+            active = user is not None and bool(user[0])
+        if not active:
             raise CrmError("INACTIVE_OWNER_OR_USER", f"operation performed with inactive user [{owner}] as owner of "
                                                      f"{obj.name.lower()}: owners must be active users", ["OwnerId"])
 
     @staticmethod
     def check_required(obj: SObject, record: dict[str, Any]) -> None:
-        missing = [f.name for f in obj.fields if f.required and f.createable and record.get(f.name) in (None, "")]
+        missing = [name for name in _required(obj) if record.get(name) in (None, "")]
         if missing:
             raise CrmError("REQUIRED_FIELD_MISSING", f"Required fields are missing: [{', '.join(missing)}]", missing)
 
@@ -199,7 +254,15 @@ class Records:
     def _stamp(self) -> str:
         return sf_stamp(clock.tick(self.db))
 
+    def _begin_save(self, obj: SObject) -> None:
+        acting = read_save_meta(self.db)
+        if acting is not None:
+            self._acting_user = acting
+        if obj.name == "User":  # this save may (de)activate the acting user: ask again after it
+            self._acting_user = None
+
     def create(self, obj: SObject, values: Any) -> str:
+        self._begin_save(obj)
         given = self.clean(obj, values, creating=True)
         record = {**_blank(obj), **given}
         if obj.field("OwnerId") is not None and record.get("OwnerId") is None:
@@ -207,14 +270,16 @@ class Records:
         rules.before_save(self, obj, record, None, set(given))
         self.check_required(obj, record)
         self.check_owner(record, obj)
-        stamp = self._stamp()
-        record.update(Id=next_ids(self.db, obj.prefix)[0], CreatedDate=stamp, LastModifiedDate=stamp, SystemModstamp=stamp,
+        ids, counter = upcoming_ids(self.db, obj.prefix)
+        stamp = sf_stamp(clock.tick(self.db, also=counter))  # the counter written with the clock: one statement
+        record.update(Id=ids[0], CreatedDate=stamp, LastModifiedDate=stamp, SystemModstamp=stamp,
                       CreatedById=self.actor_id, LastModifiedById=self.actor_id)
         _write("insert", obj.name, frozenset(record)).run(self.db, **record)
         rules.after_save(self, obj, record, None)
         return record["Id"]
 
     def update(self, obj: SObject, record_id: Any, values: Any) -> dict[str, Any]:
+        self._begin_save(obj)
         before = self.require(obj, record_id)
         given = self.clean(obj, values, creating=False)
         record = {**before, **given}
@@ -230,6 +295,7 @@ class Records:
         return record
 
     def delete(self, obj: SObject, record_id: Any) -> str:
+        self._begin_save(obj)
         record = self.require(obj, record_id)
         rules.before_delete(self, obj, record)
         _DELETE[obj.name].run(self.db, record_id=record["Id"])

@@ -18,15 +18,12 @@ from apps.crm import convert, reference, search
 from apps.crm.errors import CrmError
 from apps.crm.objects import OBJECTS
 from apps.crm.params import FieldList, Flag, LeadStatus, Locator, ObjectName, OpportunityName, RecordId, Soql, Sosl, Values
-from apps.crm.records import Records, object_named
+from apps.crm.records import ACTOR_META_KEY, Records, object_named
 from apps.crm.soql.parser import SoqlError
 from apps.crm.soql.run import decode_locator, record_url, run_query
 from officegym.core import clock
 from officegym.core.db import get_meta
 from officegym.core.operations import operation
-
-ACTOR_META_KEY = "crm.actor_user_id"
-
 
 class CrmService:
     def __init__(self, db: Session, actor_id: str | None = None) -> None:

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.orm import Session
 
-from officegym.core.db import get_meta, set_meta, set_two_metas
+from officegym.core.db import get_meta, set_meta, set_metas, set_two_metas
 
 _CLOCK_KEY = "clock_us"
 _TICKS_KEY = "clock_ticks"
@@ -43,8 +43,9 @@ def now(session: Session) -> datetime:
     return from_micros(now_micros(session))
 
 
-def tick(session: Session) -> int:
-    """Advance the clock for one write and return the new time in microseconds.
+def tick(session: Session, also: dict[str, str] | None = None) -> int:
+    """Advance the clock for one write and return the new time in microseconds; `also`: more
+    meta values to set in the same statement (an app's id counter that moves with each save).
 
     The step looks like a person's pace (a few seconds, odd microseconds, so Slack-style
     `ts` values are distinct and ordered) but depends only on how many ticks came before.
@@ -52,7 +53,10 @@ def tick(session: Session) -> int:
     ticks = int(get_meta(session, _TICKS_KEY, "0") or 0) + 1
     step = 2_000_000 + (ticks * 7_919_011) % 9_000_000  # 2–11 s
     micros = now_micros(session) + step
-    set_two_metas(session, _CLOCK_KEY, str(micros), _TICKS_KEY, str(ticks))
+    if also:
+        set_metas(session, {_CLOCK_KEY: str(micros), _TICKS_KEY: str(ticks), **also})
+    else:
+        set_two_metas(session, _CLOCK_KEY, str(micros), _TICKS_KEY, str(ticks))
     return micros
 
 

@@ -130,6 +130,25 @@ def set_meta(session: Session, key: str, value: str) -> None:
     session.info.setdefault(_META_CACHE, {})[key] = value
 
 
+_SET_METAS: dict[int, Prepared] = {}  # by how many rows
+
+
+def set_metas(session: Session, values: dict[str, str]) -> None:
+    """`set_meta` of each of `values`, in one statement (a write's clock tick and an app's
+    id counter that moves with it)."""
+    prepared = _SET_METAS.get(len(values))
+    if prepared is None:
+        rows = ", ".join(f"(:key{i}, :value{i})" for i in range(len(values)))
+        prepared = _SET_METAS[len(values)] = Prepared(text(
+            f"INSERT INTO og_meta (key, value) VALUES {rows} ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+        ))
+    params: dict[str, str] = {}
+    for i, (key, value) in enumerate(values.items()):
+        params[f"key{i}"], params[f"value{i}"] = key, value
+    prepared.run(session, **params)
+    meta_cache(session).update(values)
+
+
 def set_two_metas(session: Session, key: str, value: str, key2: str, value2: str) -> None:
     """Two `set_meta`s in one statement (every write's clock tick sets two)."""
     _SET_TWO_METAS.run(session, key=key, value=value, key2=key2, value2=value2)

@@ -75,3 +75,48 @@ def test_kept_statements_see_each_call_s_rows(write: Any) -> None:
     assert write("crm.query", q="SELECT COUNT() FROM Contact")["totalSize"] == contacts + 1
     found = write("crm.search", q=search)["searchRecords"]
     assert [r["LastName"] for r in found] == ["Zzyzx Kept"]
+
+
+def test_saves_in_one_transaction_each_take_the_next_id_and_tick(gym: Any, env: Any) -> None:
+    """A save reads the meta it needs (actor, id counter, clock) in one statement when it
+    begins; later saves of the same transaction see what earlier ones wrote, not the start."""
+    from apps.crm.ids import COUNTER_KEY, make_id
+    from apps.crm.objects import sobject
+    from apps.crm.service import CrmService
+    from officegym.core import clock
+
+    with gym.store.session(env) as db:
+        serial, started = int(get_meta(db, COUNTER_KEY)), clock.now_micros(db)
+    with gym.store.session(env) as db:
+        service = CrmService(db)
+        made = [service.create("Task", {"Subject": f"one transaction {n}"})["id"] for n in range(3)]
+        rows = [service.records.require(sobject("Task"), made_id) for made_id in made]
+    assert made == [make_id("00T", serial + n) for n in (1, 2, 3)]
+    stamps = [r["CreatedDate"] for r in rows]
+    assert stamps == sorted(stamps) and len(set(stamps)) == 3
+    with gym.store.session(env) as db:
+        assert int(get_meta(db, COUNTER_KEY)) == serial + 3, "the counter is written with each save's clock tick"
+        assert clock.now_micros(db) > started
+
+
+def test_deactivating_the_acting_user_is_seen_by_the_next_save_of_the_same_transaction(gym: Any, env: Any) -> None:
+    """Whether the acting user is active is read with the save's meta and kept for the
+    transaction: a save of any User forgets it, so a later save asks again."""
+    from apps.crm.objects import sobject
+    from apps.crm.records import Records
+
+    with gym.store.session(env) as db:
+        actor = get_meta(db, ACTOR_META_KEY)
+    with pytest.raises(CrmError) as caught, gym.store.session(env) as db:
+        records = Records(db, actor)
+        records.create(sobject("Task"), {"Subject": "while active"})
+        records.update(sobject("User"), actor, {"IsActive": False})
+        records.create(sobject("Task"), {"Subject": "after deactivating"})
+    assert caught.value.code == "INACTIVE_OWNER_OR_USER"
+    with gym.store.session(env) as db:
+        records = Records(db, actor)
+        records.update(sobject("User"), actor, {"IsActive": False})
+        with pytest.raises(CrmError):
+            records.create(sobject("Task"), {"Subject": "deactivated first"})
+        records.update(sobject("User"), actor, {"IsActive": True})
+        assert records.create(sobject("Task"), {"Subject": "active again"}).startswith("00T")

@@ -213,8 +213,34 @@ def test_order_by_with_nulls_limit_and_offset(read: Any, org: dict[str, Rows]) -
     assert query_ids(read, "SELECT Id FROM Opportunity ORDER BY NextStep NULLS FIRST") == ids(nulls_first)
     nulls_last = sorted(opps, key=lambda r: (r["NextStep"] is None, [-ord(c) for c in (r["NextStep"] or "").lower()], r["Id"]))
     assert query_ids(read, "SELECT Id FROM Opportunity ORDER BY NextStep DESC NULLS LAST") == ids(nulls_last)
+    assert query_ids(read, "SELECT Id FROM Opportunity ORDER BY NextStep DESC") == ids(nulls_last), "DESC puts nulls last"
+    # The other way round from where each backend keeps nulls on its own (SQLite: smallest; PostgreSQL: largest).
+    up_nulls_last = sorted(opps, key=lambda r: (r["NextStep"] is None, (r["NextStep"] or "").lower(), r["Id"]))
+    assert query_ids(read, "SELECT Id FROM Opportunity ORDER BY NextStep ASC NULLS LAST") == ids(up_nulls_last)
+    down_nulls_first = sorted(opps, key=lambda r: (r["NextStep"] is not None, [-ord(c) for c in (r["NextStep"] or "").lower()], r["Id"]))
+    assert query_ids(read, "SELECT Id FROM Opportunity ORDER BY NextStep DESC NULLS FIRST") == ids(down_nulls_first)
+    assert any(r["NextStep"] is None for r in opps) and any(r["NextStep"] for r in opps)
     two_keys = sorted(opps, key=lambda r: (r["StageName"].lower(), -r["Amount"], r["Id"]))
     assert query_ids(read, "SELECT Id FROM Opportunity ORDER BY StageName ASC, Amount DESC") == ids(two_keys)
+
+
+def test_the_open_pipeline_by_amount_keeps_ties_in_id_order_and_nulls_last(write: Any) -> None:
+    """The open pipeline by amount reads an index in its order: ties and empty amounts land as
+    a sort would put them, with a LIMIT or without, and a closed deal drops out."""
+    soql = "SELECT Id, Amount FROM Opportunity WHERE IsClosed = false ORDER BY Amount DESC"
+    top = write("crm.query", q=f"{soql} LIMIT 1")["records"][0]["Amount"]
+    made = [write("crm.create", sobject="Opportunity", record={"Name": f"Pipeline {n}", "StageName": "Prospecting",
+                                                              "CloseDate": "2026-12-01", "Amount": amount})["id"]
+            for n, amount in enumerate((top, None, top, 1.0, None))]
+    write("crm.update", sobject="Opportunity", id=made[3], record={"StageName": "Closed Lost"})
+    every = write("crm.query", q=soql)["records"]
+    assert {made[0], made[1], made[2], made[4]} <= set(ids(every)) and made[3] not in ids(every), "closed deals drop out"
+    assert ids(every) == ids(sorted(every, key=lambda r: (r["Amount"] is None, -(r["Amount"] or 0), r["Id"])))
+    tied = [r for r in every if r["Amount"] == top]
+    assert ids(every[:len(tied)]) == sorted(ids(tied)) and {made[0], made[2]} <= set(ids(tied)), "ties: in Id order"
+    assert ids(every)[-2:] == sorted([made[1], made[4]]), "no amount: last, in Id order"
+    for limit in (1, 3, 7):
+        assert query_ids(write, f"{soql} LIMIT {limit}") == ids(every[:limit])
 
 
 def test_aggregates_group_by_and_having(read: Any, org: dict[str, Rows]) -> None:
