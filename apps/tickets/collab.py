@@ -21,6 +21,7 @@ from officegym.core.operations import operation
 
 MAX_COMMENT = 32_767
 MAX_WORK_SECONDS = 10 * 5 * 8 * 3600  # ten working weeks in one entry is a typo, not a day's work
+_UNREAD = object()  # a user row not read yet
 
 
 def add_comment_row(self, issue: Any, body: str) -> Any:
@@ -40,8 +41,10 @@ def add_comment_row(self, issue: Any, body: str) -> Any:
     return row
 
 
-def _comment_out(self, row: Any, style: str, api: str = "3") -> dict[str, Any]:
-    author = Q.USER_BY_ID.first(self.db, id=row.author_id)
+def _comment_out(self, row: Any, style: str, api: str = "3", author: Any = _UNREAD) -> dict[str, Any]:
+    """The comment's shape; `author` is its author's user row when the caller has read it."""
+    if author is _UNREAD:
+        author = Q.USER_BY_ID.first(self.db, id=row.author_id)
     if style == "simplified":
         return {"id": str(row.id), "body": row.body, "created": row.created, "updated": row.updated,
                 "author": author.display_name if author else "Unknown"}
@@ -55,8 +58,9 @@ def add_comment(self, issue: IssueRef, body: Body, comment_id: str | None = None
     self.check_cloud(cloud_id)
     if comment_id:
         return edit_comment(self, issue=issue, comment_id=comment_id, body=body, api=api, style=style)
-    found = self.issue_row(issue)
-    return _comment_out(self, add_comment_row(self, found, F.text(body, "body")), style, api)
+    found, me = self.issue_with_actor(issue)
+    row = add_comment_row(self, found, F.text(body, "body"))
+    return _comment_out(self, row, style, api, author=me)  # its author is the actor
 
 
 @operation("tickets.editComment", writes=True)

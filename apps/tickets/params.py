@@ -36,6 +36,8 @@ DateText = Annotated[str, Field(max_length=40, description="A date 'YYYY-MM-DD' 
 SprintState = Annotated[str, Field(max_length=64, description="Sprint states, comma-separated: future, active, closed")]
 Keyword = Annotated[str, Field(max_length=MAX_REF, description="Words to find")]
 Style = Literal["jira", "simplified"]
+Counted = Annotated[bool, Field(description="Whether the answer counts every match (`total`); Jira's enhanced search (/search/jql) does not, "
+                                            "and tells `isLast` instead")]
 
 
 def decode(value: Any, what: str, kind: type) -> Any:

@@ -167,9 +167,24 @@ def joined_people(rows: list[Any], people: tuple[str, ...]) -> dict[str, Any]:
     for role in people:
         start = rows[0]._fields.index(f"{role}__{USER_COLUMNS[0]}")  # a role's columns are side by side
         for row in rows:
-            if row[start] is not None:
-                found[row[start]] = UserRow._make(row[start:start + width])
+            account = row[start]
+            if account is not None and account not in found:  # a page names its few people many times over
+                found[account] = UserRow._make(row[start:start + width])
     return found
+
+
+# An issue's id with the acting user's row (`actor__<column>`, all None when the actor is no user):
+# what a new comment needs, its issue and its author, in one statement.
+_ACTING = User.__table__.alias("acting_user")
+_ID_AND_ACTOR = select(Issue.id, *(_ACTING.c[name].label(f"actor__{name}") for name in USER_COLUMNS)).select_from(
+    Issue.__table__.outerjoin(_ACTING, _ACTING.c.account_id == bindparam("actor")))
+ISSUE_ID_BY_KEY_WITH_ACTOR = Prepared(_ID_AND_ACTOR.where(Issue.project_key == bindparam("project"), Issue.number == bindparam("number")))
+ISSUE_ID_BY_ID_WITH_ACTOR = Prepared(_ID_AND_ACTOR.where(Issue.id == bindparam("id")))
+
+
+def acting_user(row: Any) -> Any:
+    """The acting user read with an issue (ISSUE_ID_BY_*_WITH_ACTOR), or None."""
+    return UserRow._make(row[1:]) if row[1] is not None else None
 
 
 def issue_by_key(db: Any, project: str, number: int) -> Any:

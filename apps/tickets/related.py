@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -18,6 +19,18 @@ _WHOLE = frozenset(Q.ISSUE_COLUMNS)
 # Fields whose related rows are kept per issue as read: (the field, the kind of row, which is
 # also the `Related` attribute holding them).
 _BY_ISSUE = (("components", "components"), ("fixVersions", "versions"), (catalog.SPRINT_FIELD, "sprints"), ("worklog", "worklogs"))
+
+
+@lru_cache(maxsize=256)  # bounded: the column lists come from callers' field lists
+def _whole(read: tuple[str, ...]) -> bool:
+    """Whether a page read with these columns read whole issue rows."""
+    return _WHOLE.issubset(read)
+
+
+@lru_cache(maxsize=256)  # bounded: the column lists come from callers' field lists
+def _joined(read: tuple[str, ...], people: tuple[str, ...]) -> tuple[str, ...]:
+    """The roles among `people` whose users a page read joined (queries.issue_view)."""
+    return tuple(role for role in people if f"{role}__account_id" in read)
 
 
 @dataclass
@@ -52,7 +65,7 @@ class Related:
         db.flush()  # the statements run on the driver: the ORM's pending changes must be in the database first
         page = {i.id: i for i in issues}
         read = getattr(issues[0], "_fields", None)
-        if read is None or _WHOLE.issubset(read):  # whole rows: a parent or linked issue on the page is not read again
+        if read is None or _whole(read):  # whole rows: a parent or linked issue on the page is not read again
             r.issues = dict(page)
         if "labels" in wanted:
             for issue_id, label in Q.related_pairs(db, "labels", ids):
@@ -89,14 +102,15 @@ class Related:
         others = {e for ls in r.links.values() for l in ls for e in (l.source_id, l.target_id)}
         if "parent" in wanted:
             others |= {i.parent_id for i in issues if i.parent_id}
-        missing = others - set(r.issues)
+        missing = others - r.issues.keys() if others else None
         if missing:
             for other in Q.related(db, "issues", missing):
                 r.issues[other.id] = other
-        joined = tuple(role for role in people if f"{role}__account_id" in getattr(issues[0], "_fields", ()))
+        joined = _joined(read, tuple(people)) if read is not None else ()
         r.users = Q.joined_people(issues, joined) if joined else {}
-        named = {p for role in people if role not in joined for i in issues if (p := getattr(i, f"{role}_id"))}
-        named |= {c.author_id for cs in r.comments.values() for c in cs} | {w.author_id for ws in r.worklogs.values() for w in ws}
+        named = {p for role in people if role not in joined for i in issues if (p := getattr(i, f"{role}_id"))} if len(joined) < len(people) else set()
+        if r.comments or r.worklogs:
+            named |= {c.author_id for cs in r.comments.values() for c in cs} | {w.author_id for ws in r.worklogs.values() for w in ws}
         named -= r.users.keys()
         if named:
             r.users.update((u.account_id, u) for u in Q.related(db, "users", named))

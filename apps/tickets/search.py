@@ -11,7 +11,7 @@ from apps.tickets.errors import TicketsError
 from apps.tickets.jql import plan as jql_plan
 from apps.tickets.jql.compiler import JqlContext
 from apps.tickets.jql.parser import JqlError
-from apps.tickets.params import CloudId, Jql, Limit, Names, Offset, ProjectRef, Style, Token
+from apps.tickets.params import CloudId, Counted, Jql, Limit, Names, Offset, ProjectRef, Style, Token
 from officegym.core.operations import operation
 
 MAX_PAGE = 100  # Jira Cloud's cap for a page of full issues
@@ -55,10 +55,18 @@ def page_of(self, plan: jql_plan.Plan, offset: int, size: int, view: tuple[tuple
     return page, plan.total(self.db)
 
 
+def page_and_more(self, plan: jql_plan.Plan, offset: int, size: int, view: tuple[tuple[str, ...], tuple[str, ...]]) -> tuple[list[Any], bool]:
+    """A page of the plan's issues (as `page_of` reads them), and whether more match after it:
+    one row past the page tells, where a count would read every match."""
+    self.db.flush()  # the plan runs on the driver: the ORM's pending changes go first
+    page = plan.rows(self.db, offset=offset, size=size + 1, columns=view[0], people=view[1])
+    return page[:size], len(page) > size
+
+
 @operation("tickets.searchIssues")
 def search_issues(self, jql: Jql = "", fields: Names | None = None, max_results: Limit | None = None, start_at: Offset | None = None,
                   next_page_token: Token | None = None, projects_filter: Names | None = None, expand: str | None = None, api: str = "3",
-                  style: Style = "jira", cloud_id: CloudId | None = None) -> dict[str, Any]:
+                  style: Style = "jira", cloud_id: CloudId | None = None, count: Counted = True) -> dict[str, Any]:
     """Issues matching a JQL query, a page at a time."""
     self.check_cloud(cloud_id)
     text = jql or ""  # not stripped: error positions count from what the caller sent
@@ -68,12 +76,18 @@ def search_issues(self, jql: Jql = "", fields: Names | None = None, max_results:
     size = min(max_results or (10 if style == "simplified" else 50), cap)
     plan = plan_of(self, text, projects)
     wanted = F.string_list(fields, "fields") if fields else None
-    page, total = page_of(self, plan, offset, size, self.page_view(style, wanted))
-    issues = self.shape(page, style, wanted=wanted, v3=api != "2")
-    if style == "simplified":
-        return {"total": total, "start_at": offset, "max_results": size, "issues": issues}
-    body: dict[str, Any] = {"expand": "names,schema", "startAt": offset, "maxResults": size, "total": total, "issues": issues,
-                            "isLast": offset + len(page) >= total}
+    view = self.page_view(style, wanted)
+    if not count and style != "simplified":
+        page, more = page_and_more(self, plan, offset, size, view)
+        body: dict[str, Any] = {"expand": "names,schema", "startAt": offset, "maxResults": size,
+                                "issues": self.shape(page, style, wanted=wanted, v3=api != "2"), "isLast": not more}
+    else:
+        page, total = page_of(self, plan, offset, size, view)
+        issues = self.shape(page, style, wanted=wanted, v3=api != "2")
+        if style == "simplified":
+            return {"total": total, "start_at": offset, "max_results": size, "issues": issues}
+        body = {"expand": "names,schema", "startAt": offset, "maxResults": size, "total": total, "issues": issues,
+                "isLast": offset + len(page) >= total}
     if not body["isLast"]:
         body["nextPageToken"] = encode_token(offset + len(page))
     return body

@@ -33,12 +33,17 @@ from apps.tickets.params import (
     Body, CloudId, CommentLimit, DateText, IssueRef, JsonList, IssueTypeName, JsonObject, Names, ProjectRef, Style, Summary, UserRef, decode,
 )
 from officegym.core import clock
-from officegym.core.db import get_meta
+from officegym.core.db import Meta, get_meta, meta_cache
 from officegym.core.operations import operation
+from officegym.core.sql import Prepared
 
 ACTOR_META_KEY = "tickets.actor_account_id"
 SITE_META_KEY = "tickets.site"
 CLOUD_META_KEY = "tickets.cloud_id"
+# The meta rows a call that acts reads, in one statement (`TicketsService._meta`): the actor, the
+# site its answer links to, and the env clock's two rows (core/clock.py), which a write's tick reads.
+CALL_META_KEYS = (ACTOR_META_KEY, SITE_META_KEY, "clock_us", "clock_ticks")
+CALL_META = Prepared(select(Meta.key, Meta.value).where(or_(*(Meta.key == key for key in CALL_META_KEYS))))
 _ARI = re.compile(r"^ari:cloud:jira:[^:]*:issue/(\d{1,9})$")
 MAX_BATCH = 50
 # What points at an issue from elsewhere: none of it exists when the issue is created.
@@ -54,16 +59,27 @@ class TicketsService:
     @cached_property
     def actor_id(self) -> str:
         """The acting user's accountId, read when an operation needs it (most reads never do)."""
-        return self._actor or get_meta(self.db, ACTOR_META_KEY) or ""
+        return self._actor or self._meta(ACTOR_META_KEY) or ""
 
     @cached_property
     def base(self) -> str:
-        """The site's URL, read when a shape needs it."""
+        """The site's URL, read when a shape needs it (on its own: most reads need nothing else)."""
         return get_meta(self.db, SITE_META_KEY) or "https://example.atlassian.net"
 
     @cached_property
     def cloud_id(self) -> str:
         return get_meta(self.db, CLOUD_META_KEY) or ""
+
+    def _meta(self, key: str) -> str | None:
+        """A meta value of this env, read with the others a call that acts is likely to need
+        (CALL_META: the actor, the site, the clock a write ticks) in one statement, where each
+        would be a statement of its own."""
+        known = meta_cache(self.db)
+        if key not in known:
+            for name in CALL_META_KEYS:
+                known.setdefault(name, None)
+            known.update(CALL_META.tuples(self.db))
+        return get_meta(self.db, key)
 
     def check_cloud(self, cloud_id: str | None) -> None:
         """The official server's `cloudId`: this site's id, URL or host name."""
@@ -79,6 +95,7 @@ class TicketsService:
     def stamp(self) -> str:
         """The time of this operation's writes: one tick of the env clock per operation."""
         if self._stamp is None:
+            self._meta("clock_ticks")  # the clock's rows, read with the other meta values a call needs
             self._stamp = jira_time(clock.from_micros(clock.tick(self.db)))
         return self._stamp
 
@@ -95,6 +112,15 @@ class TicketsService:
         driver): no model object is loaded."""
         self.db.flush()  # read on the driver: the ORM's pending changes go first
         return self._find(ref, lambda project, number: Q.issue_by_key(self.db, project, number), lambda issue_id: Q.issue_by_id(self.db, issue_id))
+
+    def issue_with_actor(self, ref: str | None) -> tuple[Any, Any]:
+        """The issue a key, id or ARI names (a row with its `id` only), and the acting user's row
+        (None when the actor is no user), read in one statement: what a comment needs."""
+        self.db.flush()  # read on the driver: the ORM's pending changes go first
+        actor = self.actor_id
+        row = self._find(ref, lambda project, number: Q.ISSUE_ID_BY_KEY_WITH_ACTOR.first(self.db, project=project, number=number, actor=actor),
+                         lambda issue_id: Q.ISSUE_ID_BY_ID_WITH_ACTOR.first(self.db, id=issue_id, actor=actor))
+        return row, Q.acting_user(row)
 
     def draft(self, ref: str | None) -> Draft:
         """The issue a key, id or ARI names, to edit off the ORM (drafts.py): `save` it when done."""
@@ -152,7 +178,8 @@ class TicketsService:
             limit = 10 if comment_limit is None else comment_limit
             related = shapes.Related.load(self.db, issues, load, comment_limit=limit, people=people)
             keep = None if wanted is None else frozenset(wanted)
-            return [shapes.simplified(i, related, self.base, limit, keep) for i in issues]
+            base = self.base if shapes.simple_shows_url(keep) else ""  # only an issue's url names the site
+            return [shapes.simplified(i, related, base, limit, keep) for i in issues]
         related = shapes.Related.load(self.db, issues, load, comment_limit=comment_limit, people=people)
         return [shapes.issue(i, related, self.base, want, v3, comment_limit) for i in issues]
 

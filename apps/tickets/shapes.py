@@ -183,20 +183,27 @@ _FIELD_VALUES: dict[str, Any] = {
 }
 
 
+def _parent(i: Issue, r: Related, base: str, v3: bool, limit: int | None) -> Any:
+    return _brief(r.issues[i.parent_id], base, r) if i.parent_id and i.parent_id in r.issues else _ABSENT
+
+
 def issue(i: Issue, r: Related, base: str, wanted: Sequence[str] = DEFAULT_FIELDS, v3: bool = True,
           comment_limit: int | None = None) -> dict[str, Any]:
     """Jira REST's issue: `{id, key, self, fields: {...}}` with the `wanted` fields."""
     f: dict[str, Any] = {}
-    for name in wanted:
-        if name == "parent":
-            if i.parent_id and i.parent_id in r.issues:
-                f["parent"] = _brief(r.issues[i.parent_id], base, r)
-        else:
-            value = _FIELD_VALUES.get(name)
-            if value is not None:
-                f[name] = value(i, r, base, v3, comment_limit)
+    for name, value in _field_values(tuple(wanted)):
+        shown = value(i, r, base, v3, comment_limit)
+        if shown is not _ABSENT:
+            f[name] = shown
     return {"expand": "renderedFields,names,schema,operations,editmeta,changelog,versionedRepresentations", "id": str(i.id),
             "self": f"{base}/rest/api/3/issue/{i.id}", "key": i.key, "fields": f}
+
+
+@lru_cache(maxsize=256)  # bounded: the field lists come from callers
+def _field_values(wanted: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
+    """The fields of Jira REST's issue shown for these names, in their order, each with how its value is made
+    (a page shapes each issue with the same list; unknown names show nothing)."""
+    return tuple((name, _parent if name == "parent" else _FIELD_VALUES[name]) for name in wanted if name == "parent" or name in _FIELD_VALUES)
 
 
 def _timetracking(logs: list[Worklog]) -> dict[str, Any]:
@@ -240,7 +247,7 @@ def simple_comment(c: Comment, r_users: dict[str, User]) -> dict[str, Any]:
             "author": simple_user(r_users.get(c.author_id)).get("display_name")}
 
 
-_ABSENT = object()  # a simplified key this issue does not have (no parent, no sprints, ...)
+_ABSENT = object()  # a key this issue does not show (no parent, no sprints, ...)
 
 
 def _simple_status(name: str, base: str) -> dict[str, Any]:
@@ -329,6 +336,12 @@ def _simple_values(wanted: frozenset[str] | None) -> tuple[tuple[str, Any], ...]
     return tuple((key, value) for key, value in _SIMPLE_VALUES if key in keep)
 
 
+def simple_shows_url(wanted: frozenset[str] | None) -> bool:
+    """Whether the simplified shape of these Jira fields shows an issue's url (the one key that needs the site)."""
+    return wanted is None or "*all" in wanted or "url" in _kept(wanted)
+
+
+@lru_cache(maxsize=256)  # bounded: the sets come from callers
 def simple_columns(wanted: frozenset[str] | None) -> tuple[str, ...]:
     """The issue columns the simplified shape of these Jira fields reads (every column for all fields)."""
     if wanted is None or "*all" in wanted:

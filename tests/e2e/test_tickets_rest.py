@@ -76,6 +76,9 @@ def test_errors_are_jiras_shape_and_status(live_server: Any, env_id: str) -> Non
         not_json = http.post(f"{base}/rest/api/3/issue", content=b"{", headers={"content-type": "application/json"})
         assert not_json.status_code == 400 and not_json.json()["errorMessages"]
         assert http.get(f"{live_server.base_url}/envs/{'0' * 32}/api/tickets/rest/api/3/issue/SUP-1").status_code == 404
+        for method, path in (("GET", "search/jql"), ("POST", "issue/SUP-1/comment"), ("GET", "issue/SUP-1"), ("GET", "serverInfo")):
+            unknown = http.request(method, f"{base}/rest/api/9/{path}", json={"body": "x"} if method == "POST" else None)
+            assert unknown.status_code == 404 and unknown.json() == {"errorMessages": ["no REST API version '9'; use /rest/api/3 (or 2)"], "errors": {}}, path
 
 
 def test_rest_v3_routes(live_server: Any, env_id: str) -> None:

@@ -69,6 +69,25 @@ def test_pages_add_up_to_every_match_and_each_tells_the_total(read: Run, style: 
     assert nothing["issues"] == [] and nothing["total"] == 0
 
 
+def test_an_uncounted_search_tells_the_last_page_as_a_counted_one_does(read: Run) -> None:
+    """Jira's enhanced search (/search/jql) answers isLast and a nextPageToken, not a total:
+    read so, it looks one issue past its page instead of counting every match."""
+    total = read(lambda jira: jira.search_issues(jql=OPEN_SUPPORT, fields="summary", max_results=1))["total"]
+    for size in (1, 3, total - 1, total, total + 1):
+        token, keys = None, []
+        while True:
+            page = read(lambda jira: jira.search_issues(jql=OPEN_SUPPORT, fields="summary", max_results=size, next_page_token=token, count=False))
+            counted = read(lambda jira: jira.search_issues(jql=OPEN_SUPPORT, fields="summary", max_results=size, next_page_token=token))
+            assert "total" not in page and page == {k: v for k, v in counted.items() if k != "total"}, (size, token)
+            keys += [i["key"] for i in page["issues"]]
+            if page["isLast"]:
+                break
+            token = page["nextPageToken"]
+        assert len(keys) == len(set(keys)) == total, size
+    nothing = read(lambda jira: jira.search_issues(jql='summary ~ "zzqx"', fields="summary", count=False))
+    assert nothing["issues"] == [] and nothing["isLast"] is True and "nextPageToken" not in nothing
+
+
 def test_a_write_is_seen_by_the_next_search_in_its_env_only(gym: Gym, run: Run) -> None:
     def first(on: Run) -> dict[str, Any]:
         return on(lambda jira: jira.search_issues(jql=OPEN_SUPPORT, fields="summary,assignee,updated", max_results=3))["issues"][0]
