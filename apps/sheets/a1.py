@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 MAX_COLUMNS = 18_278  # ZZZ: Google's and Excel's widest sheet
 MAX_ROWS = 10_000_000  # Google's cell limit bounds rows well below this
@@ -49,6 +50,7 @@ def cell_name(row: int, col: int) -> str:
     return f"{column_letter(col)}{row + 1}"
 
 
+@lru_cache(maxsize=1024)
 def quote_sheet(title: str) -> str:
     """A sheet title as a range prefix: quoted when it is not a plain word, as Google writes it."""
     if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", title) and not _looks_like_cell(title):
@@ -150,7 +152,13 @@ def parse_range(text: str) -> tuple[str | None, GridRange | None]:
 
     A bare word with no `!` may be a sheet title or an area ("Sheet1" vs "A1"); an area wins
     when it parses, as in Google, so the caller resolves a bare title against its sheets."""
-    raw = text if isinstance(text, str) else ""
+    return _parse_range(text if isinstance(text, str) else "")
+
+
+@lru_cache(maxsize=4096)
+def _parse_range(raw: str) -> tuple[str | None, GridRange | None]:
+    """`parse_range`, once per text (every value write and read parses its range; the answer
+    is immutable)."""
     stripped = raw.strip()
     if not stripped:
         raise A1Error(raw)

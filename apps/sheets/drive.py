@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from pydantic import Field
-from sqlalchemy import Integer, bindparam, or_, select
+from sqlalchemy import Integer, bindparam, literal_column, or_, select
 
 from apps.sheets.a1 import cell_name
 from apps.sheets.entry import decode, load_json
@@ -47,8 +47,8 @@ def _search(matches: Any, correlated: bool) -> Prepared:
     match, and stops at its first matching cell (a third less work for a search by title)."""
     pattern = bindparam("pattern")
     if correlated:
-        in_content: Any = select(Cell.spreadsheet_id).where(
-            Cell.spreadsheet_id == Spreadsheet.id, Cell.kind == "s", matches(Cell.value, pattern)).exists()
+        in_content: Any = select(Cell.spreadsheet_id).where(  # kind spelt out: the text cells' index is for kind 's'
+            Cell.spreadsheet_id == Spreadsheet.id, Cell.kind == literal_column("'s'"), matches(Cell.value, pattern)).exists()
     else:
         visible = select(Permission.spreadsheet_id).where(Permission.email == bindparam("email"))
         in_content = Spreadsheet.id.in_(select(Cell.spreadsheet_id).where(
@@ -161,7 +161,7 @@ def _people_emails(self: Any) -> set[str] | None:
 def find_cells(self: Any, spreadsheet_id: SpreadsheetId, query: Query, sheet: str | None = None, case_sensitive: bool = False,
                max_results: MaxResults = 50) -> list[dict[str, Any]]:
     """Cells whose shown value contains the query: [{sheet, cell, value}], tab by tab, row by row."""
-    self.spreadsheet(spreadsheet_id)
+    self.opened(spreadsheet_id)
     tabs = self.tabs(spreadsheet_id)
     if sheet is not None:
         tabs = [t for t in tabs if t.title == sheet]

@@ -77,7 +77,7 @@ def apply_formula(self: Any, spreadsheet_id: SpreadsheetId, sheet_name: SheetTit
 @operation("sheets.validateFormula")
 def validate_formula(self: Any, spreadsheet_id: SpreadsheetId, sheet_name: SheetTitle, cell: Cell, formula: Formula) -> dict[str, Any]:
     """Check a formula's syntax, functions and references without writing it."""
-    self.spreadsheet(spreadsheet_id)
+    self.opened(spreadsheet_id)
     self.tab(spreadsheet_id, title=sheet_name)
     _cell(cell)
     problem = check_formula(self, spreadsheet_id, formula)
@@ -268,7 +268,7 @@ def workbook_metadata(self: Any, spreadsheet_id: SpreadsheetId, include_ranges: 
 @operation("sheets.readRange")
 def read_range(self: Any, spreadsheet_id: SpreadsheetId, sheet_name: SheetTitle, start_cell: Cell = "A1", end_cell: Cell | None = None) -> dict[str, Any]:
     """Values from a start cell (to an end cell, or to the end of the data), with the formulas behind them."""
-    self.spreadsheet(spreadsheet_id)
+    self.opened(spreadsheet_id)
     tab = self.tab(spreadsheet_id, title=sheet_name)
     r1, c1 = _cell(start_cell, "start_cell")
     if end_cell:

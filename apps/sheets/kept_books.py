@@ -53,6 +53,11 @@ SET_REVISION = Prepared(update(_TABLE).where(_TABLE.c.id == bindparam("ss"), _TA
 SET_FIRST_REVISION = Prepared(update(_TABLE).where(_TABLE.c.id == bindparam("ss"), _TABLE.c.revision.is_(None))
                               .values(revision=bindparam("new")))
 SET_ANY_REVISION = Prepared(update(_TABLE).where(_TABLE.c.id == bindparam("ss")).values(revision=bindparam("new")))
+# The same, setting the modified time as well: a write's save and its touch in one statement.
+SET_REVISION_TOUCH = Prepared(update(_TABLE).where(_TABLE.c.id == bindparam("ss"), _TABLE.c.revision == bindparam("old"))
+                              .values(revision=bindparam("new"), modified=bindparam("modified")))
+SET_FIRST_REVISION_TOUCH = Prepared(update(_TABLE).where(_TABLE.c.id == bindparam("ss"), _TABLE.c.revision.is_(None))
+                                    .values(revision=bindparam("new"), modified=bindparam("modified")))
 
 
 # -- revisions ------------------------------------------------------------------------------
@@ -76,12 +81,22 @@ def digest(cells: list[tuple[Any, ...]]) -> str:
 
 
 def chain(revision: str, written: list[tuple[Any, ...]], deleted: list[tuple[int, int, int]]) -> str:
-    """The revision after a save that wrote `written` rows and deleted the cells `deleted`."""
-    return _digest(f"{revision}|{written!r}|{deleted!r}")
+    """The revision after a save that wrote `written` rows and deleted the cells `deleted`
+    (their pickle in fast mode, as `digest`: a fifth of what their repr cost)."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=5)
+    pickler.fast = True
+    pickler.dump((revision, written, deleted))
+    return hashlib.blake2b(out.getvalue(), digest_size=16).hexdigest()
 
 
-def advance(db: Session, spreadsheet_id: str, read_at: str | None, new: str) -> bool:
-    """Set the revision to `new` if it is still `read_at`; False (and nothing set) if not."""
+def advance(db: Session, spreadsheet_id: str, read_at: str | None, new: str, modified: str | None = None) -> bool:
+    """Set the revision to `new` (and, given, the modified time to `modified`) if it is still
+    `read_at`; False (and nothing set) if not."""
+    if modified is not None:
+        if read_at is None:
+            return SET_FIRST_REVISION_TOUCH.run(db, ss=spreadsheet_id, new=new, modified=modified) == 1
+        return SET_REVISION_TOUCH.run(db, ss=spreadsheet_id, old=read_at, new=new, modified=modified) == 1
     if read_at is None:
         return SET_FIRST_REVISION.run(db, ss=spreadsheet_id, new=new) == 1
     return SET_REVISION.run(db, ss=spreadsheet_id, old=read_at, new=new) == 1

@@ -74,27 +74,30 @@ class SheetsService:
         return ROLE.scalar(self.db, ss=spreadsheet_id, email=self.actor_email)
 
     def spreadsheet(self, spreadsheet_id: str, write: bool = False) -> Spreadsheet:
-        found, role = self._head(spreadsheet_id) if spreadsheet_id else (None, None)
-        if found is None or role is None:
-            raise not_found(f"Requested entity was not found. (no spreadsheet {spreadsheet_id!r} you can open; "
-                            "list_spreadsheets or search_spreadsheets give the IDs)")
-        if write and role not in WRITE_ROLES:
-            raise SheetsError("PERMISSION_DENIED", f"The caller does not have permission: you are a {role} of this spreadsheet, not an editor")
-        return found
-
-    def _head(self, spreadsheet_id: str) -> tuple[Spreadsheet | None, str | None]:
-        """The spreadsheet (the session's object for it) and the actor's role on it."""
+        """The spreadsheet the actor may open (write: edit), as the session's object for it."""
+        row = self.opened(spreadsheet_id, write)
         db = self.db
-        db.flush()  # a share or a new spreadsheet earlier in the same operation counts
-        row = HEAD.first(db, ss=spreadsheet_id, email=self.actor_email)
-        if row is None:
-            return None, None
         found = db.identity_map.get(identity_key(Spreadsheet, spreadsheet_id))
         if found is None:
             found = Spreadsheet(**dict(zip(_FIELDS, row)))
             make_transient_to_detached(found)  # as if the ORM had loaded it
             db.add(found)
-        return found, row[-1]
+        return found
+
+    def opened(self, spreadsheet_id: str, write: bool = False) -> Any:
+        """`spreadsheet` for an operation that only needs the spreadsheet's id and fields as
+        stored (a value read or write): its row, read-only; making the session's object for it
+        cost more than a one-cell write's SQL. `save` and `touch` take it as they take the object."""
+        db = self.db
+        db.flush()  # a share or a new spreadsheet earlier in the same operation counts
+        row = HEAD.first(db, ss=spreadsheet_id, email=self.actor_email) if spreadsheet_id else None
+        role = row[-1] if row is not None else None
+        if role is None:
+            raise not_found(f"Requested entity was not found. (no spreadsheet {spreadsheet_id!r} you can open; "
+                            "list_spreadsheets or search_spreadsheets give the IDs)")
+        if write and role not in WRITE_ROLES:
+            raise SheetsError("PERMISSION_DENIED", f"The caller does not have permission: you are a {role} of this spreadsheet, not an editor")
+        return row
 
     def tabs(self, spreadsheet_id: str) -> list[Sheet]:
         found = self._tabs.get(spreadsheet_id)
@@ -135,16 +138,19 @@ class SheetsService:
         raise invalid(f"Unable to parse range: {title} (no sheet named {title!r}; sheets: "
                       f"{', '.join(t.title for t in self.tabs(spreadsheet_id))})")
 
-    def locate(self, spreadsheet_id: str, text: str) -> tuple[Sheet, GridRange]:
-        """The tab and rectangle an A1 range names (a named range works too)."""
+    def locate(self, spreadsheet_id: str, text: str, tabs: list[Any] | None = None) -> tuple[Sheet, GridRange]:
+        """The tab and rectangle an A1 range names (a named range works too); `tabs`: the
+        tabs (`tab_rows`) when the caller has them."""
         try:
             title, area = parse_range(text)
         except A1Error as bad:
             raise invalid(str(bad)) from None
+        if tabs is None:
+            tabs = self.tab_rows(spreadsheet_id)
         if title is None:
-            tab = self.tab_rows(spreadsheet_id)[0]
+            tab = tabs[0]
         else:
-            tab = next((t for t in self.tab_rows(spreadsheet_id) if t.title.lower() == title.lower()), None)
+            tab = next((t for t in tabs if t.title.lower() == title.lower()), None)
             if tab is None:
                 named = self.db.get(NamedRange, (spreadsheet_id, title)) if area is None else None
                 if named is None:
@@ -157,14 +163,18 @@ class SheetsService:
                           f"Max rows: {tab.row_count}, max columns: {tab.column_count}")
         return tab, grid
 
-    def book(self, spreadsheet_id: str, cells: Iterable[tuple[Any, ...]] | None = None) -> StoredBook:
+    def book(self, spreadsheet_id: str, cells: Iterable[tuple[Any, ...]] | None = None, tabs: list[Any] | None = None) -> StoredBook:
         """The spreadsheet's book, loaded once per operation; with `cells`, a new book of those
-        cells (see StoredBook) replaces it."""
+        cells (see StoredBook) replaces it. `tabs`: the tabs as they stand (`tab_rows`), when
+        the caller has just read them."""
         found = None if cells is not None else self._books.get(spreadsheet_id)
         if found is None:
             now = clock.now(self.db).replace(tzinfo=None)
-            found = self._books[spreadsheet_id] = (StoredBook.open(self.db, spreadsheet_id, now) if cells is None else
-                                                   StoredBook(self.db, spreadsheet_id, now, cells))
+            if cells is None:
+                shapes = None if tabs is None else [(t.sheet_id, t.title, t.row_count, t.column_count) for t in tabs]
+                found = self._books[spreadsheet_id] = StoredBook.open(self.db, spreadsheet_id, now, shapes)
+            else:
+                found = self._books[spreadsheet_id] = StoredBook(self.db, spreadsheet_id, now, cells)
         return found
 
     def adopt(self, book: StoredBook) -> None:
@@ -174,16 +184,31 @@ class SheetsService:
         self._books[book.spreadsheet_id] = book
 
     def touch(self, spreadsheet: Spreadsheet) -> None:
-        modified = clock.from_micros(clock.tick(self.db)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")[:-4] + "Z"
-        self.db.flush()  # the update below runs on the driver: pending ORM changes first
-        TOUCH.run(self.db, ss=spreadsheet.id, modified=modified)
-        set_committed_value(spreadsheet, "modified", modified)  # the object shows it, with nothing left to flush
+        self._touched(spreadsheet, self.modified_now(), stored=False)
+
+    def modified_now(self) -> str:
+        """A write's modified time: the env clock, advanced."""
+        return clock.from_micros(clock.tick(self.db)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")[:-4] + "Z"
+
+    def _touched(self, spreadsheet: Spreadsheet, modified: str, stored: bool) -> None:
+        """The spreadsheet's modified time is `modified` (`stored`: already set in the database)."""
+        if not stored:
+            self.db.flush()  # the update below runs on the driver: pending ORM changes first
+            TOUCH.run(self.db, ss=spreadsheet.id, modified=modified)
+        # The session's object shows it, with nothing left to flush (a row from `opened` is as
+        # stored before the write; the object, if the session has one, is the one to update).
+        target = spreadsheet
+        if not isinstance(target, Spreadsheet):
+            target = self.db.identity_map.get(identity_key(Spreadsheet, spreadsheet.id))
+        if target is not None:
+            set_committed_value(target, "modified", modified)
 
     def save(self, spreadsheet: Spreadsheet) -> None:
+        """Save the loaded book and touch the spreadsheet: one statement sets the new revision
+        and the modified time when the save advances the revision."""
         book = self._books.get(spreadsheet.id)
-        if book is not None:
-            book.save()
-        self.touch(spreadsheet)
+        modified = self.modified_now()
+        self._touched(spreadsheet, modified, stored=book is not None and book.save(modified))
 
     # -- reading cells ----------------------------------------------------------------------
     def grid_values(self, spreadsheet_id: str, tab: Sheet, grid: GridRange, render: str = "FORMATTED_VALUE") -> list[list[Any]]:
@@ -221,7 +246,7 @@ class SheetsService:
         return out
 
     def value_range(self, spreadsheet_id: str, text: str, major: str = "ROWS", render: str = "FORMATTED_VALUE") -> dict[str, Any]:
-        self.spreadsheet(spreadsheet_id)
+        self.opened(spreadsheet_id)
         tab, grid = self.locate(spreadsheet_id, text)
         values = self.grid_values(spreadsheet_id, tab, grid, render)
         shown = grid.bounded(tab.row_count, tab.column_count)
@@ -236,10 +261,14 @@ class SheetsService:
 
     # -- writing cells ----------------------------------------------------------------------
     def write_values(self, spreadsheet: Spreadsheet, text: str, values: list[list[Any]], option: str,
-                     major: str = "ROWS", at_row: int | None = None) -> dict[str, Any]:
+                     major: str = "ROWS", at_row: int | None = None, tabs: list[Any] | None = None) -> dict[str, Any]:
+        """Write `values` at the range `text` names (`at_row`: from that row, for an append);
+        `tabs`: the tabs as they stand (`tab_rows`), when the caller has just read them."""
         if option not in ("RAW", "USER_ENTERED"):
             raise invalid(f"Invalid valueInputOption: {option!r}; accepted: RAW, USER_ENTERED")
-        tab, grid = self.locate(spreadsheet.id, text)
+        if tabs is None:
+            tabs = self.tab_rows(spreadsheet.id)
+        tab, grid = self.locate(spreadsheet.id, text, tabs)
         rows = _rows_of(values, major)
         top = grid.r1 if at_row is None else at_row
         height = len(rows)
@@ -260,7 +289,8 @@ class SheetsService:
             stale = self._books.pop(spreadsheet.id, None)
             if stale is not None:
                 stale.save()
-        book = self.book(spreadsheet.id)
+            tabs = None  # one has grown: read again
+        book = self.book(spreadsheet.id, tabs=tabs)
         book.book.sheets[tab.sheet_id].rows = tab.row_count
         book.book.sheets[tab.sheet_id].cols = tab.column_count
         entries: dict[tuple[int, int, int], Entered] = {}
@@ -304,7 +334,7 @@ class SheetsService:
     def values_update(self, spreadsheetId: SpreadsheetId, range: Range, values: Values, valueInputOption: InputOption,
                       majorDimension: Dimension = "ROWS") -> dict[str, Any]:
         """Write values into a range, starting at its top-left cell; null leaves a cell as it is."""
-        return self.write_values(self.spreadsheet(spreadsheetId, write=True), range, values, valueInputOption, majorDimension)
+        return self.write_values(self.opened(spreadsheetId, write=True), range, values, valueInputOption, majorDimension)
 
     @operation("sheets.values.append", writes=True)
     def values_append(self, spreadsheetId: SpreadsheetId, range: Range, values: Values, valueInputOption: InputOption,
@@ -357,7 +387,7 @@ class SheetsService:
     @operation("sheets.values.batchUpdate", writes=True)
     def values_batch_update(self, spreadsheetId: SpreadsheetId, data: ValueRanges, valueInputOption: InputOption) -> dict[str, Any]:
         """Write several ranges: `{spreadsheetId, totalUpdated…, responses: [...]}`."""
-        spreadsheet = self.spreadsheet(spreadsheetId, write=True)
+        spreadsheet = self.opened(spreadsheetId, write=True)
         responses = []
         for i, item in enumerate(data):
             if not isinstance(item, dict) or "range" not in item or not isinstance(item.get("values", []), list):

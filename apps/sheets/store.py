@@ -24,17 +24,24 @@ from apps.sheets import kept_books
 from apps.sheets.a1 import GridRange
 from apps.sheets.entry import Entered, decode, dump_json, encode, load_json
 from apps.sheets.formulas.engine import Book, Key, SheetInfo, deps_from_json, deps_json
-from apps.sheets.models import Cell, NamedRange, Sheet
+from apps.sheets.models import Cell, NamedRange, Sheet, Spreadsheet
 from officegym.core.sql import Prepared
 
 DATE_FUNCTIONS = {"DATE": "DATE", "TODAY": "DATE", "EOMONTH": "DATE", "EDATE": "DATE", "NOW": "DATE_TIME"}
 DATE_PATTERNS = {"DATE": "yyyy-mm-dd", "DATE_TIME": "yyyy-mm-dd h:mm:ss"}
+_NO_DEPS: list[Any] = []  # never changed
 _COLUMNS = ("formula", "kind", "value", "note", "number_format", "style", "deps", "spill")
 
 TABS = Prepared(select(Sheet.sheet_id, Sheet.title, Sheet.row_count, Sheet.column_count)
                 .where(Sheet.spreadsheet_id == bindparam("ss")))
 NAMES = Prepared(select(NamedRange.name, NamedRange.sheet_id, NamedRange.start_row, NamedRange.start_col, NamedRange.end_row,
                         NamedRange.end_col).where(NamedRange.spreadsheet_id == bindparam("ss")))
+# The revision and the named ranges in one read (a row per name; one of NULLs if none).
+_SPREADSHEET, _NAMED = Spreadsheet.__table__, NamedRange.__table__
+REVISION_AND_NAMES = Prepared(select(_SPREADSHEET.c.revision, _NAMED.c.name, _NAMED.c.sheet_id, _NAMED.c.start_row, _NAMED.c.start_col,
+                                     _NAMED.c.end_row, _NAMED.c.end_col)
+                              .select_from(_SPREADSHEET.outerjoin(_NAMED, _NAMED.c.spreadsheet_id == _SPREADSHEET.c.id))
+                              .where(_SPREADSHEET.c.id == bindparam("ss")))
 _CELL = Cell.__table__
 DELETE_CELL = Prepared(delete(_CELL).where(and_(_CELL.c.spreadsheet_id == bindparam("b_ss"), _CELL.c.sheet_id == bindparam("b_sheet"),
                                                _CELL.c.row == bindparam("b_row"), _CELL.c.col == bindparam("b_col"))))
@@ -111,15 +118,19 @@ class StoredBook:
                 book.inputs[key] = decode(kind, value, note)
         for anchor, cells in book.spill_area.items():
             cells.sort()
+        book.loaded()
 
     @classmethod
-    def open(cls, db: Session, spreadsheet_id: str, now: datetime) -> StoredBook:
+    def open(cls, db: Session, spreadsheet_id: str, now: datetime, tabs: list[tuple[int, str, int, int]] | None = None) -> StoredBook:
         """The stored book for an operation to read and edit: the one kept from an earlier
         operation when the stored rows are still exactly what it was built from (kept_books),
-        else built from them."""
+        else built from them. `tabs`: the tabs as TABS reads them, when the caller has them."""
         db.flush()  # the prepared reads below run on the driver: pending ORM changes first
-        revision = kept_books.REVISION.scalar(db, ss=spreadsheet_id)
-        tabs, named = TABS.rows(db, ss=spreadsheet_id), NAMES.rows(db, ss=spreadsheet_id)
+        head = REVISION_AND_NAMES.tuples(db, ss=spreadsheet_id)
+        revision = head[0][0] if head else None
+        named = [row[1:] for row in head if row[1] is not None]
+        if tabs is None:
+            tabs = TABS.rows(db, ss=spreadsheet_id)
         kept = kept_books.take(spreadsheet_id)
         if kept is not None and not kept_books.same_frame(kept, tabs, named):
             kept = None
@@ -208,8 +219,10 @@ class StoredBook:
         spill = None
         if formula is not None:
             value = book.values.get(key)
-            deps = book.deps.get(key) or []
-            deps_text = deps_json(deps) if key not in book.volatile else deps_json([*deps, "v"])  # type: ignore[list-item]
+            deps = book.deps.get(key) or _NO_DEPS
+            deps_text = deps_json(deps)
+            if key in book.volatile:  # marked by a last "v" (what json.dumps([*deps, "v"]) gives)
+                deps_text = deps_text[:-1] + ',"v"]' if deps else '["v"]'
         elif key in book.inputs:
             value, deps_text = book.inputs[key], None
         elif key in book.spill:
@@ -235,13 +248,16 @@ class StoredBook:
         every = set(book.inputs) | set(book.formulas) | set(book.spill) | set(self.formats)
         return [row for row in (self.row_of(k) for k in sorted(every)) if row is not None]
 
-    def save(self) -> None:
+    def save(self, modified: str | None = None) -> bool:
+        """Write what changed; with `modified`, the spreadsheet's new modified time is set by
+        the statement that advances its revision, if one does: whether it was (else the caller
+        sets it)."""
         if self.baseline is not None:
             self.save_over(self.baseline)
-            return
+            return False
         if not self.dirty:
             kept_books.keep(self)
-            return
+            return False
         rows = {key: self.row_of(key) for key in sorted(self.dirty)}
         self.db.flush()
         DELETE_CELL.run_many(self.db, [{"b_ss": self.spreadsheet_id, "b_sheet": s, "b_row": r, "b_col": c}
@@ -251,7 +267,7 @@ class StoredBook:
         stored = self.stored_rows
         if stored is None:
             self.forget_revision()
-            return
+            return False
         if self.revision is None:
             self.revision = kept_books.digest(list(stored.values()))
         written, deleted = [], []
@@ -263,11 +279,12 @@ class StoredBook:
                 line = stored[key] = tuple([row[name] for name in CELL_FIELDS])
                 written.append(line)
         revision = kept_books.chain(self.revision, written, deleted)
-        if kept_books.advance(self.db, self.spreadsheet_id, self.read_at, revision):
+        if kept_books.advance(self.db, self.spreadsheet_id, self.read_at, revision, modified):
             self.revision = self.read_at = revision
             kept_books.keep(self)
-        else:  # the cells were written since this book read them by something that is not it
-            self.forget_revision()
+            return modified is not None
+        self.forget_revision()  # the cells were written since this book read them by something that is not it
+        return False
 
     def forget_revision(self) -> None:
         """This book wrote cells it keeps no revision for: the spreadsheet's is unknown now."""

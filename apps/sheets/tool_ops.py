@@ -19,8 +19,8 @@ def full_range(sheet: str, area: str | None) -> str:
     return f"{quote_sheet(sheet)}!{area}" if area else quote_sheet(sheet)
 
 
-def _tab_id(self: Any, spreadsheet_id: str, sheet: str) -> int:
-    for tab in self.tab_rows(spreadsheet_id):
+def _tab_id(self: Any, spreadsheet_id: str, sheet: str, tabs: list[Any] | None = None) -> int:
+    for tab in self.tab_rows(spreadsheet_id) if tabs is None else tabs:
         if tab.title == sheet:
             return tab.sheet_id
     raise invalid(f"Sheet '{sheet}' not found (sheets: {', '.join(t.title for t in self.tabs(spreadsheet_id))})")
@@ -32,7 +32,7 @@ def get_sheet_data(self: Any, spreadsheet_id: SpreadsheetId, sheet: SheetTitle, 
     """Values of a sheet (or a range of it): {spreadsheetId, valueRanges: [{range, values}]};
     with include_grid_data, the full grid data with formats."""
     target = full_range(sheet, range)
-    _tab_id(self, self.spreadsheet(spreadsheet_id).id, sheet)
+    _tab_id(self, self.opened(spreadsheet_id).id, sheet)
     if include_grid_data:
         return self.spreadsheets_get(spreadsheet_id, [target], True)
     found = self.value_range(spreadsheet_id, target)
@@ -42,7 +42,7 @@ def get_sheet_data(self: Any, spreadsheet_id: SpreadsheetId, sheet: SheetTitle, 
 @operation("sheets.getSheetFormulas")
 def get_sheet_formulas(self: Any, spreadsheet_id: SpreadsheetId, sheet: SheetTitle, range: Range | None = None) -> list[list[Any]]:
     """The formulas of a sheet or range as a 2-D array (plain values where a cell has no formula)."""
-    self.spreadsheet(spreadsheet_id)
+    self.opened(spreadsheet_id)
     _tab_id(self, spreadsheet_id, sheet)
     return self.value_range(spreadsheet_id, full_range(sheet, range), render="FORMULA").get("values", [])
 
@@ -50,15 +50,16 @@ def get_sheet_formulas(self: Any, spreadsheet_id: SpreadsheetId, sheet: SheetTit
 @operation("sheets.updateCells", writes=True)
 def update_cells(self: Any, spreadsheet_id: SpreadsheetId, sheet: SheetTitle, range: Range, data: Values) -> dict[str, Any]:
     """Write a 2-D array into a range as if typed (USER_ENTERED: '=…' is a formula, '12%' a number)."""
-    spreadsheet = self.spreadsheet(spreadsheet_id, write=True)
-    _tab_id(self, spreadsheet_id, sheet)
-    return self.write_values(spreadsheet, full_range(sheet, range), data, "USER_ENTERED")
+    spreadsheet = self.opened(spreadsheet_id, write=True)
+    tabs = self.tab_rows(spreadsheet_id)
+    _tab_id(self, spreadsheet_id, sheet, tabs)
+    return self.write_values(spreadsheet, full_range(sheet, range), data, "USER_ENTERED", tabs=tabs)
 
 
 @operation("sheets.batchUpdateCells", writes=True)
 def batch_update_cells(self: Any, spreadsheet_id: SpreadsheetId, sheet: SheetTitle, ranges: dict[str, list[list[Any]]]) -> dict[str, Any]:
     """Write several ranges of one sheet: {'A1:B2': [[1, 2], [3, 4]], 'D1': [['x']]} (USER_ENTERED)."""
-    _tab_id(self, self.spreadsheet(spreadsheet_id).id, sheet)
+    _tab_id(self, self.opened(spreadsheet_id).id, sheet)
     data = [{"range": full_range(sheet, area), "values": values} for area, values in ranges.items()]
     if not data:
         raise invalid("ranges must map at least one A1 range to a 2-D array of values")
@@ -88,7 +89,7 @@ def add_columns(self: Any, spreadsheet_id: SpreadsheetId, sheet: SheetTitle, cou
 @operation("sheets.listSheets")
 def list_sheets(self: Any, spreadsheet_id: SpreadsheetId) -> list[str]:
     """The titles of a spreadsheet's tabs, in order."""
-    return [t.title for t in self.tabs(self.spreadsheet(spreadsheet_id).id)]
+    return [t.title for t in self.tabs(self.opened(spreadsheet_id).id)]
 
 
 @operation("sheets.copySheet", writes=True)

@@ -81,6 +81,8 @@ def unaffected(book: Book, key: Key, cell: Key) -> bool:
         if at is not None:
             if at == cell:
                 return False  # the cell is a criterion
+            if not met:
+                continue  # only the checks above are left for this part
             try:
                 test = criterion(get(at))
             except FormulaError:

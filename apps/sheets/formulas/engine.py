@@ -68,6 +68,12 @@ class Book:
         self._columns: dict[tuple[int, int], list[tuple[int, int | None, Key]]] = defaultdict(list)
         self._wide: dict[int, list[tuple[Dep, Key]]] = defaultdict(list)
         self._extent: dict[int, tuple[int, int]] = {}
+        # Open ranges end at their sheet's last used row and column (`extent`), which a cell
+        # outside them moves: the formulas reading an open range, by the sheet it reads, and
+        # per sheet whose extent may have moved since the last recalculation, its extent
+        # before (None: not known), so `recalc` recalculates those readers when it did move.
+        self._open: dict[int, set[Key]] = defaultdict(set)
+        self._extent_before: dict[int, tuple[int, int] | None] = {}
         # Range reads per sheet, dropped whenever a value on that sheet changes: a summary tab
         # reads the same few columns of a big table once per formula, so they are read once.
         self._ranges: dict[int, dict[tuple[int, int, int, int], Matrix]] = defaultdict(dict)
@@ -89,6 +95,8 @@ class Book:
         new._columns = defaultdict(list, {k: list(v) for k, v in self._columns.items()})
         new._wide = defaultdict(list, {k: list(v) for k, v in self._wide.items()})
         new._extent = dict(self._extent)
+        new._open = defaultdict(set, {k: set(v) for k, v in self._open.items()})
+        new._extent_before = dict(self._extent_before)
         new._ranges = defaultdict(dict, {k: dict(v) for k, v in self._ranges.items()})  # a Matrix is never changed
         new.plans, new.aggregates = dict(self.plans), set(self.aggregates)
         return new
@@ -162,6 +170,7 @@ class Book:
     # -- writing ------------------------------------------------------------------------
     def set_input(self, key: Key, value: Any) -> None:
         """A literal value (None clears the cell)."""
+        self._know_extent(key[0])
         self._drop_formula(key)
         if value is None:
             self.inputs.pop(key, None)
@@ -170,6 +179,7 @@ class Book:
         self._changed_cell(key, value is not None)
 
     def set_formula(self, key: Key, text: str, deps: list[Dep] | None = None, value: Any = None) -> None:
+        self._know_extent(key[0])
         self._drop_formula(key)
         self.inputs.pop(key, None)
         self.formulas[key] = text
@@ -197,7 +207,24 @@ class Book:
         if shape(text) is not None:
             self.aggregates.add(key)
 
+    def loaded(self) -> None:
+        """A loader that filled the book's cells directly is done: what was worked out of them
+        while it ran (a sheet's extent) is forgotten, and nothing is left to compare with."""
+        self._extent.clear()
+        self._extent_before.clear()
+
+    def _know_extent(self, sheet_id: int) -> None:
+        """Before a cell of a sheet that open ranges read changes: its extent, to compare with."""
+        if sheet_id not in self._extent_before and self._open.get(sheet_id):
+            self.extent(sheet_id)
+
+    def _extent_may_move(self, sheet_id: int) -> None:
+        """A change may move the sheet's extent: remember it as it was, for `recalc`."""
+        if sheet_id not in self._extent_before and self._open.get(sheet_id):
+            self._extent_before[sheet_id] = self._extent.get(sheet_id)
+
     def _changed(self, sheet_id: int) -> None:
+        self._extent_may_move(sheet_id)
         self._extent.pop(sheet_id, None)
         self._ranges.pop(sheet_id, None)
 
@@ -206,6 +233,7 @@ class Book:
         deal's amount typed in must not make every SUMIFS re-read and re-test the criteria
         columns beside it), and the used extent only grows, unless the cell was emptied."""
         sheet_id, r, c = key
+        self._extent_may_move(sheet_id)
         extent = self._extent.get(sheet_id)
         if extent is not None:
             if filled:
@@ -231,6 +259,8 @@ class Book:
 
     def _index(self, dep: Dep, key: Key) -> None:
         s, r1, c1, r2, c2 = dep
+        if r2 is None or c2 is None:
+            self._open[s].add(key)
         if r2 == r1 + 1 and c2 == c1 + 1:
             self._single[(s, r1, c1)].add(key)
         elif c2 is None or c2 - c1 > 64:
@@ -241,6 +271,8 @@ class Book:
 
     def _unindex(self, dep: Dep, key: Key) -> None:
         s, r1, c1, r2, c2 = dep
+        if r2 is None or c2 is None:
+            self._open[s].discard(key)  # every precedent of `key` is unindexed together
         if r2 == r1 + 1 and c2 == c1 + 1:
             self._single[(s, r1, c1)].discard(key)
         elif c2 is None or c2 - c1 > 64:
@@ -331,78 +363,83 @@ class Book:
         pending = set(changed)
         first = True
         for _ in range(MAX_SPILL_PASSES):
-            if not pending:
+            moved = self._moved_readers()
+            if not pending and not moved:
                 break
-            spilled = self._pass(pending, include_self or first, touched)
+            spilled = self._pass(pending, include_self or first, touched, moved)
             first = False
             pending = spilled
         return touched
 
-    def _pass(self, changed: set[Key], include_self: bool, touched: set[Key]) -> set[Key]:
-        dirty: set[Key] = {k for k in changed if k in self.formulas} if include_self else set()
-        dirty |= self.volatile
-        dirty |= {a for a in self.spill_area if isinstance(self.values.get(a), CellError) and self.values[a].message.startswith("Array result")}
-        edges: dict[Key, set[Key]] = defaultdict(set)
-        seen = changed | dirty
-        formulas = self.formulas
-        queue = deque(k for k in seen if k in formulas)
+    def _moved_readers(self) -> set[Key]:
+        """The formulas reading an open range of a sheet whose extent moved since the last
+        recalculation (or may have: its extent before is not known)."""
+        found: set[Key] = set()
+        if self._extent_before:
+            for sheet_id, before in self._extent_before.items():
+                readers = self._open.get(sheet_id)
+                if readers and (before is None or before != self.extent(sheet_id)):
+                    found |= readers
+            self._extent_before.clear()
+        return found
+
+    def _pass(self, changed: set[Key], include_self: bool, touched: set[Key], moved: frozenset[Key] | set[Key] = frozenset()) -> set[Key]:
+        formulas, values, spill_area = self.formulas, self.values, self.spill_area
         # What must be evaluated: the formulas entered, the volatile ones, and those reading a
-        # cell whose value changed. The rest of `dirty` is evaluated only if a precedent's value
-        # turns out to change (below): a volatile TODAY() column recomputed on every write does
-        # not recompute everything that reads it while the date stays the same. Spill anchors
-        # and formulas showing an error are always evaluated: what they show also depends on
-        # cells that are not their precedents (a blocker in the spill area, a broken cycle).
-        needed = set(dirty)
-        # Edges matter only between formulas (the topological order below); the cells typed
-        # into (a sorted table: hundreds) only say which formulas are dirty, found in one sweep.
-        typed = [k for k in seen if k not in formulas]
+        # cell whose value changed; spill anchors and formulas showing an error among those
+        # readers too: what they show also depends on cells that are not their precedents (a
+        # blocker in the spill area, a broken cycle). Everything else is evaluated only if a
+        # precedent's value turns out to change (below): a volatile TODAY() column recomputed on
+        # every write does not recompute everything that reads it while the date stays the same.
+        needed: set[Key] = {k for k in changed if k in formulas} if include_self else set()
+        needed |= self.volatile
+        needed |= moved
+        needed |= {a for a in spill_area if isinstance(values.get(a), CellError) and values[a].message.startswith("Array result")}
+        # The cells typed into (a sorted table: hundreds) only say which formulas are needed,
+        # found in one sweep.
+        typed = [k for k in changed if k not in formulas]
+        pruned = len(typed) <= MAX_PRUNED_EDIT
         for dep in self.dependants_of_many(typed):
-            dirty.add(dep)
-            if len(typed) > MAX_PRUNED_EDIT or not self._unaffected_by_all(dep, typed):
+            if not pruned or dep in spill_area or isinstance(values.get(dep), CellError) or not self._unaffected_by_all(dep, typed):
                 needed.add(dep)
-            if dep not in seen:
-                seen.add(dep)
-                queue.append(dep)
         for cell in typed:
             owner = self.spill_owner.get(cell)
-            if owner is not None and cell in changed and cell in self.inputs:
-                dirty.add(owner)
+            if owner is not None and cell in self.inputs:
                 needed.add(owner)
-                if owner not in seen:  # what reads the anchor follows it in this pass
-                    seen.add(owner)
-                    queue.append(owner)
+        # Only what the needed formulas reach can change: a reader of the typed cells that they
+        # leave as it is (a SUMIFS whose criteria the row does not meet) is not evaluated, and
+        # neither is what reads it, unless a needed formula reaches it. Edges matter only
+        # between those formulas (the topological order below).
+        dependants = self.dependants
+        edges: dict[Key, set[Key]] = {}
+        seen = set(needed)
+        queue = deque(needed)
         while queue:
             cell = queue.popleft()
-            for dep in self.dependants(cell):
-                edges[cell].add(dep)
+            found = edges[cell] = dependants(cell)
+            for dep in found:
                 if dep not in seen:
                     seen.add(dep)
                     queue.append(dep)
-                dirty.add(dep)
-        indegree = {k: 0 for k in dirty}
-        for source, targets in edges.items():
-            if source in dirty:
-                for target in targets:
-                    if target in indegree and target != source:
-                        indegree[target] += 1
-                    elif target == source:
-                        indegree[target] += 1
+        indegree = dict.fromkeys(seen, 0)
+        for targets in edges.values():
+            for target in targets:
+                indegree[target] += 1
         ready = deque(sorted(k for k, n in indegree.items() if n == 0))
         spill_changed: set[Key] = set()
-        done = 0
-        values, aggregates = self.values, self.aggregates
+        aggregates = self.aggregates
         while ready:
             key = ready.popleft()
-            done += 1
-            if key in needed or key in self.spill_area or isinstance(values.get(key), CellError):
+            targets = edges[key]
+            if key in needed or key in spill_area or isinstance(values.get(key), CellError):
                 before = values.get(key, _UNSET)
                 self._store(key, self.evaluate_formula(key), touched, spill_changed)
                 if not _same_value(before, values[key]):
-                    for target in edges.get(key, ()):
+                    for target in targets:
                         if target not in needed and (target not in aggregates or not unaffected(self, target, key)):
                             needed.add(target)
-            for target in edges.get(key, ()):
-                if target in indegree and target != key:
+            for target in targets:
+                if target != key:
                     indegree[target] -= 1
                     if indegree[target] == 0:
                         ready.append(target)
@@ -416,6 +453,8 @@ class Book:
         (a conditional aggregate whose criteria the changed rows do not meet: aggregates.py)."""
         if key not in self.aggregates:
             return False
+        if len(cells) == 1:  # the formula reads it (it is one of the cell's dependants)
+            return unaffected(self, key, cells[0])
         deps = self.deps.get(key, ())
         for cell in cells:
             s, r, c = cell
@@ -439,12 +478,16 @@ class Book:
             result = CellError("#NUM!", "The result is too large or not a number.")
         if self.values.get(key) != result or key not in self.values:
             touched.add(key)
+            self.values[key] = result
             self._forget_ranges_with(key)
-        self.values[key] = result
+        else:
+            self.values[key] = result
 
     def _forget_ranges_with(self, key: Key) -> None:
-        """Drop the cached range reads that hold `key`: recalculating a running total down a
-        table must not make each summary formula re-read the table's other columns."""
+        """The cell at `key` shows a new value (already in the book): the cached range reads
+        that hold it are replaced by copies showing it (recalculating a running total down a
+        table must not make each summary formula re-read the table's other columns, nor a
+        deal's amount typed in make every SUMIFS re-read the whole amount column)."""
         cache = self._ranges.get(key[0])
         if not cache:
             return
@@ -452,8 +495,18 @@ class Book:
             del self._ranges[key[0]]
             return
         _, r, c = key
+        value = _NOT_READ
         for box in [b for b in cache if b[0] <= r < b[2] and b[1] <= c < b[3]]:
-            del cache[box]
+            if value is _NOT_READ:  # what `read` would read there
+                value = self.inputs.get(key)
+                if value is None:
+                    value = self.values.get(key)
+                    if value is None:
+                        value = self.spill.get(key)
+            rows = cache[box].rows[:]  # a Matrix is never changed: a new one, sharing the other rows
+            line = rows[r - box[0]] = rows[r - box[0]][:]
+            line[c - box[1]] = value
+            cache[box] = Matrix(rows)
 
     def _clear_spill(self, anchor: Key, touched: set[Key] | None = None, spill_changed: set[Key] | None = None) -> None:
         area = self.spill_area.pop(anchor, None)
@@ -499,6 +552,7 @@ class Book:
 
 
 _UNSET = object()
+_NOT_READ = object()
 
 
 def _same_value(a: Any, b: Any) -> bool:
@@ -515,8 +569,22 @@ def _any_in(rows: list[int], r1: int, r2: int | None) -> bool:
     return i < len(rows) and (r2 is None or rows[i] < r2)
 
 
+# The text of each precedents list written (a save writes every formula it recalculated, and
+# their lists are the ones loaded or compiled, never changed in place): by the list's id, the
+# entry holding the list so the id is not reused while it lives.
+_DEPS_TEXT: dict[int, tuple[list[Dep], str]] = {}
+MAX_DEPS_TEXTS = 65536
+
+
 def deps_json(deps: list[Dep]) -> str:
-    return json.dumps(deps, separators=(",", ":"))
+    found = _DEPS_TEXT.get(id(deps))
+    if found is not None and found[0] is deps:
+        return found[1]
+    text = json.dumps(deps, separators=(",", ":"))
+    if len(_DEPS_TEXT) >= MAX_DEPS_TEXTS:
+        _DEPS_TEXT.clear()
+    _DEPS_TEXT[id(deps)] = (deps, text)
+    return text
 
 
 @lru_cache(maxsize=65536)

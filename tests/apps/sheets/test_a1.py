@@ -43,3 +43,13 @@ def test_column_letters_round_trip() -> None:
     for index in (0, 25, 26, 701, 702, 18_277):
         assert column_index(column_letter(index)) == index
     assert column_letter(27) == "AB"
+
+
+def test_a_range_parsed_again_is_parsed_the_same_and_bad_input_still_fails() -> None:
+    """Parses are kept per text: the answer is immutable, and what fails fails every time."""
+    for _ in range(2):
+        assert parse_range("'Q3 Plan'!B2:C") == ("Q3 Plan", GridRange("Q3 Plan", 1, 1, None, 3))
+        assert parse_range(" Sheet1!A1 ") == ("Sheet1", GridRange("Sheet1", 0, 0, 1, 1))
+        for bad in ("Sheet1!A0", "", None, ["A1"]):
+            with pytest.raises(A1Error):
+                parse_range(bad)  # type: ignore[arg-type]

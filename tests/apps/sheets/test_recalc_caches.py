@@ -1,8 +1,8 @@
 """What recalculation keeps between edits (range reads, criteria tested against a range, the
 positions a SUMIFS matches) never outlives the cells it was read from: after any sequence of
-edits, every formula shows what a book built from the same cells and calculated whole shows.
-(Open ranges are read with criteria blanks never meet: an open range ends at the sheet's last
-used row, which a cell in another column can move without recalculating what reads it.)"""
+edits, every formula shows what a book built from the same cells and calculated whole shows,
+open ranges counting blanks included (they end at the sheet's last used row, which a cell in
+another column moves)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,9 @@ def _formulas(rng: random.Random) -> list[str]:
             f"=SUMIFS(Data!E1:E40,Data!F1:F40,{c1},Data!A1:A40,{c2})", "=SUMIF(Data!F1:F40,Sum!C1,Data!E1:E40)",
             "=AVERAGEIFS(Data!C1:C40,Data!F1:F40,Sum!C2)", "=SUMIF(Data!A1:A40,Sum!C1,Data!C1:C40)*2",
             # a range both summed and tested, and a criterion inside the summed range
-            f"=SUMIFS(Data!C1:C40,Data!C1:C40,{c1})", '=SUMIF(Data!C1:C40,">0",Data!C1:C40)', "=SUMIF(Data!B1:B40,Data!C5,Data!C1:C40)"]))
+            f"=SUMIFS(Data!C1:C40,Data!C1:C40,{c1})", '=SUMIF(Data!C1:C40,">0",Data!C1:C40)', "=SUMIF(Data!B1:B40,Data!C5,Data!C1:C40)",
+            # open ranges whose answer depends on where they end
+            f"=COUNTIF(Data!A:A,{c1})", "=COUNTBLANK(Data!B:B)", "=ROWS(Data!C:C)"]))
     return out
 
 
