@@ -7,6 +7,7 @@ randomness, so the same calls in the same env always mint the same ids.
 from __future__ import annotations
 
 import base64
+import binascii
 import hashlib
 
 _ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -39,7 +40,7 @@ def is_ts(value: str) -> bool:
 
 def encode_cursor(kind: str, value: str) -> str:
     """Slack cursors are base64 of "kind:value" (e.g. "next_ts:1512085861000543")."""
-    return base64.b64encode(f"{kind}:{value}".encode()).decode()
+    return binascii.b2a_base64(f"{kind}:{value}".encode(), newline=False).decode()  # base64.b64encode's core, without its wrapping
 
 
 def decode_cursor(cursor: str, kind: str) -> str | None:

@@ -82,7 +82,9 @@ class Message(Base):
     blocks: Mapped[str | None] = mapped_column(Text, nullable=True)
 
     __table_args__ = (
-        Index("ix_chat_messages_thread", "channel_id", "thread_ts"),
+        # Covering for thread summaries (a history page reads its threads' reply ts and
+        # authors from the index alone, in order: apps/chat/queries.py REPLIES_BETWEEN).
+        Index("ix_chat_messages_thread", "channel_id", "thread_ts", "ts", "user_id"),
         Index("ix_chat_messages_user", "user_id"),
     )
 
@@ -94,6 +96,10 @@ class Reaction(Base):
     name: Mapped[str] = mapped_column(String(64), primary_key=True)
     user_id: Mapped[str] = mapped_column(String(16), primary_key=True)
     seq: Mapped[int] = mapped_column(Integer)  # order added (Slack lists reactions in that order)
+
+    # Covering for a history page's reactions: each message's, in the order added, from the
+    # index alone (apps/chat/queries.py REACTIONS_BETWEEN).
+    __table_args__ = (Index("ix_chat_reactions_order", "channel_id", "ts", "seq", "name", "user_id"),)
 
 
 class Pin(Base):

@@ -24,17 +24,18 @@ def users_list(self, limit: Limit | None = None, cursor: Cursor | None = None, q
     """Workspace members; `query` (beyond Slack's method) keeps those whose handle, names,
     email or title hold every word of it: people search."""
     size = page_size(limit, 100, 1000)
-    stmt = select(User).order_by(User.id)
+    stmt = select(*User.__table__.c).order_by(User.id)  # plain rows: only shaped
     if query and query.strip():
         stmt = stmt.where(*matches_words(query, User.name, User.real_name, User.display_name, User.email, User.title))
     if cursor:
         after = cursor_value(cursor, "user")
         stmt = stmt.where(User.id > after)
-    rows = list(self.db.scalars(stmt.limit(size + 1)))
+    rows = queries.plain_rows(self.db, stmt.limit(size + 1))
     more = len(rows) > size
     rows = rows[:size]
+    team_id = self.workspace.id
     return {
-        "members": [shapes.user(u, self.workspace.id) for u in rows],
+        "members": [shapes.user(u, team_id) for u in rows],
         "cache_ts": self._now_seconds(),
         "response_metadata": {"next_cursor": encode_cursor("user", rows[-1].id) if more else ""},
     }
@@ -66,7 +67,7 @@ def users_conversations(self, user: UserRef | None = None, types: Types | None =
     wanted = self._channel_types(types)
     size = page_size(limit, 100, 1000)
     query = (
-        select(Channel).join(Member, Member.channel_id == Channel.id)
+        select(*Channel.__table__.c).join(Member, Member.channel_id == Channel.id)  # plain rows: only shaped
         .where(Member.user_id == who, or_(*self._type_filters(wanted))).order_by(Channel.id)
     )
     if exclude_archived:
@@ -74,9 +75,9 @@ def users_conversations(self, user: UserRef | None = None, types: Types | None =
     if cursor:
         after = cursor_value(cursor, "team")
         query = query.where(Channel.id > after)
-    visible = list(self.db.scalars(query.where(self._visible()).limit(size + 1)))
+    visible = queries.plain_rows(self.db, query.where(self._visible()).limit(size + 1))
     page = visible[:size]
     return {
-        "channels": [self._shape_channel(c) for c in page],
+        "channels": self._shape_channels(page),
         "response_metadata": {"next_cursor": encode_cursor("team", page[-1].id) if len(visible) > size else ""},
     }

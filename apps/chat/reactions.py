@@ -11,8 +11,9 @@ from typing import Any
 
 from sqlalchemy import select
 
+from apps.chat import queries
 from apps.chat.errors import ChatError
-from apps.chat.models import Message, Pin, Reaction
+from apps.chat.models import Message, Pin
 from apps.chat.params import ChannelRef, Emoji, Ts
 from officegym.core import clock
 from officegym.core.operations import operation
@@ -33,11 +34,10 @@ def reactions_add(self, channel: ChannelRef, timestamp: Ts, name: Emoji) -> dict
     self._writable(conv)
     message = self._message(conv, timestamp)
     emoji = _emoji(name)
-    if self.db.get(Reaction, (conv.id, message.ts, emoji, self.actor_id)) is not None:
+    key = {"channel_id": conv.id, "ts": message.ts, "name": emoji, "user_id": self.actor_id}
+    if queries.HAS_REACTION.first(self.db, **key) is not None:
         raise ChatError("already_reacted", f"you already reacted with :{emoji}: to that message")
-    seq = clock.tick(self.db)
-    self.db.add(Reaction(channel_id=conv.id, ts=message.ts, name=emoji, user_id=self.actor_id, seq=seq))
-    self.db.flush()
+    queries.INSERT_REACTION.run(self.db, **key, seq=clock.tick(self.db))
     return {}
 
 
@@ -46,10 +46,8 @@ def reactions_remove(self, channel: ChannelRef, timestamp: Ts, name: Emoji) -> d
     conv = self.channel(channel)
     message = self._message(conv, timestamp)
     emoji = _emoji(name)
-    found = self.db.get(Reaction, (conv.id, message.ts, emoji, self.actor_id))
-    if found is None:
+    if not queries.DELETE_REACTION.run(self.db, channel_id=conv.id, ts=message.ts, name=emoji, user_id=self.actor_id):
         raise ChatError("no_reaction", f"you have no :{emoji}: reaction on that message")
-    self.db.delete(found)
     clock.tick(self.db)
     return {}
 
@@ -66,10 +64,9 @@ def pins_add(self, channel: ChannelRef, timestamp: Ts) -> dict[str, Any]:
     conv = self.channel(channel)
     self._writable(conv)
     message = self._message(conv, timestamp)
-    if self.db.get(Pin, (conv.id, message.ts)) is not None:
+    if queries.HAS_PIN.first(self.db, channel_id=conv.id, ts=message.ts) is not None:
         raise ChatError("already_pinned", "that message is already pinned")
-    self.db.add(Pin(channel_id=conv.id, ts=message.ts, pinned_by=self.actor_id, pinned_at=clock.tick(self.db) // 1_000_000))
-    self.db.flush()
+    queries.INSERT_PIN.run(self.db, channel_id=conv.id, ts=message.ts, pinned_by=self.actor_id, pinned_at=clock.tick(self.db) // 1_000_000)
     return {}
 
 
@@ -77,10 +74,8 @@ def pins_add(self, channel: ChannelRef, timestamp: Ts) -> dict[str, Any]:
 def pins_remove(self, channel: ChannelRef, timestamp: Ts) -> dict[str, Any]:
     conv = self.channel(channel)
     message = self._message(conv, timestamp)
-    pin = self.db.get(Pin, (conv.id, message.ts))
-    if pin is None:
+    if not queries.DELETE_PIN.run(self.db, channel_id=conv.id, ts=message.ts):
         raise ChatError("no_pin", "that message is not pinned")
-    self.db.delete(pin)
     clock.tick(self.db)
     return {}
 
@@ -89,7 +84,8 @@ def pins_remove(self, channel: ChannelRef, timestamp: Ts) -> dict[str, Any]:
 def pins_list(self, channel: ChannelRef) -> dict[str, Any]:
     conv = self.channel(channel)
     pins = list(self.db.scalars(select(Pin).where(Pin.channel_id == conv.id).order_by(Pin.pinned_at.desc())))
-    messages = {m.ts: m for m in self.db.scalars(select(Message).where(Message.channel_id == conv.id, Message.ts.in_([p.ts for p in pins])))}
+    pinned = select(*Message.__table__.c).where(Message.channel_id == conv.id, Message.ts.in_([p.ts for p in pins]))
+    messages = {m.ts: m for m in queries.plain_rows(self.db, pinned)}  # plain rows, as shapes take them
     items = []
     for pin in pins:
         shaped = self._shape_messages(conv, [messages[pin.ts]])[0]

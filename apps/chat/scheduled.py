@@ -22,7 +22,7 @@ from apps.chat.blocks import dump, load
 from apps.chat.errors import ChatError
 from apps.chat.ids import encode_cursor, slack_id, ts_from_micros
 from apps.chat.listing import cursor_value
-from apps.chat.models import Channel, Message, ScheduledMessage
+from apps.chat.models import ScheduledMessage
 from apps.chat.params import Blocks, ChannelRef, Cursor, Limit, PostAt, ScheduledId, Text, TimeBound, Ts
 from officegym.core import clock
 from officegym.core.operations import operation
@@ -33,11 +33,12 @@ if TYPE_CHECKING:
 MAX_AHEAD_S = 120 * 86_400  # Slack schedules at most 120 days ahead
 
 
-def deliver_due(chat: ChatService) -> int:
-    """Post every scheduled message the env clock has reached; returns how many were posted."""
+def deliver_due(chat: ChatService, soonest: int | None = None) -> int:
+    """Post every scheduled message the env clock has reached; returns how many were posted.
+    `soonest` is the soonest post_at when the caller has read it (every service does, in the
+    statement that reads its actor: queries.ACTOR_AND_SOONEST)."""
     db = chat.db
-    # The soonest post_at, prepared (apps/chat/queries.py): this runs before every chat operation.
-    first = queries.SOONEST_SCHEDULED.scalar(db)
+    first = queries.SOONEST_SCHEDULED.scalar(db) if soonest is None else soonest
     if first is None:
         return 0
     now_s = clock.now_micros(db) // 1_000_000
@@ -49,8 +50,9 @@ def deliver_due(chat: ChatService) -> int:
     ).all()
     posted = 0
     for row in due:
-        conv = db.get(Channel, row.channel_id)
-        parent = db.get(Message, (row.channel_id, row.thread_ts)) if row.thread_ts else None
+        # Read-only rows, as the operations read them: insert_message marks a parent itself.
+        conv = queries.CHANNEL_BY_ID.first(db, id=row.channel_id)
+        parent = queries.MESSAGE_BY_TS.first(db, channel_id=row.channel_id, ts=row.thread_ts) if row.thread_ts else None
         if conv is not None and not conv.is_archived and (parent is not None or not row.thread_ts):
             chat.insert_message(conv, _free_ts(chat, conv.id, row.post_at), row.user_id, row.text, _blocks(row), parent, row.reply_broadcast)
             posted += 1
@@ -61,7 +63,7 @@ def deliver_due(chat: ChatService) -> int:
 
 def _free_ts(chat: ChatService, channel_id: str, post_at: int) -> str:
     micros = post_at * 1_000_000
-    while chat.db.get(Message, (channel_id, ts_from_micros(micros))) is not None:
+    while queries.MESSAGE_BY_TS.first(chat.db, channel_id=channel_id, ts=ts_from_micros(micros)) is not None:
         micros += 1
     return ts_from_micros(micros)
 

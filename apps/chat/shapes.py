@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
@@ -39,18 +38,21 @@ def channel(conv: Channel, *, is_member: bool, num_members: int, dm_user: str | 
 
 
 def profile(u: User) -> dict[str, Any]:
+    # Each attribute read once: a users.list page shapes a hundred of these from plain rows.
+    real_name, display_name = u.real_name, u.display_name
+    first_name, _, last_name = real_name.partition(" ")
     return {
-        "real_name": u.real_name,
-        "display_name": u.display_name,
-        "real_name_normalized": u.real_name,
-        "display_name_normalized": u.display_name,
+        "real_name": real_name,
+        "display_name": display_name,
+        "real_name_normalized": real_name,
+        "display_name_normalized": display_name,
         "email": u.email,
         "title": u.title,
         "phone": u.phone,
         "status_text": u.status_text,
         "status_emoji": u.status_emoji,
-        "first_name": u.real_name.split(" ")[0],
-        "last_name": " ".join(u.real_name.split(" ")[1:]),
+        "first_name": first_name,
+        "last_name": last_name,
     }
 
 
@@ -66,6 +68,12 @@ def user(u: User, team_id: str) -> dict[str, Any]:
         "tz": u.tz,
         "profile": profile(u),
     }
+
+
+# The order `messages` unpacks a row in, checked once here: a new column fails at import,
+# never in an answer.
+if queries.MESSAGE_COLUMNS != ("channel_id", "ts", "user_id", "text", "thread_ts", "subtype", "edited_ts", "edited_by", "blocks"):
+    raise RuntimeError(f"shapes.messages unpacks chat_messages rows as its columns were; they are now {queries.MESSAGE_COLUMNS}")
 
 
 def message_permalink(domain: str, m: Message) -> str:
@@ -87,55 +95,77 @@ def fresh_message(m: Any, parent_user_id: str | None) -> dict[str, Any]:
     return item
 
 
-def messages(db: Session, channel_id: str, rows: Sequence[Any]) -> list[dict[str, Any]]:
-    """Shape messages (ORM objects or plain rows of chat_messages) with their reactions, edit
-    marks and thread summaries, in few queries."""
+def messages(db: Session, channel_id: str, rows: Sequence[tuple[Any, ...]], pinned: set[str] | None = None) -> list[dict[str, Any]]:
+    """Shape messages with their reactions, edit marks and thread summaries, in few queries.
+    `rows` are rows of chat_messages, all columns in table order (queries.MESSAGE_COLUMNS):
+    plain tuples or named rows, never ORM objects (unpacking a tuple is what keeps a page
+    cheap). `pinned` is the channel's pinned ts when the caller has read them already (a
+    history page, for its pin_count)."""
     if not rows:
         return []
+    stamps: set[str] = set()
+    parents: set[str] = set()  # thread parents on the page
+    roots: set[str] = set()  # the threads of the page's broadcast replies
+    for row in rows:
+        ts, thread_ts = row[queries.MESSAGE_TS], row[queries.MESSAGE_THREAD_TS]
+        stamps.add(ts)
+        if thread_ts:
+            if thread_ts == ts:
+                parents.add(ts)
+            else:
+                roots.add(thread_ts)
     # Prepared statements over the page's ts window, filtered here: this runs on every
     # history read, where ORM objects and expanding IN lists would cost several times more
     # than the queries themselves.
-    stamps = {m.ts for m in rows}
-    window = {"channel_id": channel_id, "low": min(stamps), "high": max(stamps)}
-    reactions: dict[str, dict[str, list[str]]] = defaultdict(dict)
-    for ts, name, user_id in queries.REACTIONS_BETWEEN.rows(db, **window):
+    low, high = min(stamps), max(stamps)
+    reactions: dict[str, dict[str, list[str]]] = {}  # ts → emoji → users, in the order added
+    for ts, name, user_id in queries.REACTIONS_BETWEEN.tuples(db, channel_id=channel_id, low=low, high=high):
         if ts in stamps:
-            reactions[ts].setdefault(name, []).append(user_id)
-    pinned = set(queries.PINS_BETWEEN.scalars(db, **window)) & stamps
-    parents = {m.ts for m in rows if m.thread_ts == m.ts}
-    threads: dict[str, list[tuple[str, str]]] = defaultdict(list)  # parent ts → [(reply ts, user)]
+            by_name = reactions.get(ts)
+            if by_name is None:
+                reactions[ts] = {name: [user_id]}
+            elif name in by_name:
+                by_name[name].append(user_id)
+            else:
+                by_name[name] = [user_id]
+    if pinned is None:
+        pinned = set(queries.PINS_BETWEEN.scalars(db, channel_id=channel_id, low=low, high=high))
+    threads: dict[str, list[tuple[str, str]]] = {}  # parent ts → [(reply ts, user)], oldest first
     if parents:
-        for thread_ts, ts, user_id in queries.REPLIES_BETWEEN.rows(db, channel_id=channel_id, low=min(parents), high=max(parents)):
+        for thread_ts, ts, user_id in queries.REPLIES_BETWEEN.tuples(db, channel_id=channel_id, low=min(parents), high=max(parents)):
             if thread_ts in parents:
-                threads[thread_ts].append((ts, user_id))
-    roots = {m.thread_ts for m in rows if m.thread_ts and m.thread_ts != m.ts}
+                if thread_ts in threads:
+                    threads[thread_ts].append((ts, user_id))
+                else:
+                    threads[thread_ts] = [(ts, user_id)]
     parent_users = {}
     if roots:
-        authors = queries.AUTHORS_BETWEEN.rows(db, channel_id=channel_id, low=min(roots), high=max(roots))
+        authors = queries.AUTHORS_BETWEEN.tuples(db, channel_id=channel_id, low=min(roots), high=max(roots))
         parent_users = {ts: user for ts, user in authors if ts in roots}
     shaped = []
-    for m in rows:
-        item: dict[str, Any] = {"type": "message", "user": m.user_id, "text": m.text, "ts": m.ts}
-        if m.blocks:
-            item["blocks"] = block_kit.load(m.blocks)
-        if m.subtype:
-            item["subtype"] = m.subtype
-        if m.thread_ts:
-            item["thread_ts"] = m.thread_ts
-            if m.thread_ts != m.ts:
-                item["parent_user_id"] = parent_users.get(m.thread_ts, "")
-        if m.thread_ts == m.ts:
-            replies = threads.get(m.ts, [])
-            reply_users = list(dict.fromkeys(user for _, user in replies))
-            item["reply_count"] = len(replies)
-            item["reply_users"] = reply_users[:5]
-            item["reply_users_count"] = len(reply_users)
-            item["latest_reply"] = replies[-1][0] if replies else m.ts
-        if m.edited_ts:
-            item["edited"] = {"user": m.edited_by, "ts": m.edited_ts}
-        if m.ts in reactions:
-            item["reactions"] = [{"name": n, "users": us, "count": len(us)} for n, us in reactions[m.ts].items()]
-        if m.ts in pinned:
+    for _channel_id, ts, user_id, text, thread_ts, subtype, edited_ts, edited_by, blocks in rows:
+        item: dict[str, Any] = {"type": "message", "user": user_id, "text": text, "ts": ts}
+        if blocks:
+            item["blocks"] = block_kit.load(blocks)
+        if subtype:
+            item["subtype"] = subtype
+        if thread_ts:
+            item["thread_ts"] = thread_ts
+            if thread_ts != ts:
+                item["parent_user_id"] = parent_users.get(thread_ts, "")
+            else:
+                replies = threads.get(ts, [])
+                reply_users = list(dict.fromkeys([user for _, user in replies]))
+                item["reply_count"] = len(replies)
+                item["reply_users"] = reply_users[:5]
+                item["reply_users_count"] = len(reply_users)
+                item["latest_reply"] = replies[-1][0] if replies else ts
+        if edited_ts:
+            item["edited"] = {"user": edited_by, "ts": edited_ts}
+        by_name = reactions.get(ts)
+        if by_name is not None:
+            item["reactions"] = [{"name": n, "users": us, "count": len(us)} for n, us in by_name.items()]
+        if ts in pinned:
             item["pinned_to"] = [channel_id]
         shaped.append(item)
     return shaped
