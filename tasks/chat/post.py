@@ -13,7 +13,8 @@ from graders.checks import Check
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.chat._common import Answer, allow_posts, careful_steps, is_top_level, post, post_everywhere, wreck
 from tasks.chat._workspace import Room, workspace
-from tasks.common.answers import judge, parse_time, time_readings, times, weekdays
+from officegym.core import clock
+from tasks.common.answers import days, judge, parse_time, restated, time_readings, times
 from tasks.common.variants import cached, choose, count, shuffled
 
 _DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
@@ -57,6 +58,7 @@ class PostInChannel:
         ws, pool = workspace(ctx), self._pool(ctx)
         (team, room), (customer_id, customer), event, day, time = choose(self.id, ctx.variant, *pool.axes)
         me, since, clock_time = ws.me, ws.start, parse_time(time)
+        today = clock.now(ctx.db).date()  # "tomorrow" or "6/12" in a post names a weekday as of the task's day
         prompt = (
             f"You are {me.real_name} (@{me.handle}). The {customer} {event} has moved to {day} at {time}. "
             f"Let the {team} team know in their team channel in Slack (a normal post, not a thread reply): "
@@ -69,10 +71,10 @@ class PostInChannel:
             prompt=prompt,
             judges=lambda text: (
                 judge("customers", ws.customers.find(text), {customer_id}, show=lambda c: _name(ctx, c)),
-                judge("days", weekdays(text), {day}),
-                judge("times", times(text), {clock_time}, readings=time_readings),
+                judge("days", days(text, today), {day}),
+                judge("times", restated(times(text), clock_time), {clock_time}, readings=time_readings),
             ),
-            asserts=lambda text: bool(ws.customers.find(text) or weekdays(text) or times(text)),
+            asserts=lambda text: bool(ws.customers.find(text) or days(text, today) or times(text)),
         )
 
         async def oracle(tools: Tools) -> None:

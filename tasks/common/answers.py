@@ -14,8 +14,9 @@ blocks) into that text first.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
 
 from tasks.common.text import EMAIL, MENTION, URL, Lexicon, words
@@ -26,21 +27,32 @@ from tasks.common.text import EMAIL, MENTION, URL, Lexicon, words
 # a day, a time), so a hedge cannot hide behind it: "not sure, ENG-2 or ENG-1" still asserts
 # both, and "SUP-14? no, SUP-41" (a correction, not a negation of the value) still asserts
 # both too. Ruling a value out can only shrink the set an answer asserts, never grow it. A
-# negation in a conditional clause rules nothing out: "ENG-1, if not ENG-2" and "if it's not
-# ENG-2, it's ENG-1" name both as possible, a hedge.
+# negation in a conditional or uncertain clause rules nothing out: "ENG-1, if not ENG-2", "if it's
+# not ENG-2, it's ENG-1", "probably not ENG-2", "not ENG-2 (TBC)" and "not ENG-2?" name both as
+# possible, a hedge.
 _NEGATED = re.compile(
     r"\b(?:not|isn't|isnt|wasn't|wasnt|never)\s+(?:(?:the|a|an|ticket|issue)\s+)*(?=[<@\w])(<[^<>\s]+>|[^\s,;]+)",
     re.IGNORECASE,
 )
 _CLAUSE_ENDS = ".;:!?,\n"
-_CONDITIONAL = re.compile(r"\b(?:if|unless|whether|maybe|perhaps|possibly)\b", re.IGNORECASE)
+_CONDITIONAL = re.compile(
+    r"\b(?:if|unless|whether|maybe|perhaps|possibly|probably|likely|might|may|could|guess|unsure|not\s+sure|tbc|tbd|"
+    r"or\s+was\s+it|or\s+is\s+it)\b",
+    re.IGNORECASE,
+)
 
 
 def without_retracted(text: str) -> str:
     """`text` without the values it explicitly rules out ("not ENG-2")."""
     def rule_out(match: re.Match[str]) -> str:
-        start = max(text.rfind(end, 0, match.start()) for end in _CLAUSE_ENDS) + 1  # the negation's clause, up to it
-        return match.group(0) if _CONDITIONAL.search(text, start, match.start()) else " "
+        start = max(text.rfind(end, 0, match.start()) for end in _CLAUSE_ENDS) + 1  # the negation's clause
+        ends = [i for i in (text.find(end, match.end()) for end in _CLAUSE_ENDS) if i >= 0]
+        end = min(ends, default=len(text))
+        if match.group(0)[-1:] == "?" or text[end:end + 1] == "?":  # asked, not ruled out
+            return match.group(0)
+        if _CONDITIONAL.search(text, start, match.start()) or _CONDITIONAL.search(text, match.end(), end):
+            return match.group(0)
+        return " "
 
     return _NEGATED.sub(rule_out, text)
 
@@ -61,6 +73,7 @@ class Time:
 
     written: str
     readings: frozenset[str]
+    zone: str = ""  # the time zone written after it ("ET", "PT"), upper-cased
 
     def __str__(self) -> str:
         return self.written
@@ -70,26 +83,95 @@ def canonical_time(hour: int, minute: int) -> str:
     return f"{hour:02d}:{minute:02d}"
 
 
-def times(text: str) -> set[Time]:
+_NUMBER_WORDS = {w: n for n, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+_HOUR = "(?P<h{}>\\d{{1,2}}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+# Times in words: "half past five", "quarter to six", "five o'clock", "10 in the morning". Without a part of the day they
+# read either half of it, as "5:30" does.
+_WORD_TIME = re.compile(
+    rf"\b(?:(?P<past>half|quarter|twenty|ten|five)\s+past\s+{_HOUR.format(1)}|(?P<to>quarter|twenty|ten|five)\s+to\s+{_HOUR.format(2)}"
+    rf"|{_HOUR.format(3)}\s+o['’]?\s?clock)"
+    r"(?:\s+(?:in\s+the\s+(?P<part>morning|afternoon|evening)|at\s+(?P<night>night)))?"
+    rf"|\b{_HOUR.format(4)}\s+in\s+the\s+(?P<part2>morning|afternoon|evening)\b|\b{_HOUR.format(5)}\s+at\s+(?P<night2>night)\b",
+    re.IGNORECASE,
+)
+_MINUTES = {"half": 30, "quarter": 15, "twenty": 20, "ten": 10, "five": 5}
+# A time told relative to another ("an hour later", "30 minutes earlier"): it names a time, never the one asked
+# ("two hours later than planned" compares the asked time with the old one: it names none).
+_RELATIVE_TIME = re.compile(r"\b(?:an?|one|two|three|half\s+an|\d+)\s*(?:hours?|hrs?|minutes?|mins?)\s+(?:later|earlier|sooner)\b(?!\s+than)",
+                            re.IGNORECASE)
+
+
+def _hour(written: str) -> int:
+    return int(written) if written.isdigit() else _NUMBER_WORDS[written.lower()]
+
+
+def _word_times(text: str) -> set[Time]:
     found = set()
-    for match in _TIME.finditer(_unaddressed(text)):
+    for match in _WORD_TIME.finditer(text):
+        hour, minute = _hour(next(match[f"h{n}"] for n in range(1, 6) if match[f"h{n}"])), 0
+        if match["past"]:
+            minute = _MINUTES[match["past"].lower()]
+        elif match["to"]:
+            hour, minute = hour - 1, 60 - _MINUTES[match["to"].lower()]
+        if not 0 <= hour <= 12:
+            continue
+        part = (match["part"] or match["part2"] or match["night"] or match["night2"] or "").lower()
+        if part == "morning":
+            readings = {canonical_time(hour % 12, minute)}
+        elif part:
+            readings = {canonical_time(hour % 12 + 12, minute)}
+        else:
+            readings = {canonical_time(hour % 12, minute), canonical_time(hour % 12 + 12, minute)}
+        found.add(Time(match[0], frozenset(readings)))
+    found |= {Time(m[0], frozenset()) for m in _RELATIVE_TIME.finditer(text)}
+    return found
+
+
+def times(text: str) -> set[Time]:
+    """Clock times written ("4pm", "16:00", "noon", "half past four"), and times told relative to
+    another ("an hour later"), which have no reading of their own."""
+    bare = _unaddressed(text)
+    found = _word_times(bare)
+    for match in _TIME.finditer(bare):
         if match["word"]:
-            reading = "00:00" if match["word"].lower() == "midnight" else "12:00"
-            found.add(Time(match[0], frozenset({reading})))
+            readings = {"00:00" if match["word"].lower() == "midnight" else "12:00"}
         elif match["ap"]:
             hour, minute = int(match["h"]), int(match["m"] or 0)
-            if 1 <= hour <= 12 and minute < 60:
-                hour = hour % 12 + (12 if match["ap"].lower() == "p" else 0)
-                found.add(Time(match[0], frozenset({canonical_time(hour, minute)})))
+            if not (1 <= hour <= 12 and minute < 60):
+                continue
+            readings = {canonical_time(hour % 12 + (12 if match["ap"].lower() == "p" else 0), minute)}
         else:
             hour, minute = int(match["H"]), int(match["M"])
             if hour > 23 or minute > 59:
                 continue
             if match["H"].startswith("0") or hour == 0 or hour > 12:
-                found.add(Time(match[0], frozenset({canonical_time(hour, minute)})))
+                readings = {canonical_time(hour, minute)}
             else:  # "2:30" without am/pm: either half of the day
-                found.add(Time(match[0], frozenset({canonical_time(hour % 12, minute), canonical_time(hour % 12 + 12, minute)})))
+                readings = {canonical_time(hour % 12, minute), canonical_time(hour % 12 + 12, minute)}
+        zone = _ZONE.match(bare, match.end())
+        found.add(Time(match[0], frozenset(readings), zone["zone"].upper() if zone else ""))
     return found
+
+
+# UTC offsets (standard time, summer time) of the zones people write after a time.
+_ZONES = {"ET": (-5, -4), "EST": (-5, -5), "EDT": (-4, -4), "CT": (-6, -5), "CST": (-6, -6), "CDT": (-5, -5), "MT": (-7, -6),
+          "MST": (-7, -7), "MDT": (-6, -6), "PT": (-8, -7), "PST": (-8, -8), "PDT": (-7, -7), "UTC": (0, 0), "GMT": (0, 0),
+          "BST": (1, 1), "CET": (1, 2), "CEST": (2, 2)}
+_ZONE = re.compile(rf"\s*\(?(?P<zone>{'|'.join(_ZONES)})\b", re.IGNORECASE)
+
+
+def restated(found: set[Time], asked: str) -> set[Time]:
+    """`found` with each time that restates the asked one in another zone ("10:00 AM ET (7:00 AM
+    PT)") read as the asked time: a conversion says the same time, it names no other. Only a time
+    whose zone is written, next to the asked time written with its own zone, is a conversion."""
+    anchors = {t.zone for t in found if t.zone and asked in t.readings}
+    hour, minute = map(int, asked.split(":"))
+
+    def converted(zone: str) -> set[str]:
+        return {canonical_time((hour + _ZONES[zone][k] - _ZONES[anchor][k]) % 24, minute) for anchor in anchors for k in (0, 1)}
+
+    return {Time(t.written, frozenset({asked}), t.zone) if t.zone and t.readings and t.readings <= converted(t.zone) else t
+            for t in found}
 
 
 def parse_time(written: str) -> str:
@@ -161,34 +243,128 @@ def dates(text: str) -> set[tuple[int, int]]:
     return found
 
 
+_RELATIVE_DAY = re.compile(r"\b(?:(?P<after>(?:the\s+)?day\s+after\s+tomorrow)|(?P<word>today|tonight|tomorrow|tmrw|tmr|yesterday))\b",
+                           re.IGNORECASE)
+_DAY_OFFSET = {"today": 0, "tonight": 0, "tomorrow": 1, "tmrw": 1, "tmr": 1, "yesterday": -1}
+
+
+def days(text: str, today: date | None = None) -> set[str]:
+    """The days a text names, as weekday names: weekdays written, and dates and relative days
+    ("tomorrow", "6/12") read against `today`. Without `today`, a date or a relative day is kept
+    as written: it names a day, and not a weekday asked."""
+    found = weekdays(text)
+    for match in _RELATIVE_DAY.finditer(text):
+        offset = 2 if match["after"] else _DAY_OFFSET[match["word"].lower()]
+        found.add(WEEKDAYS[(today + timedelta(days=offset)).weekday()] if today else match[0].lower())
+    for month, day in dates(text):
+        found.add(_weekday_of(month, day, today) if today else f"{month}/{day}")
+    return found
+
+
+def _weekday_of(month: int, day: int, today: date) -> str:
+    """The weekday a date names, when it is in the coming week (what "moved to Friday" can
+    mean as of `today`); another date is another day, kept as written."""
+    for year in (today.year, today.year + 1):
+        try:
+            when = date(year, month, day)
+        except ValueError:
+            continue
+        if 0 <= (when - today).days <= 7:
+            return WEEKDAYS[when.weekday()]
+    return f"{month}/{day}"
+
+
 # -- amounts -------------------------------------------------------------------------------
-_SCALE = {"k": 1_000, "thousand": 1_000, "m": 1_000_000, "mm": 1_000_000, "million": 1_000_000, "b": 10**9, "bn": 10**9, "billion": 10**9}
+_SCALE = {"k": 1_000, "thousand": 1_000, "grand": 1_000, "thou": 1_000, "m": 1_000_000, "mm": 1_000_000, "million": 1_000_000,
+          "mil": 1_000_000, "b": 10**9, "bn": 10**9, "billion": 10**9}
 _AMOUNT = re.compile(
-    r"(?<![\w.,])(?P<cur>[$€£]|usd\s?|eur\s?|gbp\s?)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-    r"(?:\s?(?P<scale>k|mm|m|bn|b|thousand|million|billion)(?![a-z]))?(?P<word>\s?(?:dollars|usd|eur|gbp))?(?![\w])",
+    r"(?<![\w.,])(?P<cur>[$€£]\s?|usd\s?|eur\s?|gbp\s?)?"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?(?:e[+-]?\d{1,2}(?![\d.]))?)"
+    r"(?:\s?(?P<scale>k|mm|mil|m|bn|b|thousand|grand|thou|million|billion)(?![a-z]))?"
+    r"(?P<word>\s?(?:dollars|bucks|usd|eur|gbp|[$€£]))?(?![\w])",
     re.IGNORECASE,
 )
 
 
 def amounts(text: str) -> set[Decimal]:
-    """Money amounts: "$1,200", "1200 USD", "1.2k", "$3M". When the text marks any amount as
-    money, bare numbers count only when they are money-sized (so "3 deals, $40k" is one
-    amount, but "$40k, or maybe 45000" is two); otherwise every bare number does (outside
-    times, dates, keys)."""
+    """Money amounts: "$1,200", "1200 USD", "1.2k", "$3M", "51 grand", "5.2e4", "48 800 $". When
+    the text marks any amount as money, bare numbers count only when they are money-sized (so
+    "3 deals, $40k" is one amount, but "$40k, or maybe 45000" is two); otherwise every bare
+    number does (outside times, dates, keys)."""
     bare = _mask(text)
     marked, plain = set(), set()
     for match in _AMOUNT.finditer(bare):
-        try:
-            value = Decimal(match["num"].replace(",", ""))
-        except InvalidOperation:
-            continue
-        if match["scale"]:
-            value *= _SCALE[match["scale"].lower()]
-        value = value.normalize()
-        (marked if match["cur"] or match["scale"] or match["word"] else plain).add(value)
+        is_marked = bool(match["cur"] or match["scale"] or match["word"])
+        digits = match["num"].replace(",", "")
+        # Thousands parted by spaces ("48 800 $") are read so only when marked as money: "7 500" alone may be two numbers.
+        pieces = [digits.replace(" ", "").replace("\u00a0", "").replace("\u202f", "")] if is_marked else re.split(r"[ \u00a0\u202f]", digits)
+        for piece in pieces:
+            try:
+                value = Decimal(piece)
+            except InvalidOperation:
+                continue
+            if match["scale"]:
+                value *= _SCALE[match["scale"].lower()]
+            (marked if is_marked else plain).add(value.normalize())
+    for value, is_marked in _worded(bare):
+        (marked if is_marked else plain).add(value)
     if not marked:
         return plain
     return marked | {v for v in plain if _money_sized(v)}
+
+
+_SMALL = {w: n for n, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen "
+    "nineteen".split())}
+_TENS = {w: 10 * n for n, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)}
+_WORD_SCALE = {"thousand": 1_000, "grand": 1_000, "thou": 1_000, "k": 1_000, "million": 1_000_000, "billion": 10**9}
+_NUMBER_WORDS_ALL = frozenset({*_SMALL, *_TENS, *_WORD_SCALE, "hundred"})
+_NUMBER_TOKEN = re.compile(r"[a-z]+", re.IGNORECASE)
+_MONEY_AFTER = re.compile(r"\s*(?:dollars|bucks|usd|eur|gbp|[$€£])", re.IGNORECASE)
+
+
+def _worded(text: str) -> Iterator[tuple[Decimal, bool]]:
+    """Amounts written in words ("fifty-one grand", "forty eight thousand eight hundred dollars"),
+    each with whether it is marked as money (a scale word, a currency, a "$" in front). Only
+    money-sized or marked ones: "one of the deals" is no amount."""
+    runs: list[list[re.Match[str]]] = []
+    for match in _NUMBER_TOKEN.finditer(text):
+        word = match[0].lower()
+        if word not in _NUMBER_WORDS_ALL and word != "and":
+            continue
+        follows = runs and not text[runs[-1][-1].end():match.start()].strip(" -")
+        if follows:
+            runs[-1].append(match)
+        elif word != "and":
+            runs.append([match])
+    for run in runs:
+        while run[-1][0].lower() == "and":
+            run.pop()
+        found = _read_words([m[0].lower() for m in run])
+        if found is None:
+            continue
+        value, scaled = found
+        before, after = text[: run[0].start()].rstrip(), text[run[-1].end():]
+        is_marked = scaled or before[-1:] in ("$", "€", "£") or bool(_MONEY_AFTER.match(after))
+        if is_marked or _money_sized(value):
+            yield value, is_marked
+
+
+def _read_words(tokens: list[str]) -> tuple[Decimal, bool] | None:
+    """The value of a run of number words, and whether a scale word (thousand, grand) is in it."""
+    if not any(t in _SMALL or t in _TENS for t in tokens):
+        return None
+    total = current = 0
+    scaled = False
+    for token in tokens:
+        if token in _SMALL or token in _TENS:
+            current += _SMALL.get(token, 0) + _TENS.get(token, 0)
+        elif token == "hundred":
+            current = max(current, 1) * 100
+        elif token in _WORD_SCALE:
+            total += max(current, 1) * _WORD_SCALE[token]
+            current, scaled = 0, True
+    return Decimal(total + current).normalize(), scaled
 
 
 def money(value: object) -> str:
@@ -220,25 +396,54 @@ def _mask(text: str) -> str:
 
 def _unaddressed(text: str) -> str:
     """The text without links, emails, mentions and ticket keys, whose digits are not times or dates."""
-    for pattern in (URL, EMAIL, MENTION, TICKET_KEY):
+    for pattern in (URL, EMAIL, MENTION):
         text = pattern.sub(" ", text)
+    text = text.translate(_DASHES)
+    for start, end, _keys in reversed(list(_key_runs(text))):
+        text = f"{text[:start]} {text[end:]}"
     return text
 
 
 # -- addresses, keys, mentions -------------------------------------------------------------
 TICKET_KEY = re.compile(r"(?<![A-Za-z0-9-])([A-Za-z][A-Za-z0-9]*)-(\d+)(?![A-Za-z0-9])")
+# Hyphens people type or their editors put in a key: "SUP‑64" with a non-breaking hyphen is SUP-64.
+_DASHES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2212\ufe63\uff0d"})
+# A key, then more numbers of the same project written short: "SUP-64/76", "SUP-64 and -76", "SUP-64, -76, -80", and
+# "SUP-64, 76 or 77?" when the bare number ends the list (a number followed by a word is a count: "SUP-76, 2 in total").
+# The project and number may also be parted by a space or '#' ("SUP 64", "SUP #64"): read only for the task's own
+# projects written in capitals, so "page 5" or "sup 2" stay words.
+_LIST_ENDS = r"(?=\s*(?:[,;!?)&/]|\.(?!\d)|:(?!\d)|\band\b|\bor\b|$))"
+_KEY_RUN = re.compile(
+    r"(?<![A-Za-z0-9-])(?P<project>[A-Za-z][A-Za-z0-9]*)(?P<sep>-|[ \t]?#|[ \t])(?P<number>\d+)(?![A-Za-z0-9])"
+    r"(?P<more>(?:\s*/\s*-?\d+(?![A-Za-z0-9])|\s*(?:,|&|\band\b|\bor\b|/)?\s*-\d+(?![A-Za-z0-9])"
+    rf"|\s*(?:,|&|\band\b|\bor\b)\s*\d+(?![A-Za-z0-9]|[,.:]\d){_LIST_ENDS})*)"
+)
+_MORE = re.compile(r"\d+")
+_CLOCK_BEFORE = re.compile(r"\d[\s.]*$")
 _HANDLE = re.compile(r"(?<![\w<@.])@([a-z0-9][a-z0-9._-]*[a-z0-9])", re.IGNORECASE)
 
 
+def _key_runs(text: str, projects: Collection[str] | None = None) -> Iterator[tuple[int, int, list[str]]]:
+    """(start, end, keys) of each run of ticket keys in `text` (its dashes already plain hyphens)."""
+    wanted = {p.upper() for p in projects} if projects is not None else None
+    for match in _KEY_RUN.finditer(text):
+        project = match["project"]
+        if match["sep"] != "-" and (wanted is None or project != project.upper() or project not in wanted):
+            continue
+        if project.upper() in ("AM", "PM") and _CLOCK_BEFORE.search(text, 0, match.start()):
+            continue  # "10:00 AM-11:00" is a time range, not the key AM-11
+        numbers = [match["number"], *_MORE.findall(match["more"])]
+        yield match.start(), match.end(), [f"{project.upper()}-{int(n)}" for n in numbers]
+
+
 def ticket_keys(text: str, projects: Collection[str] | None = None) -> set[str]:
-    """Jira-style keys, upper-cased. With `projects`, only keys of those projects count, so
+    """Jira-style keys, upper-cased, in the forms people write them: "SUP-64", "sup‑64", "SUP 64",
+    "SUP-64/76", "SUP-64 and -76". With `projects`, only keys of those projects count, so
     "ISO-9001" or "COVID-19" in an answer about SUP tickets is just words."""
     wanted = {p.upper() for p in projects} if projects is not None else None
     found = set()
-    for project, number in TICKET_KEY.findall(text):
-        project = project.upper()
-        if wanted is None or project in wanted:
-            found.add(f"{project}-{int(number)}" if number.isdigit() else f"{project}-{number}")
+    for _start, _end, keys in _key_runs(text.translate(_DASHES), projects):
+        found |= {k for k in keys if wanted is None or k.split("-")[0] in wanted}
     return found
 
 

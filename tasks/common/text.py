@@ -95,15 +95,36 @@ def words(text: str) -> list[str]:
     return _WORD.findall(lowered)
 
 
+_CASED_WORD = re.compile(r"[A-Za-z0-9]+")
+_NAME_TAILS = frozenset({"llc", "inc", "group", "plc", "ltd", "co", "corp", "and", "sons", "gmbh"})
+
+
+def short_names(names: Iterable[str], taken: Iterable[str] = ()) -> dict[str, list[str]]:
+    """{name: [its short form]}: how people shorten a company's name to its first word ("Brown"
+    for "Brown Group", "Hughes" for "Hughes-Moreno", "Spence" for "Spence, Donovan and Rivera").
+    A first word that is also a word of `taken` (the people's names) is not a short form: "Morris"
+    in a comment may be a colleague."""
+    people = {w for name in taken for w in words(name)}
+    found = {}
+    for name in names:
+        tokens = words(name)
+        if len(tokens) > 1 and tokens[0] not in _NAME_TAILS and tokens[0] not in people and not tokens[0].isdigit():
+            found[name] = [tokens[0]]
+    return found
+
+
 class Lexicon:
     """Whole-word lookup of multi-word names: {entity id: [its names]} → which entities a text names.
 
     Matching is leftmost-longest over tokens, so of two names where one extends the other,
     a text naming the longer one names only it. A name shared by two entities names both:
-    such entities must never be the one a task asks about (see `ambiguous`).
+    such entities must never be the one a task asks about (see `ambiguous`). `short` gives
+    one-word short forms ({entity: [word]}, see `short_names`): one names its entities when
+    written capitalised ("Brown", not "brown") and not as part of a longer name; a short form
+    several entities share names them all.
     """
 
-    def __init__(self, names: Mapping[str, Iterable[str]]) -> None:
+    def __init__(self, names: Mapping[str, Iterable[str]], short: Mapping[str, Iterable[str]] | None = None) -> None:
         self._by_first: dict[str, list[tuple[tuple[str, ...], set[str]]]] = {}
         phrases: dict[tuple[str, ...], set[str]] = {}
         for entity, spellings in names.items():
@@ -116,9 +137,18 @@ class Lexicon:
         for options in self._by_first.values():
             options.sort(key=lambda item: -len(item[0]))
         self.ambiguous = frozenset(e for owners in phrases.values() if len(owners) > 1 for e in owners)
+        self._short: dict[str, set[str]] = {}
+        self._next: dict[str, set[str]] = {}  # a short form → the words that follow it in its full names
+        for entity, forms in (short or {}).items():
+            for form in forms:
+                self._short.setdefault(form.lower(), set()).add(entity)
+                self._next.setdefault(form.lower(), set()).update(
+                    p[1] for p, owners in phrases.items() if entity in owners and len(p) > 1 and p[0] == form.lower())
 
     def find(self, text: str) -> set[str]:
-        tokens = words(strip_addresses(text))
+        plain = strip_addresses(text).replace("&", " and ")
+        cased = _CASED_WORD.findall(re.sub(r"(\w)['’]s\b", r"\1", plain))
+        tokens = [t.lower() for t in cased]
         found: set[str] = set()
         i = 0
         while i < len(tokens):
@@ -128,5 +158,12 @@ class Lexicon:
                     i += len(phrase)
                     break
             else:
+                if tokens[i] in self._short and cased[i][:1].isupper() and not self._runs_on(tokens, i):
+                    found |= self._short[tokens[i]]
                 i += 1
         return found
+
+    def _runs_on(self, tokens: list[str], i: int) -> bool:
+        """Whether the short form at `i` begins its full name run into a longer word ("Figueroa Incish"): a longer word."""
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        return any(after.startswith(word) for word in self._next.get(tokens[i], ()))

@@ -7,7 +7,7 @@ Checks read final state only; comments and changes count when made after the tas
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -116,21 +116,41 @@ def values_set(db: Session, issue_id: int, field: str, since: str) -> list[str |
 
 
 # -- the changes a tickets task may make --------------------------------------------------------
-def allow_issue(issue_id: int) -> list[Expect]:
-    """Editing one issue: its row, its changelog, its labels, components and watchers, comments
-    on it and time logged on it."""
+STAMP = frozenset({"updated"})  # what Jira bumps on every change to an issue, a comment or a worklog included
+# Jira sets these with the status: a done status stamps `resolved`, reopening clears it and the resolution.
+WORKFLOW = frozenset({"status", "resolution", "resolved"})
+
+
+def allow_issue(issue_id: int, columns: Iterable[str] = (), *, labels: bool = False, components: bool = False) -> list[Expect]:
+    """Editing one issue the task is about: only `columns` of its row change (with the stamp),
+    labels and components only when the task sets them; everything else on it stays as the task
+    found it, so a target closed, renamed or stripped of its labels on the way is collateral.
+    Its changelog records those edits, and the harmless steps of `notes` are allowed on it."""
+    allowed = STAMP | set(columns)
+
     def on(column: str):
         return lambda change: change.row.get(column) == issue_id
 
     return [
-        Expect("tickets_issues", "update", on("id")),
+        Expect("tickets_issues", "update", lambda c: c.row.get("id") == issue_id and set(c.changed_columns) <= allowed),
         Expect("tickets_changelog", "insert", on("issue_id")),
-        Expect("tickets_labels", "any", on("issue_id")),
-        Expect("tickets_issue_components", "any", on("issue_id")),
-        Expect("tickets_watchers", "insert", on("issue_id")),
-        Expect("tickets_comments", "insert", on("issue_id")),
-        Expect("tickets_worklogs", "insert", on("issue_id")),
+        *([Expect("tickets_labels", "any", on("issue_id"))] if labels else []),
+        *([Expect("tickets_issue_components", "any", on("issue_id"))] if components else []),
+        *notes(lambda change: change.row.get("issue_id") == issue_id),
     ]
+
+
+def notes(on: Callable[..., bool], given: Callable[[Session], Any] | None = None) -> list[Expect]:
+    """What a careful person may add on an issue the task involves without changing it: a
+    comment, time logged, a watch (each bumps the issue's `updated`, see `bumped`)."""
+    return [Expect(table, "insert", on, given=given) for table in ("tickets_comments", "tickets_worklogs", "tickets_watchers")]
+
+
+def bumped() -> Expect:
+    """An issue whose only change is its `updated` stamp: what a comment, a worklog, a watch or
+    a link written on it does. The step itself is in its own table, allowed or counted there;
+    the stamp destroys nothing, so it is never collateral on its own."""
+    return Expect("tickets_issues", "update", lambda c: bool(c.changed_columns) and set(c.changed_columns) <= STAMP)
 
 
 def only(changes: list[RowChange], table: str, issue_id: int) -> list[RowChange]:

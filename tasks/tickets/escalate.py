@@ -30,7 +30,7 @@ from tasks.base import Moves, SampleContext, TaskInstance, ToolError, Tools
 from tasks.common.answers import judge, ticket_keys, without_retracted
 from tasks.common.text import words
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.tickets._common import Ticket, allow_issue, blocks_only, comment, comments_since, site, wreck
+from tasks.tickets._common import Ticket, allow_issue, bumped, blocks_only, comment, comments_since, site, wreck
 
 # The support component of the ticket → the engineering component of the bug (tickets in other areas are not sampled).
 ENG_COMPONENT = {"Authentication": "Auth", "Integrations": "Integrations", "Reporting": "Reporting", "API": "API"}
@@ -256,8 +256,9 @@ class EscalateToEngineering:
                 Expect("tickets_issues", "update", lambda c: c.row.get("id", 0) >= first_new),
                 Expect("tickets_projects", "update", lambda c: c.row.get("key") == "ENG"),
                 *[Expect(table, "any", on_new) for table in ("tickets_labels", "tickets_issue_components", "tickets_watchers",
-                                                             "tickets_changelog", "tickets_comments")],
+                                                             "tickets_changelog", "tickets_comments", "tickets_worklogs")],
                 Expect("tickets_links", "insert", lambda c: c.row.get("target_id") == ticket.id and (c.row.get("source_id") or 0) >= first_new),
+                bumped(),
             ],
             oracle=oracle,
             alternatives=(step_by_step,),

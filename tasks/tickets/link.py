@@ -17,7 +17,7 @@ from graders.checks import Check, CheckResult, failed, passed
 from graders.rubric import Expect
 from tasks.base import Moves, SampleContext, TaskInstance, ToolError, Tools
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.tickets._common import allow_issue, blocks_only, comment, site, values_set, wreck
+from tasks.tickets._common import allow_issue, bumped, notes, blocks_only, comment, site, values_set, wreck
 
 
 class LinkBugToEpic:
@@ -104,7 +104,9 @@ class LinkBugToEpic:
                     f"(\"{ticket.summary}\"). In Jira, put {bug.key} under the epic {epic.key} (\"{epic.summary}\") and link it "
                     f"so that {bug.key} blocks {ticket.key}."),
             checks=[Check(f"{bug.key} under {epic.key}", under_epic), Check(f"{bug.key} blocks {ticket.key}", blocks)],
-            expected=[*allow_issue(bug.id), *allow_issue(ticket.id), Expect("tickets_links", "insert", on_links)],
+            # A note on the epic (a comment saying the bug joined it) is a careful step, not collateral.
+            expected=[*allow_issue(bug.id, {"parent_id"}), *allow_issue(ticket.id), Expect("tickets_links", "insert", on_links),
+                      *notes(lambda c: c.row.get("issue_id") == epic.id), bumped()],
             oracle=oracle,
             alternatives=(by_fields,),
             moves=Moves(

@@ -15,7 +15,7 @@ from apps.tickets import queries as Q
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, ToolError, Tools
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.tickets._common import allow_issue, comment, site, unique_names, values_set, wreck
+from tasks.tickets._common import allow_issue, bumped, comment, site, unique_names, values_set, wreck
 
 MIN_OPEN = 2
 
@@ -104,7 +104,7 @@ class ReassignDepartingEngineer:
                 except ToolError:
                     pass
 
-        expected = [e for t in move for e in allow_issue(t.id)]
+        expected = [*(e for t in move for e in allow_issue(t.id, {"assignee_id"})), bumped()]
         return TaskInstance(
             prompt=(f"You are {s.me.name}. {leaving.name} is leaving the company. In Jira, reassign every unresolved ENG issue "
                     f"assigned to {leaving.name} to {successor.name}. Leave their resolved issues as they are."),

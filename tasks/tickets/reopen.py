@@ -18,9 +18,9 @@ from apps.tickets import queries as Q
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.answers import echoes, without_retracted
-from tasks.common.text import Lexicon
+from tasks.common.text import Lexicon, short_names
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.tickets._common import allow_issue, comment, comments_since, site, transition, wreck
+from tasks.tickets._common import WORKFLOW, allow_issue, bumped, comment, comments_since, site, transition, wreck
 
 _SAYS = ("still sees the problem", "reported it again this morning", "says the fix did not work for them")
 
@@ -49,7 +49,9 @@ class ReopenWithComment:
         customer_of = {t.key: t.customer_id for t in ctx.company.tickets}
         customer = ctx.company.customer(customer_of[ticket.key]).name
         names = sorted({c.name for c in ctx.company.customers})
-        customers = Lexicon({n: [n] for n in names})
+        # People shorten a customer to its first word ("Brown" for Brown Group): a short name read so names that customer,
+        # so a hedge naming another one that way is still a hedge, and "Jensen" for Jensen and Sons is the customer.
+        customers = Lexicon({n: [n] for n in names}, short=short_names(names, taken=[p.name for p in ctx.company.people]))
         wrong_customer = next(n for n in names if n != customer and n.lower() not in customer.lower() and customer.lower() not in n.lower())
         others = [t for t in tickets if t.key != ticket.key]
 
@@ -98,7 +100,7 @@ class ReopenWithComment:
             prompt=prompt,
             # The comment carries what the team needs (who reported it again), so it weighs more than the status move.
             checks=[Check(f"{ticket.key} reopened", reopened), Check(f"comment on {ticket.key} names the customer", commented, 2.0)],
-            expected=allow_issue(ticket.id),
+            expected=[*allow_issue(ticket.id, WORKFLOW), bumped()],
             oracle=oracle,
             alternatives=(comment_while_moving,),
             moves=Moves(

@@ -3,23 +3,51 @@ resolution the prompt names.
 
 Passes when the issue reaches a done status with exactly that resolution, whatever path the
 agent took through the workflow (straight "Resolve Issue", or "Start Progress" first) and
-whether or not it also commented. Resolving it otherwise, or resolving other tickets, fails.
+whether or not it also commented. Resolving it otherwise, or resolving other tickets, fails; so
+does a comment that offers other resolutions besides it ("Fixed — or Duplicate"), as a hedge
+(the comment is read with the resolution, as crm/close-case reads its closing comments). Only
+the status, the resolution and the resolution date may change on the ticket.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import re
 
 from apps.tickets import catalog
 from apps.tickets import queries as Q
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
-from tasks.tickets._common import allow_issue, comment, site, transition, values_set, wreck
+from tasks.common.answers import without_retracted
 from tasks.common.variants import cached, choose, count, shuffled
+from tasks.tickets._common import WORKFLOW, allow_issue, bumped, comment, comments_since, site, transition, values_set, wreck
 
 _RESOLUTIONS = (("Fixed", "the fix shipped in this week's release"), ("Won't Do", "the customer withdrew the request"),
                 ("Duplicate", "it duplicates an older ticket"), ("Cannot Reproduce", "nobody could reproduce it"))
+
+
+# How people write each resolution in a comment. "Fixed" counts capitalised only ("the customer fixed their config" says
+# nothing about the resolution); a negated one ("could not reproduce") is a name of its own, read before negations are.
+_NAMED = (
+    ("Fixed", re.compile(r"\bFixed\b|\bFIXED\b")),
+    ("Won't Do", re.compile(r"\bwon['’]?t\s+(?:do|fix)\b", re.IGNORECASE)),
+    ("Duplicate", re.compile(r"\bduplicated?\b|\bdupe\b", re.IGNORECASE)),
+    ("Cannot Reproduce", re.compile(r"\b(?:cannot|can['’]?t|can\s+not|could\s+not|couldn['’]?t)\s+(?:be\s+)?reproduced?\b"
+                                    r"|\bnot\s+reproducible\b|\bunable\s+to\s+reproduce\b", re.IGNORECASE)),
+)
+
+
+def named_as_tokens(text: str) -> str:
+    """`text` with each resolution name written as one token (RESOLUTION0…), so "not a duplicate" can still rule one
+    out while "could not reproduce" stays a name."""
+    for n, (_name, pattern) in enumerate(_NAMED):
+        text = pattern.sub(f" RESOLUTION{n} ", text)
+    return text
+
+
+def resolutions_named(tokens: str) -> set[str]:
+    return {name for n, (name, _pattern) in enumerate(_NAMED) if re.search(rf"\bRESOLUTION{n}\b", tokens)}
 
 
 class ResolveWithResolution:
@@ -57,6 +85,10 @@ class ResolveWithResolution:
             wrong = [v for v in values_set(db, ticket.id, "resolution", s.start) if v not in (None, resolution)]
             if wrong:
                 return failed(f"{ticket.key} was resolved as {wrong[0]!r} along the way")
+            # A comment is part of what the customer is told: one that offers other resolutions besides this one is a hedge.
+            said = resolutions_named(without_retracted(named_as_tokens("\n".join(comments_since(db, ticket.id, s.me.account_id, s.start)))))
+            if said - {resolution}:
+                return failed(f"your comment on {ticket.key} also names {', '.join(sorted(said - {resolution}))}: a hedge, not {resolution!r}")
             return passed(f"{ticket.key} is {issue.status} with resolution {resolution}")
 
         async def oracle(tools: Tools) -> None:
@@ -83,7 +115,7 @@ class ResolveWithResolution:
             prompt=(f"You are {s.me.name}. In Jira, resolve {ticket.key} (\"{ticket.summary}\") with the resolution "
                     f"\"{resolution}\": {reason}. Use the ticket's workflow."),
             checks=[Check(f"{ticket.key} resolved as {resolution}, and only as that", resolved)],
-            expected=allow_issue(ticket.id),
+            expected=[*allow_issue(ticket.id, WORKFLOW), bumped()],
             oracle=oracle,
             alternatives=(step_by_step,),
             moves=Moves(

@@ -2,15 +2,16 @@
 prompt lists.
 
 Passes when the subtasks created under the story since the task began are exactly the ones
-asked (summaries compared as words: case, punctuation and spacing aside), each once; created
-one by one or in one batch, either way. A subtask whose summary stuffs in several asked ones is
-another summary, and fails.
+asked (summaries compared as words: case, punctuation, spacing and a list number or the
+story's key in front aside), each once; created one by one or in one batch, either way. A
+subtask whose summary stuffs in several asked ones is another summary, and fails.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import re
 
 from sqlalchemy import select
 
@@ -20,7 +21,7 @@ from graders.rubric import Expect
 from tasks.base import Moves, SampleContext, TaskInstance, ToolError, Tools
 from tasks.common.text import words
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.tickets._common import allow_issue, comment, site, wreck
+from tasks.tickets._common import allow_issue, bumped, notes, comment, site, wreck
 
 _SPLITS = (
     ("Design the data model", "Build the API endpoint", "Add the settings UI"),
@@ -61,7 +62,7 @@ class SplitStory:
             wrong_type = [i.key for i in made if i.issue_type != "Subtask"]
             if wrong_type:
                 return failed(f"{', '.join(wrong_type)} under {story.key} are not Subtasks")
-            got = sorted(" ".join(words(i.summary)) for i in made)
+            got = sorted(" ".join(words(_unmarked(i.summary, story.key))) for i in made)
             if got != want:
                 return failed(f"subtasks under {story.key} are {got}, not {want}")
             return passed(f"{len(made)} subtasks under {story.key}")
@@ -99,8 +100,13 @@ class SplitStory:
                 *allow_issue(story.id),
                 Expect("tickets_issues", "insert", lambda c: c.row.get("parent_id") == story.id and c.row.get("issue_type") == "Subtask"),
                 Expect("tickets_projects", "update", lambda c: c.row.get("key") == "ENG"),
-                Expect("tickets_watchers", "insert", on_new_subtask, given=subtasks_now),
-                Expect("tickets_labels", "insert", on_new_subtask, given=subtasks_now),
+                # The new subtasks are the agent's own work: filling them in after creating them (a description, a label, time
+                # logged, a comment) is part of it; the check reads what they are.
+                Expect("tickets_issues", "update", lambda c, made: c.row.get("id") in made, given=subtasks_now),
+                *[Expect(table, "any", on_new_subtask, given=subtasks_now) for table in
+                  ("tickets_changelog", "tickets_labels", "tickets_issue_components", "tickets_watchers")],
+                *notes(on_new_subtask, given=subtasks_now),
+                bumped(),
             ],
             oracle=oracle,
             alternatives=(in_one_batch,),
@@ -114,6 +120,12 @@ class SplitStory:
             ),
             facts={"issue": story.key, "subtasks": list(parts)},
         )
+
+
+def _unmarked(summary: str, story_key: str) -> str:
+    """A subtask's summary without what people put in front of one item of a list: its number or bullet ("1. ", "2) ",
+    "- ") or the story's key ("ENG-53: "). What follows is still compared whole."""
+    return re.sub(rf"^\s*(?:(?:\d{{1,2}}[.)]|[-*•])\s+|{re.escape(story_key)}\s*[:\-–—]?\s+)", "", summary, flags=re.IGNORECASE)
 
 
 async def _shotgun(create, tools: Tools, parents: list[str], parts: list[str]) -> None:

@@ -19,7 +19,7 @@ from apps.tickets.models import Component, IssueComponent, Label
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.tickets._common import allow_issue, comment, site, unique_names, values_set, wreck
+from tasks.tickets._common import allow_issue, bumped, comment, site, unique_names, values_set, wreck
 
 _LABELS = ("needs-info", "escalated-to-eng", "vip-customer", "billing-review")
 _PRIORITIES = ("Highest", "High", "Low")
@@ -111,7 +111,7 @@ class TriageSupportTicket:
                 field_check("labels", "labels", " ".join(want_labels), labels, 1.5),
                 field_check("component", "Component", component, components, 1.5),
             ],
-            expected=allow_issue(ticket.id),
+            expected=[*allow_issue(ticket.id, {"priority", "assignee_id"}, labels=True, components=True), bumped()],
             oracle=oracle,
             alternatives=(one_at_a_time,),
             moves=Moves(

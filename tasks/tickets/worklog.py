@@ -16,7 +16,7 @@ from apps.tickets.models import Worklog
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, ToolError, Tools
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.tickets._common import allow_issue, comment, site, wreck
+from tasks.tickets._common import allow_issue, bumped, comment, site, wreck
 
 _DURATIONS = ("30m", "1h 30m", "2h", "45m", "3h", "1d", "4h 15m")
 _WHAT = ("pairing on the fix", "reviewing the pull request", "writing the regression test", "investigating the logs")
@@ -80,7 +80,7 @@ class LogWork:
         return TaskInstance(
             prompt=f"You are {s.me.name}. In Jira, log {duration} of work on {ticket.key} (\"{ticket.summary}\") for {what}.",
             checks=[Check(f"{duration} logged on {ticket.key}", logged)],
-            expected=allow_issue(ticket.id),
+            expected=[*allow_issue(ticket.id), bumped()],
             oracle=oracle,
             alternatives=(in_two_entries,),
             moves=Moves(
