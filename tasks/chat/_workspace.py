@@ -18,7 +18,7 @@ from apps.chat.models import Channel, Member, Message, User
 from officegym.core import clock
 from tasks.base import SampleContext
 from tasks.common.answers import Directory
-from tasks.common.text import Lexicon, render, words
+from tasks.common.text import Lexicon, render, short_names, words
 from tasks.common.variants import cached
 
 _LEGAL_SUFFIX = re.compile(r"[\s,]+(llc|ltd|inc|plc|corp|co)\.?$", re.IGNORECASE)
@@ -139,4 +139,7 @@ def _customer_lexicon(ctx: SampleContext) -> Lexicon:
     for form, owners in forms.items():
         if len(owners) == 1 and " ".join(form) != " ".join(words(company.customer(owners[0]).name)):
             names[owners[0]].append(" ".join(form))
-    return Lexicon(names)
+    # And by its first word, capitalised ("Brown" for Brown Group), as people also write it:
+    # a hedge naming another customer that way names it (tasks/common/text.py `short_names`).
+    short = {c.id: found for c in company.customers if (found := short_names([c.name], taken=people).get(c.name))}
+    return Lexicon(names, short=short)
