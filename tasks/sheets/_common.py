@@ -15,8 +15,8 @@ from sqlalchemy.orm import Session
 from apps.sheets import kept_books
 from apps.sheets.entry import Entered
 from apps.sheets.formulas.engine import Book as EngineBook
-from apps.sheets.formulas.engine import Key
-from apps.sheets.formulas.values import CellError
+from apps.sheets.formulas.engine import Dep, Key
+from apps.sheets.formulas.values import CellError, to_serial
 from apps.sheets.models import Sheet, Spreadsheet
 from apps.sheets.store import StoredBook
 from graders.diff import RowChange
@@ -138,10 +138,183 @@ def follows_inputs(stored: StoredBook, changes: dict[Key, Any], targets: Iterabl
     return True, ""
 
 
+# -- formulas that read their inputs and follow them --------------------------------------------
+Needs = Callable[[Key], Iterable[Iterable[Key]]]  # a target → groups of input cells; it must read one cell of each
+
+
+class Reads:
+    """What a book's formulas read, directly or through the formulas they read (a spilled
+    cell reads what its array formula reads): built once per book checked."""
+
+    def __init__(self, book: EngineBook) -> None:
+        self.book = book
+        self._inside: dict[Dep, list[Key]] = {}
+        self._closure: dict[Key, list[Dep]] = {}
+        self._by_sheet: dict[int, list[Key]] | None = None
+
+    def anchor(self, key: Key) -> Key | None:
+        return key if key in self.book.formulas else self.book.spill_owner.get(key)
+
+    def deps(self, key: Key) -> list[Dep]:
+        """Every range `key`'s formula reads, through other formulas too (worked out only for
+        a formula whose own references do not already name the cell asked about)."""
+        start = self.anchor(key)
+        if start is None:
+            return []
+        found = self._closure.get(start)
+        if found is None:
+            found, seen, todo = [], {start}, [start]
+            while todo:
+                for dep in self.book.deps.get(todo.pop(), ()):
+                    found.append(dep)
+                    for inner in self._formulas_in(dep):
+                        if inner not in seen:
+                            seen.add(inner)
+                            todo.append(inner)
+            self._closure[start] = found
+        return found
+
+    def reads(self, key: Key, cell: Key) -> bool:
+        start = self.anchor(key)
+        return start is not None and (any(_inside(dep, cell) for dep in self.book.deps.get(start, ()))
+                                      or any(_inside(dep, cell) for dep in self.deps(start)))
+
+    def _formulas_in(self, dep: Dep) -> list[Key]:
+        found = self._inside.get(dep)
+        if found is None and dep[3] == dep[1] + 1 and dep[4] == dep[2] + 1:  # one cell: looked up, not searched for
+            cell = (dep[0], dep[1], dep[2])
+            owner = cell if cell in self.book.formulas else self.book.spill_owner.get(cell)
+            found = self._inside[dep] = [owner] if owner is not None else []
+        if found is None:
+            if self._by_sheet is None:
+                self._by_sheet = {}
+                for key in self.book.formulas:
+                    self._by_sheet.setdefault(key[0], []).append(key)
+            found = self._inside[dep] = [k for k in self._by_sheet.get(dep[0], ()) if _inside(dep, k)]
+        return found
+
+
+def _inside(dep: Dep, cell: Key) -> bool:
+    s, r1, c1, r2, c2 = dep
+    return cell[0] == s and r1 <= cell[1] and (r2 is None or cell[1] < r2) and c1 <= cell[2] and (c2 is None or cell[2] < c2)
+
+
+def reading_formulas(stored: StoredBook, keys: Iterable[Key], needs: Needs, label: str) -> tuple[bool, str]:
+    """Every key holds a formula (or a cell of an array formula's result) that reads, directly
+    or through other formulas, at least one cell of each group of inputs `needs` names: a
+    constant such as `=1234` or `="Q4"` is typed in, whatever its `=`."""
+    reads = Reads(stored.book)
+    for key in keys:
+        if reads.anchor(key) is None:
+            value = stored.book.get(key)
+            return False, f"{label}: {_name(key)} holds {shown(value) if value is not None else 'nothing'}, not a formula"
+        for group in needs(key):
+            cells = list(group)
+            if cells and not any(reads.reads(key, cell) for cell in cells):
+                what = _name(cells[0]) if len(cells) == 1 else f"any of {_name(min(cells))}:{_name(max(cells))}"
+                return False, f"{label}: the formula in {_name(key)} does not read {what}, which it depends on"
+    return True, ""
+
+
+def follows_every(stored: StoredBook, targets: list[Key], rounds: Iterable[dict[Key, Any]],
+                  expected: Callable[[EngineBook], Callable[[Key], Any]], label: str) -> tuple[bool, str]:
+    """Each round of input changes, tried on its own copy of the book (never saved; the last
+    on `stored` itself, which must be the check's private copy from `final` and is spent): every
+    target recomputes to `expected(book)(key)` (`expected` reads a book's state once, and is
+    asked again after each round). And every target's expected value must move in
+    some round, so no target is left untested: a formula that ignores its inputs (`=0*F2+1234`)
+    cannot pass by luck. A target no round moves fails the check rather than pass unseen (the
+    family's rounds are chosen so that this never happens on a right book; validate proves it)."""
+    want_before = expected(stored.book)
+    before = {key: want_before(key) for key in targets}
+    moved: set[Key] = set()
+    rounds = list(rounds)
+    for i, changes in enumerate(rounds):
+        trial = stored if i == len(rounds) - 1 else stored.copy()  # the last round changes `stored` itself: a check's own copy
+        trial.write({key: Entered(None, value) for key, value in changes.items()})
+        want_now = expected(trial.book)
+        for key in targets:
+            got, want = trial.book.get(key), want_now(key)
+            if not same(got, want):
+                return False, f"{label}: when its inputs change, {_name(key)} gives {shown(got)} instead of {shown(want)}"
+            if not same(want, before[key]):
+                moved.add(key)
+    unmoved = [key for key in targets if key not in moved]
+    if unmoved:
+        return False, f"{label}: no change to the data moves {', '.join(_name(k) for k in unmoved[:4])}, so it cannot be shown to follow it"
+    return True, ""
+
+
 def _name(key: Key) -> str:
     from apps.sheets.a1 import cell_name
 
     return cell_name(key[1], key[2])
+
+
+# -- the seeded tables' own formula columns -----------------------------------------------------
+# Each table's formula columns → the typed columns of its own row each reads (directly, or
+# through the other: Weighted = Amount × Probability, Probability = the Stage's on Stages).
+TABLE_FORMULAS = {"Pipeline": {7: (4,), 8: (5, 4)}, "Tickets": {8: (7,)}}
+
+
+def _probabilities(cells: Any, tabs: dict[str, int]) -> dict[Any, Any]:
+    """Stage → probability, as the Stages tab has them."""
+    stages, table = tabs.get("Stages"), {}
+    for r in range(1, 40 if stages is not None else 1):
+        table.setdefault(cells.get((stages, r, 0)), cells.get((stages, r, 1)))
+    table.pop(None, None)
+    table.pop("", None)
+    return table
+
+
+def _table_value(cells: Any, tabs: dict[str, int], key: tuple[int, int, int], probabilities: dict[Any, Any]) -> Any:
+    """What the seeded formula at `key` gives for its row (None where its inputs are no numbers:
+    no formula matches that)."""
+    tab, r, c = key
+    number = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)  # noqa: E731
+    if tab == tabs.get("Pipeline"):
+        probability, amount = probabilities.get(cells.get((tab, r, 4))), cells.get((tab, r, 5))
+        if c == 7:
+            return probability
+        return amount * probability if number(amount) and number(probability) else None
+    created = cells.get((tab, r, 7))
+    return to_serial(cells.now.date()) - created if number(created) else None  # Age = TODAY() - Created
+
+
+def _table_moves(cells: Any, tabs: dict[str, int], tab: int, rows: list[int]) -> dict[Any, Any]:
+    """Every row's data changed so each of its formulas must move: a deal goes to a stage with
+    another probability and its amount rises; a ticket was created 10 days earlier."""
+    if tab != tabs.get("Pipeline"):
+        return {(tab, r, 7): cells.get((tab, r, 7)) - 10 for r in rows if isinstance(cells.get((tab, r, 7)), (int, float))}
+    table = _probabilities(cells, tabs)
+    changes: dict[Any, Any] = {}
+    for r in rows:
+        stage, amount = cells.get((tab, r, 4)), cells.get((tab, r, 5))
+        other = next((name for name, p in table.items() if p != table.get(stage)), None)
+        if other is not None:
+            changes[(tab, r, 4)] = other
+        if isinstance(amount, (int, float)):
+            changes[(tab, r, 5)] = amount + 1000
+    return changes
+
+
+def keeps_formulas(stored: StoredBook, tabs: dict[str, int], table: str, rows: Iterable[int]) -> tuple[bool, str]:
+    """The table's formula columns (a task that moves or drops rows asks no change to them)
+    still hold, in each of `rows`, a formula reading its own row, giving its row's value and
+    following its row when the row's data changes: pasted values, constants and wiped cells fail."""
+    tab, columns, rows = tabs[table], TABLE_FORMULAS[table], list(rows)
+    targets = [(tab, r, c) for r in rows for c in columns]
+    label = f"the {table} formulas"
+    def values(cells: Any) -> Callable[[Key], Any]:
+        probabilities = _probabilities(cells, tabs)
+        return lambda key: _table_value(cells, tabs, key, probabilities)
+
+    ok, why = reading_formulas(stored, targets, lambda k: [[(tab, k[1], c)] for c in columns[k[2]]], label)
+    if ok:
+        ok, why = formula_cells(stored, targets, values(stored.book), label)
+    if ok:
+        ok, why = follows_every(stored, targets, [_table_moves(stored.book, tabs, tab, rows)], values, label)
+    return ok, why
 
 
 # -- the changes a sheets task may make ---------------------------------------------------------
@@ -172,9 +345,10 @@ def allow_touch(spreadsheet_id: str) -> Expect:
                   lambda c: c.row["id"] == spreadsheet_id and set(c.changed_columns) <= {"modified", "next_sheet_id", "revision"})
 
 
-def allow_new_tab(spreadsheet_id: str, title: str) -> list[Expect]:
-    """The one tab the task asks for, with its cells (its id is minted when it is added, so
-    the allowance reads it from the final state)."""
+def allow_new_tab(spreadsheet_id: str, title: str, where: Callable[[int, int], bool] = lambda _r, _c: True) -> list[Expect]:
+    """The one tab the task asks for, with its cells (those `where` allows: a task that says
+    what goes where allows no more) (its id is minted when it is added, so the allowance reads
+    it from the final state)."""
     wanted = title.strip().lower()
 
     def tab_id(db: Session) -> int | None:
@@ -183,8 +357,8 @@ def allow_new_tab(spreadsheet_id: str, title: str) -> list[Expect]:
 
     return [
         Expect("sheets_tabs", "insert", lambda c: c.row["spreadsheet_id"] == spreadsheet_id and str(c.row["title"]).strip().lower() == wanted),
-        Expect("sheets_cells", "any", lambda c, sid: c.row["spreadsheet_id"] == spreadsheet_id and sid is not None and c.row["sheet_id"] == sid,
-               given=tab_id),
+        Expect("sheets_cells", "any", lambda c, sid: c.row["spreadsheet_id"] == spreadsheet_id and sid is not None and c.row["sheet_id"] == sid
+               and where(c.row["row"], c.row["col"]), given=tab_id),
     ]
 
 

@@ -5,8 +5,10 @@ into a new tab, header first, in their original order, or delete every other row
 Graded on the final book, rows read as tuples of the table's typed columns (a copied "$12,000"
 or "2026-03-04" reads as the number or date it shows): exactly the matching rows, in their
 original order; a missing, extra or wrong row fails, and so does deleting a row the rule keeps.
-Copied values and a FILTER() formula both pass. Deleting rows shifts the references of the
-spreadsheet's summary formulas, which is the product doing its job, not collateral.
+Copied values and a FILTER() formula both pass; the new tab holds the rows, as wide as the
+table, and nothing beside or below them. Deleting rows shifts the references of the
+spreadsheet's summary formulas, which is the product doing its job, not collateral; the kept
+rows' own formula columns (Probability, Weighted, Age) must still compute from their row.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from graders.checks import Check, CheckResult, failed, passed
 from graders.rubric import Expect
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
-from tasks.sheets._common import allow_cells, allow_new_tab, allow_recalc, allow_touch, final, pick, seeded, tab_named, template_book, wreck
+from tasks.sheets._common import (
+    allow_cells, allow_new_tab, allow_recalc, allow_touch, final, keeps_formulas, pick, seeded, tab_named, template_book, wreck,
+)
 from tasks.sheets._rules import Rule, Test, norm, rules_for
 
 TABLES = (("Sales Forecast", "Pipeline", 7, 9), ("Support Metrics", "Tickets", 8, 9))  # title, tab, typed columns, width
@@ -104,6 +108,15 @@ class FilterByRule:
                 return failed(f"the header row is {heads}, expected {header[:literal]}")
             why = verdict(now)
             return failed(why) if why else passed(f"exactly the {len(want)} rows where {rule.words}, in order")
+
+        def formulas_check(db: Any) -> CheckResult:
+            """Deleting rows asks no change to the table's formula columns: each kept row still
+            computes its Probability and Weighted (or Age), having moved with its row."""
+            if not rows_check(db).passed:
+                return failed("the rows are not the ones asked for, so their formulas are not checked")
+            sb = final(db, book.id)
+            ok, why = keeps_formulas(sb, book.tabs, rule.tab, [r for r, _ in _rows(sb.book, data, width, literal)])
+            return passed(f"every kept row still computes its {rule.tab} formulas") if ok else failed(why)
 
         # -- solutions ------------------------------------------------------------------------
         end = column_letter(width - 1)
@@ -206,16 +219,21 @@ class FilterByRule:
         if mode == "copy":
             ask = (f"copy the {rule.tab} rows where {rule.words} into a new tab named \"{title}\": the header row first, then those rows "
                    f"(their columns A to {column_letter(literal - 1)}) in the order they appear on {rule.tab}. Leave {rule.tab} as it is.")
-            expected = [*allow_new_tab(book.id, title), allow_touch(book.id), allow_recalc(book.id)]
+            # The rows as wide as the table (a copy of whole rows, formula columns too, is still
+            # the rows asked for); nothing beside or below them is.
+            expected = [*allow_new_tab(book.id, title, lambda r, c: c < width and r <= len(want)), allow_touch(book.id), allow_recalc(book.id)]
         else:
             ask = (f"delete every row of the {rule.tab} tab except those where {rule.words}, keeping the header row and the kept rows "
                    "in their order.")
-            expected = [*allow_cells(book.id, data, lambda r, c: True), allow_touch(book.id), allow_recalc(book.id),
+            expected = [*allow_cells(book.id, data, lambda r, c: c < width), allow_touch(book.id), allow_recalc(book.id),
                         _allow_shifted_references(book.id), _allow_resize(book.id, data)]
         prompt = f"In the Google Sheet \"{book.title}\", {ask} Change nothing else."
+        checks = [Check(f"exactly the rows where {rule.words}, in order", rows_check)]
+        if mode == "delete":
+            checks.append(Check(f"the kept rows keep their {rule.tab} formulas", formulas_check, 2.0))
         return TaskInstance(
             prompt=prompt,
-            checks=[Check(f"exactly the rows where {rule.words}, in order", rows_check)],
+            checks=checks,
             expected=expected,
             oracle=oracle,
             alternatives=(alternative,),

@@ -19,7 +19,7 @@ from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
 from tasks.sheets._common import (
-    allow_cells, allow_recalc, allow_touch, final, fresh_book, follows_inputs, load, pick, same, seeded, shown, template_book, wreck,
+    allow_cells, allow_recalc, allow_touch, final, follows_every, fresh_book, load, pick, reading_formulas, same, seeded, shown, template_book, wreck,
 )
 
 FUNCTION_TYPOS = {"COUNTIF": "COUNTIFF", "SUMIF": "SUMIFF", "SUM": "SUMM"}
@@ -79,7 +79,7 @@ class FixBrokenFormula:
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
         book = seeded(ctx, "Sales Forecast")
         target, how = pick(self.id, ctx, self._axes(ctx))
-        tab, pipeline = book.tabs["Summary"], book.tabs["Pipeline"]
+        tab, pipeline, stages = book.tabs["Summary"], book.tabs["Pipeline"], book.tabs["Stages"]
         key = (tab, target.row, target.col)
         where = cell_name(target.row, target.col)
         bad = broken(target.formula, how, target.row)
@@ -93,28 +93,54 @@ class FixBrokenFormula:
             stored.save()
 
         def expected(sb: Any) -> Any:
-            scratch = (tab, 900, 25)  # an unused cell: the seeded formula, evaluated on the same data
-            sb.write({scratch: Entered(target.formula, None)})
-            return sb.book.get(scratch)
+            """The seeded formula, evaluated on the same data in an unused cell (of a stored
+            book, or of a check's engine book)."""
+            cells, scratch = getattr(sb, "book", sb), (tab, 900, 25)
+            cells.set_formula(scratch, target.formula)
+            cells.recalc({scratch}, include_self=True)
+            return cells.get(scratch)
+
+        def on_pipeline(_key: Any) -> list[list[Any]]:  # "computes that from the Pipeline tab": it reads the deals
+            return [[k for k in template_book(ctx, book.id).inputs if k[0] == pipeline]]
 
         def fixed_check(db: Any) -> CheckResult:
             sb = final(db, book.id)
-            if key not in sb.book.formulas:
-                return failed(f"{where} holds {shown(sb.book.get(key))}, not a formula")
+            ok, why = reading_formulas(sb, [key], on_pipeline, where)
+            if not ok:
+                return failed(why)
             got = sb.book.get(key)
             want = expected(sb)
             return passed(f"{where} computes {shown(got)} again") if same(got, want) else failed(f"{where} computes {shown(got)}, expected {shown(want)}")
 
         def live_check(db: Any) -> CheckResult:
+            """Two rounds on the Pipeline data, each on its own copy: a deal from another stage
+            moves into this row's stage (its amount and the stage's probability raised), which
+            moves the row's count, amount and weighted and every total of amounts; and one deal
+            is removed outright (its whole row blanked), which moves the total count."""
             sb = final(db, book.id)
-            if key not in sb.book.formulas:
-                return failed(f"{where} is not a formula")
-            last = max(r for (s, r, c) in sb.book.inputs if s == pipeline and c == 0)
-            changes = {(pipeline, last, 5): float(sb.book.get((pipeline, last, 5)) or 0) + 12_345.0}
-            stage_of = sb.book.get((tab, target.row, 0))
-            if isinstance(stage_of, str) and stage_of != "Total":
-                changes[(pipeline, last, 4)] = stage_of  # the last deal moves into this row's stage
-            ok, why = follows_inputs(sb, changes, [key], lambda _k: expected(sb), where)
+            ok, why = reading_formulas(sb, [key], on_pipeline, where)
+            if not ok:
+                return failed(why)
+            cells = sb.book
+            deals = [r for (s, r, c) in cells.inputs if s == pipeline and c == 0 and r > 0]
+            stage = cells.get((tab, target.row, 0))
+            stage = stage if isinstance(stage, str) and stage != "Total" else None
+            weight = lambda r: cells.get((pipeline, r, 8)) if isinstance(cells.get((pipeline, r, 8)), (int, float)) else 0  # noqa: E731
+            mover = max((r for r in deals if cells.get((pipeline, r, 4)) != stage), key=lambda r: (weight(r), -r), default=None)
+            moved = {} if mover is None else {(pipeline, mover, 5): float(cells.get((pipeline, mover, 5)) or 0) + 12_345.0}
+            if moved and stage is not None:
+                moved[(pipeline, mover, 4)] = stage
+                probability = next(((s, r) for (s, r, c), v in cells.inputs.items() if s == stages and c == 0 and v == stage), None)
+                if probability is not None and isinstance(cells.get((*probability, 1)), (int, float)):
+                    moved[(*probability, 1)] = cells.get((*probability, 1)) + 0.05
+            gone = max((r for r in deals if stage is None or cells.get((pipeline, r, 4)) == stage), key=lambda r: (weight(r), -r), default=None)
+            rounds = [moved] + ([{(pipeline, gone, c): None for c in range(9)}] if gone is not None else [])
+
+            def value_in(cells: Any) -> Any:
+                value = expected(cells)
+                return lambda _key: value
+
+            ok, why = follows_every(sb, [key], rounds, value_in, where)
             return passed(f"{where} follows the Pipeline data") if ok else failed(why)
 
         async def oracle(tools: Tools) -> None:
@@ -154,7 +180,9 @@ class FixBrokenFormula:
         expected_value = template_book(ctx, book.id).get(key)  # the seeded (right) value, before setup breaks it
         return TaskInstance(
             prompt=prompt,
-            checks=[Check(f"{where} computes {target.label}", fixed_check, 2.0), Check(f"{where} follows the Pipeline data", live_check)],
+            # The live check weighs most: the right number behind a formula that only names the data
+            # (`=1071360+0*Pipeline!F2`) must stay below the pass line.
+            checks=[Check(f"{where} computes {target.label}", fixed_check), Check(f"{where} follows the Pipeline data", live_check, 2.0)],
             expected=[*allow_cells(book.id, tab, lambda r, c: (r, c) == (target.row, target.col)), allow_touch(book.id), allow_recalc(book.id)],
             oracle=oracle,
             alternatives=(alternative,),

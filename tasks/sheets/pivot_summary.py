@@ -7,8 +7,10 @@ Reachable three ways: the Excel toolset's create_pivot_table (its headers "SUM o
 value itself: both are read), SUMIFS/COUNTIFS-style formulas, or numbers typed by hand where
 the prompt does not ask for a live summary. Graded on the final book: the groups as a set
 (blank values left out), every cell's computed value (an empty combination may be 0 or blank),
-and, where the prompt asks the summary to stay current, that it follows the data (rows moved
-between groups in memory, never saved): typed-in numbers fail there.
+and, where the prompt asks the summary to stay current, that every cell is a formula reading
+the data and follows it (in memory, never saved: a row of every group changed, then rows moved
+into the cells that change left alone, so every cell, empty combinations too, must move):
+typed-in numbers and constant formulas fail there. The tab is as wide as the pivot.
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ from apps.sheets.a1 import column_letter
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
-from tasks.sheets._common import allow_new_tab, allow_recalc, allow_touch, final, follows_inputs, pick, same, seeded, tab_named, template_book, wreck
+from tasks.sheets._common import (
+    allow_new_tab, allow_recalc, allow_touch, final, follows_every, pick, reading_formulas, same, seeded, tab_named, template_book, wreck,
+)
 
 PIPELINE = {"Deal ID": 0, "Account": 1, "Owner": 3, "Stage": 4, "Amount": 5, "Weighted": 8}
 TICKETS = {"Key": 0, "Type": 2, "Priority": 3, "Status": 4, "Customer": 5, "Assignee": 6, "Created": 7, "Age (days)": 8}
@@ -201,18 +205,25 @@ class PivotSummary:
             typed = [row for row, r in rows.items() for c in cols.values() if not computed((sid, r, c))]
             if typed:
                 return failed(f"the numbers for {sorted(set(typed))[:3]} are typed in, not formulas")
-            changes = _moves(sb.book, data, last, rc, ac, spec.columns[spec.nudge], spec.delta)
             targets = [(sid, r, c) for r in rows.values() for c in cols.values()]
+            every = lambda c: [(data, r, c) for r in range(1, last + 1)]  # noqa: E731
+            needs = [every(rc), *([every(ac)] if ac is not None else []),
+                     *([every(vc) + every(spec.columns[spec.nudge])] if spec.agg != "count" else [])]
+            ok, why = reading_formulas(sb, targets, lambda _k: needs, title)
+            if not ok:
+                return failed(why)
             by_cell = {(r, c): (row, col) for row, r in rows.items() for col, c in cols.items()}
-            after: list[Callable[[str, str | None], float | None]] = []  # the moved data's groups, read once
+            def want(cells: Any) -> Callable[[Any], Any]:  # the book's groups, read once
+                found = expected(cells)
 
-            def want(key: Any) -> Any:
-                if not after:
-                    after.append(expected(sb))
-                value = after[0](*by_cell[(key[1], key[2])])
-                return 0.0 if value is None else value
+                def at(key: Any) -> Any:
+                    value = found(*by_cell[(key[1], key[2])])
+                    return 0.0 if value is None else value
 
-            ok, why = follows_inputs(sb, changes, targets, want, title)
+                return at
+
+            rounds = _rounds(sb.book, spec, data, last, rc, ac, vc, set(by_cell.values()))
+            ok, why = follows_every(sb, targets, rounds, want, title)
             return passed(f"the summary follows the {spec.tab} tab") if ok else failed(why)
 
         # -- solutions ------------------------------------------------------------------------
@@ -304,6 +315,10 @@ class PivotSummary:
         async def vandalise(tools: Tools) -> None:
             await wreck(tools, book.id)
 
+        # The table's own columns and no more: the labels, then one column per value of the
+        # across field anywhere in the data (as create_pivot_table makes them), else one.
+        width = 1 if ac is None else cached(ctx, f"{self.id}/{book.id}/{spec.across}/width", lambda: len(
+            {_label(v) for (s, r, c), v in start.inputs.items() if s == data and c == ac and r > 0 and v not in (None, "")}))
         scope = f"{spec.rows}" + (f" and {spec.across}" if ac is not None else "")
         where = (f"one column per {spec.across} value across row 1 (each headed by that value), each cell the "
                  f"{ASK[spec.agg].format(value=spec.value, things=THINGS[spec.tab])} for that {spec.rows} and {spec.across}"
@@ -319,7 +334,7 @@ class PivotSummary:
         return TaskInstance(
             prompt=prompt,
             checks=checks,
-            expected=[*allow_new_tab(book.id, title), allow_touch(book.id), allow_recalc(book.id)],
+            expected=[*allow_new_tab(book.id, title, lambda _r, c: c <= width), allow_touch(book.id), allow_recalc(book.id)],
             oracle=oracle,
             alternatives=(alternative,),
             moves=Moves(say=say, wrong=wrong, everything=everything, wrong_record=wrong_record, shotgun=shotgun, wreck=vandalise),
@@ -328,27 +343,46 @@ class PivotSummary:
         )
 
 
-def _moves(cells: Any, data: int, last: int, rc: int, ac: int | None, nudge: int, delta: float) -> dict[Any, Any]:
-    """Move up to two rows of the biggest group into the first group (and the first column),
-    nudging their value input: every count, total, largest and average that can move, moves."""
-    sizes: dict[str, list[int]] = {}
+def _rounds(cells: Any, spec: Spec, data: int, last: int, rc: int, ac: int | None, vc: int, shown: set[tuple[str, str | None]]
+            ) -> list[dict[Any, Any]]:
+    """Changes to the data under which every cell of the summary must move. First, in every
+    group one row changes: a count loses it (its row label blanked), a total, largest or
+    average sees its largest value nudged. Then every cell that round cannot move (an empty
+    combination, a group whose values stay 0 when nudged, such as Weighted on lost deals)
+    gains a row with a value from elsewhere (the largest values first)."""
+    nudge = spec.columns[spec.nudge]
+    members: dict[tuple[str, str | None], list[int]] = {}
+    row_text: dict[str, Any] = {}  # a label as the data writes it
+    col_text: dict[str | None, Any] = {}
     for r in range(1, last + 1):
         label = cells.get((data, r, rc))
-        if label not in (None, "") and (ac is None or cells.get((data, r, ac)) not in (None, "")):
-            sizes.setdefault(_label(label), []).append(r)
-    target = min(sizes)
-    donor = max((g for g in sizes if g != target), key=lambda g: (len(sizes[g]), g), default=None)
-    if donor is None:
-        return {}
-    moved = sizes[donor][: min(2, len(sizes[donor]) - 1)] or sizes[donor][:1]
-    target_label = cells.get((data, sizes[target][0], rc))
-    first_col = cells.get((data, sizes[target][0], ac)) if ac is not None else None
-    changes: dict[Any, Any] = {}
-    for r in moved:
-        changes[(data, r, rc)] = target_label
-        if ac is not None:
-            changes[(data, r, ac)] = first_col
-        old = cells.get((data, r, nudge))
-        if isinstance(old, (int, float)):
-            changes[(data, r, nudge)] = old + delta
-    return changes
+        across = cells.get((data, r, ac)) if ac is not None else None
+        if label in (None, "") or across == "":
+            continue
+        row_text.setdefault(_label(label), label)
+        col_text.setdefault(_label(across) if ac is not None else None, across)
+        members.setdefault((_label(label), _label(across) if ac is not None else None), []).append(r)
+    value = lambda r: cells.get((data, r, vc)) if isinstance(cells.get((data, r, vc)), (int, float)) else 0.0  # noqa: E731
+    first: dict[Any, Any] = {}
+    needs_donor = [cell for cell in sorted(shown, key=repr) if cell not in members]
+    for group, rs in members.items():
+        top = max(rs, key=lambda r: (abs(value(r)), -r))
+        if spec.agg == "count":
+            first[(data, top, rc)] = None
+        elif abs(value(top)) > 0 and isinstance(cells.get((data, top, nudge)), (int, float)):
+            first[(data, top, nudge)] = cells.get((data, top, nudge)) + spec.delta
+        elif group in shown:
+            needs_donor.append(group)
+    # Each round runs on its own copy of the data, so any row may give in a later round; within
+    # one, each row gives once (and only to cells no round above has moved).
+    donors = sorted((r for rs in members.values() for r in rs if spec.agg == "count" or abs(value(r)) > 0),
+                    key=lambda r: (-abs(value(r)), r))
+    rounds = [first]
+    for start in range(0, len(needs_donor), max(1, len(donors))):
+        moves: dict[Any, Any] = {}
+        for (row, col), donor in zip(needs_donor[start:], donors):
+            moves[(data, donor, rc)] = row_text.get(row, row)
+            if ac is not None:
+                moves[(data, donor, ac)] = col_text.get(col, col)
+        rounds.append(moves)
+    return rounds

@@ -1,8 +1,9 @@
 """sheets/reconcile-tabs-v1: an Invoices tab (added by the setup) bills won deals, a few at
 the wrong amount; flag each row by comparing it with the Pipeline tab, with formulas.
 
-Graded on the final book: every invoice row's flag is right, every flag is a formula, and the
-flags follow the data (an amount changed in memory flips its flag), so typed-in flags fail.
+Graded on the final book: every invoice row's flag is right, every flag is a formula reading
+its bill and its deal's amount, and every flag follows both (in memory, every bill moved so its
+flag flips; then every deal amount), so typed-in or constant flags fail.
 The invoice rows are shuffled, so a formula that compares row by row cannot pass.
 """
 
@@ -19,7 +20,9 @@ from graders.checks import Check, CheckResult, failed, passed
 from graders.rubric import Expect
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
-from tasks.sheets._common import allow_recalc, allow_touch, final, follows_inputs, fresh_book, load, pick, same, seeded, tab_named, template_book, wreck
+from tasks.sheets._common import (
+    allow_recalc, allow_touch, final, follows_every, fresh_book, load, pick, reading_formulas, same, seeded, tab_named, template_book, wreck,
+)
 
 WORDS = (("MISMATCH", "OK"), ("Check", "Fine"), ("Differs", "Matches"))
 TITLE = "Invoices"
@@ -72,8 +75,9 @@ class ReconcileTabs:
             service.values_update(book.id, f"{TITLE}!A1:B{n + 1}", [["Deal ID", "Billed"], *invoices], "RAW")
 
         def expected_flag(sb: Any, sid: int, r: int) -> str:
-            deal, billed = sb.book.get((sid, r, 0)), sb.book.get((sid, r, 1))
-            amount = next((sb.book.get((pipeline, pr, 5)) for pr in range(1, last_deal) if sb.book.get((pipeline, pr, 0)) == deal), None)
+            cells = getattr(sb, "book", sb)  # a stored book, or its engine book
+            deal, billed = cells.get((sid, r, 0)), cells.get((sid, r, 1))
+            amount = next((cells.get((pipeline, pr, 5)) for pr in range(1, last_deal) if cells.get((pipeline, pr, 0)) == deal), None)
             return ok_word if same(billed, amount) else bad_word
 
         def flags_check(db: Any) -> CheckResult:
@@ -89,21 +93,32 @@ class ReconcileTabs:
                     return failed(f"row {r + 1} ({sb.book.get((sid, r, 0))}) is flagged {got!r}, expected {want!r}")
             return passed(f"all {n} invoices flagged right")
 
+        def deal_rows(sb: Any, sid: int) -> dict[int, int]:
+            """Invoice row → the Pipeline row of its deal."""
+            where = {sb.book.get((pipeline, pr, 0)): pr for pr in range(1, last_deal)}
+            return {r: where[sb.book.get((sid, r, 0))] for r in range(1, n + 1) if sb.book.get((sid, r, 0)) in where}
+
         def live_check(db: Any) -> CheckResult:
+            """Each flag reads its bill and its deal's amount, and flips when either side moves:
+            one round changes every bill, another every deal amount (a flag comparing the bill
+            with a number typed into the formula fails the second)."""
             sb = final(db, book.id)
             sid = tab_named(sb, TITLE)
             if sid is None:
                 return failed(f"the {TITLE} tab is gone")
-            typed = [r + 1 for r in range(1, n + 1) if (sid, r, 2) not in sb.book.formulas]
-            if typed:
-                return failed(f"the flags in rows {typed[:5]} are typed in, not formulas")
-            changes = {(sid, 1, 1): float(sb.book.get((sid, 1, 1)) or 0) + 7.0}  # a matching row now differs…
-            match = next((r for r in range(2, n + 1) if expected_flag(sb, sid, r) == bad_word), None)
-            if match is not None:  # …and a differing deal's amount now equals its bill
-                deal = sb.book.get((sid, match, 0))
-                pr = next(pr for pr in range(1, last_deal) if sb.book.get((pipeline, pr, 0)) == deal)
-                changes[(pipeline, pr, 5)] = sb.book.get((sid, match, 1))
-            ok, why = follows_inputs(sb, changes, [(sid, r, 2) for r in range(1, n + 1)], lambda k: expected_flag(sb, sid, k[1]), TITLE)
+            targets = [(sid, r, 2) for r in range(1, n + 1)]
+            deals = deal_rows(sb, sid)
+            ok, why = reading_formulas(sb, targets, lambda k: [[(sid, k[1], 1)], [(pipeline, deals[k[1]], 5)] if k[1] in deals else []],
+                                       f"{TITLE} column C")
+            if not ok:
+                return failed(why)
+            bills, amounts = {}, {}
+            for r, pr in deals.items():  # every flag flips: a matching pair is pulled apart, a differing one made equal
+                billed, amount = sb.book.get((sid, r, 1)), sb.book.get((pipeline, pr, 5))
+                matches = same(billed, amount)
+                bills[(sid, r, 1)] = float(billed or 0) + 7.0 if matches else amount
+                amounts[(pipeline, pr, 5)] = float(amount or 0) + 7.0 if matches else billed
+            ok, why = follows_every(sb, targets, [bills, amounts], lambda cells: lambda k: expected_flag(cells, sid, k[1]), TITLE)
             return passed("the flags follow the amounts") if ok else failed(why)
 
         lookup = f"Pipeline!$A$2:$F${last_deal}"

@@ -2,8 +2,10 @@
 row whole and every formula reading its own row.
 
 Graded on the final book: the table holds the same rows as before (as tuples of its typed
-columns), in the asked order (ties in any order), and its formula columns still compute from
-their own row, so pasting sorted values over the formulas fails.
+columns), in the asked order (ties in any order), and every formula column of the table (the
+Pipeline's Probability and Weighted, the Tickets' Age) still holds, in every row, a formula that
+reads its own row and follows it when the row's data changes, so pasting sorted values or
+constants over any of them fails.
 """
 
 from __future__ import annotations
@@ -14,11 +16,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from apps.sheets.a1 import column_letter
-from apps.sheets.formulas.values import compare, to_serial
+from apps.sheets.formulas.values import compare
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
-from tasks.sheets._common import allow_cells, allow_recalc, allow_touch, final, pick, same, seeded, template_book, wreck
+from tasks.sheets._common import (
+    TABLE_FORMULAS, allow_cells, allow_recalc, allow_touch, final, keeps_formulas, pick, seeded, template_book, wreck,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +31,7 @@ class Rule:
     tab: str
     width: int  # columns in the table
     literal: tuple[int, ...]  # typed-in columns (a row is these values)
-    formula: int  # the formula column whose value must keep following its row
+    formula: int  # the last formula column (named in the check)
     by: int  # the column to sort by
     header: str
     descending: bool
@@ -70,7 +74,7 @@ class SortByRule:
         order = "largest first" if rule.descending else ("A to Z" if rule.by in (1, 5) else "earliest first")
         prompt = (f"In the Google Sheet \"{book.title}\", sort the {rule.tab} tab's rows (everything below the header row) by "
                   f"{rule.header}, {order}. Keep each row together and its formulas working. Change nothing else.")
-        formula_letter = column_letter(rule.formula)
+        formula_letters = ", ".join(column_letter(c) for c in TABLE_FORMULAS[rule.tab])
 
         def sorted_check(db: Any) -> CheckResult:
             sb = final(db, book.id).book
@@ -86,15 +90,8 @@ class SortByRule:
         def formulas_check(db: Any) -> CheckResult:
             if not sorted_check(db).passed:
                 return failed("the rows are not sorted as asked, so their formulas are not checked")
-            sb = final(db, book.id).book
-            for r in rows:
-                if (tab, r, rule.formula) not in sb.formulas:
-                    return failed(f"{formula_letter}{r + 1} is no longer a formula")
-                got = sb.get((tab, r, rule.formula))
-                want = _expected(sb, tab, r, rule)
-                if not same(got, want):
-                    return failed(f"{formula_letter}{r + 1} gives {got!r}, but its row says {want!r}")
-            return passed(f"column {formula_letter} still computes from each row")
+            ok, why = keeps_formulas(final(db, book.id), book.tabs, rule.tab, rows)
+            return passed(f"columns {formula_letters} still compute from each row") if ok else failed(why)
 
         span = {"sheetId": tab, "startRowIndex": 1, "endRowIndex": last + 1, "startColumnIndex": 0, "endColumnIndex": rule.width}
 
@@ -146,7 +143,7 @@ class SortByRule:
         return TaskInstance(
             prompt=prompt,
             checks=[Check(f"the {rule.tab} rows are sorted by {rule.header}", sorted_check),
-                    Check(f"sorted, and column {formula_letter} still follows each row", formulas_check, 2.0)],
+                    Check(f"sorted, and columns {formula_letters} still follow each row", formulas_check, 2.0)],
             expected=[*allow_cells(book.id, tab, lambda r, c: 1 <= r <= last and c < rule.width), allow_touch(book.id), allow_recalc(book.id)],
             oracle=oracle,
             alternatives=(rewrite,),
@@ -157,12 +154,6 @@ class SortByRule:
 
 def _row(cells: Any, tab: int, r: int, rule: Rule) -> tuple:
     return tuple(repr(cells.get((tab, r, c))) for c in rule.literal)
-
-
-def _expected(cells: Any, tab: int, r: int, rule: Rule) -> Any:
-    if rule.tab == "Pipeline":  # Weighted = Amount × Probability (looked up from the stage)
-        return cells.get((tab, r, 5)) * cells.get((tab, r, 7))
-    return to_serial(cells.now.date()) - cells.get((tab, r, 7))  # Age = TODAY() - Created
 
 
 def _in_order(keys: list[Any], descending: bool) -> int | None:

@@ -2,8 +2,9 @@
 formulas so it stays current.
 
 Graded on the final book: the tab's table lists exactly the right (label, count) pairs, in any
-order; and its counts are formulas that follow the Tickets tab (a ticket changed in memory
-moves the counts), so a table of typed-in numbers fails.
+order; and its counts are formulas that read the Tickets tab and follow it (in memory, one
+ticket of every label loses it, or is closed: every count must drop), so typed-in numbers and
+constant formulas fail. The tab holds columns A:B, as asked; anything beside is collateral.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
 from tasks.sheets._common import (
-    allow_new_tab, allow_recalc, allow_touch, final, follows_inputs, pick, same, seeded, tab_named, template_book, wreck,
+    allow_new_tab, allow_recalc, allow_touch, final, follows_every, pick, reading_formulas, same, seeded, tab_named, template_book, wreck,
 )
 
 FIELDS = (("Type", 2, "C"), ("Priority", 3, "D"), ("Status", 4, "E"), ("Assignee", 6, "G"))  # header, column, letter
@@ -85,20 +86,34 @@ class SummaryTab:
             return failed(f"wrong counts for {bad}") if bad else passed(f"{len(want)} {field} rows with the right counts")
 
         def live_check(db: Any) -> CheckResult:
+            """Each count reads the Tickets tab's column (and Status, for open tickets) and moves
+            with it: one ticket of every label loses its label (and, in another round, is
+            closed), so every count drops by one."""
             sb = final(db, book.id)
             sid, rows = table(sb)
             if sid is None or not rows:
                 return failed(f"there is no {title!r} table")
-            plain = [k for k, (r, _) in rows.items() if (sid, r, 1) not in sb.book.formulas]
-            if plain:
-                return failed(f"the counts for {plain[:3]} are typed in, not formulas")
-            # Move two tickets to the first label (and make them open): the counts must follow.
-            first = sorted(rows)[0]
-            label = next(str(v) for (s, r, c), v in sb.book.inputs.items() if s == tickets and c == col and str(v).strip().lower() == first)
-            changes = {(tickets, r, col): label for r in (1, 2)}
-            changes.update({(tickets, r, 4): "In Progress" for r in (1, 2)})
-            ok, why = follows_inputs(sb, changes, [(sid, r, 1) for _, (r, _) in rows.items()],
-                                     lambda k: wanted(sb).get(next(n for n, (r, _) in rows.items() if r == k[1]), 0.0), title)
+            label_of = {r: name for name, (r, _) in rows.items()}
+            targets = [(sid, r, 1) for r in sorted(label_of)]
+            labels = [[(tickets, r, col) for r in range(1, last)]]
+            statuses = [[(tickets, r, 4) for r in range(1, last)]] if scope == "open" else []
+            ok, why = reading_formulas(sb, targets, lambda k: labels + statuses, title)
+            if not ok:
+                return failed(why)
+            picked: dict[str, int] = {}  # label → one ticket that counts for it
+            for r in range(1, last):
+                label, status = sb.book.get((tickets, r, col)), sb.book.get((tickets, r, 4))
+                if label not in (None, "") and (scope == "all" or status != "Done"):
+                    picked.setdefault(str(label).strip().lower(), r)
+            rounds = [{(tickets, r, col): None for r in picked.values()}]
+            if scope == "open":
+                rounds.append({(tickets, r, 4): "Done" for r in picked.values()})
+
+            def counts_in(cells: Any) -> Any:
+                counts = wanted(cells)
+                return lambda key: counts.get(label_of[key[1]], 0.0)
+
+            ok, why = follows_every(sb, targets, rounds, counts_in, title)
             return passed("the counts follow the Tickets tab") if ok else failed(why)
 
         def rows_for(formula: str) -> list[list[Any]]:
@@ -152,7 +167,7 @@ class SummaryTab:
         return TaskInstance(
             prompt=prompt,
             checks=[Check(f"the {title!r} tab counts {which} by {field}", table_check), Check("the counts are live formulas", live_check, 2.0)],
-            expected=[*allow_new_tab(book.id, title), allow_touch(book.id), allow_recalc(book.id)],
+            expected=[*allow_new_tab(book.id, title, lambda _r, c: c < 2), allow_touch(book.id), allow_recalc(book.id)],  # columns A:B, as asked
             oracle=oracle,
             alternatives=(alternative,),
             moves=Moves(say=say, wrong=wrong, everything=typed, wrong_record=wrong_record, shotgun=shotgun, wreck=vandalise),
