@@ -15,6 +15,7 @@ import secrets
 import signal
 import socket
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -63,8 +64,10 @@ class Listener(uvicorn.Server):
 
 def _default_env(gym: Any, seed: int, size: str, task: str | None) -> Any:
     """The default env of the last `serve` with these settings if it is still alive (envs
-    persist across restarts: the company a user left running is the one they come back to),
-    else a new one."""
+    persist across restarts: the company a user left running is the one they come back to)
+    and was copied from the template this code builds, else a new one. An env copied from an
+    older build's template has that build's schema: this code would answer its pages with
+    errors (a column it reads is not there)."""
     from officegym.core.errors import EnvNotFound
     from officegym.remote import read_state
 
@@ -73,7 +76,8 @@ def _default_env(gym: Any, seed: int, size: str, task: str | None) -> Any:
         env = gym.get(previous) if previous else None
     except (RuntimeError, ValueError, EnvNotFound):
         env = None
-    if env is not None and (env.seed, env.size, env.task_id, env.variant) == (seed, size, task, 0):
+    current = str(Path(gym.template(seed, size).path).resolve())
+    if env is not None and (env.seed, env.size, env.task_id, env.variant, env.template) == (seed, size, task, 0, current):
         return env
     return gym.create(task, seed=seed, size=size)
 
