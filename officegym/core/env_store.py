@@ -185,7 +185,7 @@ class EnvStore:
             if env.late_rows:
                 try:
                     with self.session(env):
-                        pass
+                        pass  # a session that is not a read writes the waiting rows as it opens
                 except (EnvNotFound, TimeoutError):
                     continue
         self.backend.close()

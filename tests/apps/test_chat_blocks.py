@@ -57,15 +57,6 @@ RENDERED = "\n".join([
 ])
 
 
-@pytest.fixture
-def run(gym: Gym, env: Env) -> Run:
-    def run(operation: Callable[[ChatService], Any], as_user: str | None = None) -> Any:
-        with gym.store.session(env) as db:
-            return operation(ChatService(db, actor_id=as_user))
-
-    return run
-
-
 def error_of(run: Run, operation: Callable[[ChatService], Any]) -> ChatError:
     with pytest.raises(ChatError) as caught:
         run(operation)

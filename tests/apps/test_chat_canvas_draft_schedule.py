@@ -22,15 +22,6 @@ Run = Callable[..., Any]
 
 
 @pytest.fixture
-def run(gym: Gym, env: Env) -> Run:
-    def run(operation: Callable[[ChatService], Any], as_user: str | None = None) -> Any:
-        with gym.store.session(env) as db:
-            return operation(ChatService(db, actor_id=as_user))
-
-    return run
-
-
-@pytest.fixture
 def me(run: Run) -> str:
     return run(lambda chat: chat.actor_id)
 

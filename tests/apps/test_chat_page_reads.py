@@ -22,17 +22,6 @@ Run = Callable[..., Any]
 
 
 @pytest.fixture
-def run(gym: Gym, env: Env) -> Run:
-    """`run(lambda chat: ..., as_user=None)`: one operation in one transaction."""
-
-    def run(operation: Callable[[ChatService], Any], as_user: str | None = None) -> Any:
-        with gym.store.session(env) as db:
-            return operation(ChatService(db, actor_id=as_user))
-
-    return run
-
-
-@pytest.fixture
 def people(gym: Gym, env: Env, run: Run) -> list[User]:
     """The acting user, then two active human colleagues with an email."""
     me = run(lambda chat: chat.actor_id)

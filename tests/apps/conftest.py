@@ -1,0 +1,23 @@
+"""Fixtures the chat service tests share."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from apps.chat.service import ChatService
+from officegym.core.env_store import Env
+from officegym.gym import Gym
+
+
+@pytest.fixture
+def run(gym: Gym, env: Env) -> Callable[..., Any]:
+    """`run(lambda chat: ..., as_user=None)`: one chat operation in one transaction of the test's env."""
+
+    def run(operation: Callable[[ChatService], Any], as_user: str | None = None) -> Any:
+        with gym.store.session(env) as db:
+            return operation(ChatService(db, actor_id=as_user))
+
+    return run
