@@ -11,10 +11,11 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.orm import Session
 
-from officegym.core.db import get_meta, set_meta, set_metas, set_two_metas
+from officegym.core.db import get_meta, get_metas, set_meta, set_metas, set_two_metas
 
 _CLOCK_KEY = "clock_us"
 _TICKS_KEY = "clock_ticks"
+_TICK_KEYS = (_CLOCK_KEY, _TICKS_KEY)
 _LATEST = 253_370_764_800_000_000  # 9999-01-01T00:00:00Z: datetime's range, with room for ticks
 
 
@@ -50,9 +51,12 @@ def tick(session: Session, also: dict[str, str] | None = None) -> int:
     The step looks like a person's pace (a few seconds, odd microseconds, so Slack-style
     `ts` values are distinct and ordered) but depends only on how many ticks came before.
     """
-    ticks = int(get_meta(session, _TICKS_KEY, "0") or 0) + 1
+    values = get_metas(session, _TICK_KEYS)
+    if values[_CLOCK_KEY] is None:
+        raise RuntimeError("env clock was never started (template built without start_clock)")
+    ticks = int(values[_TICKS_KEY] or 0) + 1
     step = 2_000_000 + (ticks * 7_919_011) % 9_000_000  # 2–11 s
-    micros = now_micros(session) + step
+    micros = int(values[_CLOCK_KEY]) + step
     if also:
         set_metas(session, {_CLOCK_KEY: str(micros), _TICKS_KEY: str(ticks), **also})
     else:

@@ -116,6 +116,18 @@ def meta_cache(session: Session) -> dict[str, str | None]:
     return known
 
 
+def known_metas(session: Session) -> dict[str, str | None] | None:
+    """The meta values this transaction knows (read or written), or None; read by the backend
+    just before it commits, to carry them to the env's next transaction (held.py)."""
+    return session.info.get(_META_CACHE)
+
+
+def assume_metas(session: Session, values: dict[str, str | None]) -> None:
+    """Start this transaction knowing `values` (the last commit's, when the backend can tell
+    that nothing else wrote the database since: held.py)."""
+    session.info[_META_CACHE] = dict(values)
+
+
 def get_meta(session: Session, key: str, default: str | None = None) -> str | None:
     known = meta_cache(session)
     if key in known:
@@ -123,6 +135,24 @@ def get_meta(session: Session, key: str, default: str | None = None) -> str | No
     else:
         value = known[key] = _GET_META.scalar(session, key=key)
     return value if value is not None else default
+
+
+_GET_METAS: dict[tuple[str, ...], Prepared] = {}  # by the keys read
+
+
+def get_metas(session: Session, keys: tuple[str, ...]) -> dict[str, str | None]:
+    """`get_meta` of each of `keys`, those not known in this transaction read in one
+    statement (a write's tick reads the clock and its tick count together)."""
+    known = meta_cache(session)
+    missing = tuple(key for key in keys if key not in known)
+    if missing:
+        prepared = _GET_METAS.get(missing)
+        if prepared is None:
+            prepared = _GET_METAS[missing] = Prepared(select(Meta.key, Meta.value).where(Meta.key.in_(missing)))
+        for key in missing:
+            known[key] = None
+        known.update(prepared.tuples(session))
+    return {key: known[key] for key in keys}
 
 
 def set_meta(session: Session, key: str, value: str) -> None:

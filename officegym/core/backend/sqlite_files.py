@@ -7,6 +7,12 @@ delete touches (its rowid, in `og_changed_rows`; a WITHOUT ROWID table is noted 
 only those rows with the start state: its cost follows what the rollout did, not the size
 of the company (a solved task's diff: ~8 ms → under 1 ms on the small company), and it
 never reads file pages (which, in WAL mode, may not be in the file yet).
+
+Two core tables carry no triggers (UNTRACKED): every write ticks the clock in `og_meta` and
+appends its row to `og_events`, and their notes were ~20 µs of each write (an upsert fires
+the update and insert triggers of both rows). Both are small beside the company (a few dozen
+meta rows; the events are the rollout's own), so a diff that asks for them compares them
+whole, and a recycled file gets them back whole from the template.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from officegym.core.db import BACKEND_TABLES, Base
 START = "og_start"  # the schema name a start state is attached under
 ROWS = "og_changed_rows"  # rows written since the template: (table, rowid)
 SETUP_ROWS = "og_setup_rows"  # the start state's own rows where a task's setup wrote (see below)
+UNTRACKED = ("og_events", "og_meta")  # written by every write, compared and reset whole (above)
 _DIALECT = sqlite_dialect.dialect()
 
 
@@ -63,7 +70,7 @@ def _note(table: str, target: str, rowid: str | None) -> str:
 def tracking_ddl() -> tuple[str, ...]:
     statements = []
     for table in sorted(Base.metadata.sorted_tables, key=lambda t: t.name):
-        if table.name in BACKEND_TABLES:
+        if table.name in BACKEND_TABLES or table.name in UNTRACKED:
             continue
         with_rowid = table.dialect_options["sqlite"].get("with_rowid", True) is not False
         for op, rowids in (("INSERT", ("NEW",)), ("UPDATE", ("OLD", "NEW")), ("DELETE", ("OLD",))):
@@ -136,7 +143,7 @@ def diff_attached(conn: sqlite3.Connection, exclude: frozenset[str] = frozenset(
     tracked = ROWS in common and conn.execute(
         "SELECT count(*) FROM main.sqlite_master WHERE type = 'trigger' AND name LIKE 'og\\_changed\\_%' ESCAPE '\\'"
     ).fetchone()[0] > 0
-    whole = {r[0] for r in conn.execute("SELECT name FROM main.og_changed")} if tracked else common
+    whole = {r[0] for r in conn.execute("SELECT name FROM main.og_changed")} | set(UNTRACKED) if tracked else common
     by_row = {r[0] for r in conn.execute(f"SELECT DISTINCT name FROM main.{ROWS}")} if tracked else set()
     changes: list[RowChange] = []
     for table in sorted((whole | by_row) & common - exclude - BACKEND_TABLES):
@@ -197,6 +204,9 @@ def layer_setup(conn: sqlite3.Connection) -> bool:
         names = ", ".join(f'"{c[1]}"' for c in conn.execute(f'PRAGMA table_info("{table}")'))
         found = {r[0]: r[1:] for r in conn.execute(f'SELECT rowid, {names} FROM "{table}" WHERE rowid IN (SELECT value FROM json_each(?))', (json.dumps(rids),))}
         layer += [(table, rid, _encode(found[rid]) if rid in found else None) for rid in rids]
+    for table in UNTRACKED:  # no notes say what the setup wrote there: kept whole (see diff_tracked)
+        names = ", ".join(f'"{c[1]}"' for c in conn.execute(f'PRAGMA table_info("{table}")'))
+        layer += [(table, row[0], _encode(row[1:])) for row in conn.execute(f'SELECT rowid, {names} FROM "{table}"')]
     conn.execute(f"DELETE FROM {SETUP_ROWS}")
     conn.executemany(f"INSERT INTO {SETUP_ROWS} (name, rid, row) VALUES (?, ?, ?)", layer)
     return True
@@ -225,12 +235,21 @@ def diff_tracked(conn: sqlite3.Connection, start: sqlite3.Connection, exclude: f
         noted.setdefault(name, []).append(rid)
     layer = setup_layer(conn)
     changes: list[RowChange] = []
-    for table in sorted((whole | set(noted)) - exclude - BACKEND_TABLES):
+    for table in sorted((whole | set(noted) | set(UNTRACKED)) - exclude - BACKEND_TABLES):
         info = conn.execute(f'PRAGMA table_info("{table}")').fetchall()
         columns = tuple(row[1] for row in info)
         keys = [r[1] for r in sorted((r for r in info if r[5]), key=lambda r: r[5])] or list(columns)
         names = ", ".join(f'"{c}"' for c in columns)
-        if table in whole:
+        if table in UNTRACKED and table not in whole:  # whole, by rowid; a setup layer holds all of its start
+            query = f'SELECT rowid, {names} FROM "{table}"'
+            now = {r[0]: r[1:] for r in conn.execute(query)}
+            if table in layer:
+                was = {rid: row for rid, row in layer[table].items() if row is not None}
+            else:
+                was = {r[0]: r[1:] for r in start.execute(query)}
+            now_rows = [row for rid, row in now.items() if was.get(rid) != row]
+            was_rows = [row for rid, row in was.items() if now.get(rid) != row]
+        elif table in whole:
             query, params = f'SELECT {names} FROM "{table}"', ()
             now, was = set(conn.execute(query).fetchall()), set(start.execute(query).fetchall())
             now_rows, was_rows = sorted(now - was, key=repr), sorted(was - now, key=repr)

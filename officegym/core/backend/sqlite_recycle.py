@@ -23,7 +23,7 @@ import sqlite3
 import threading
 from typing import Any
 
-from officegym.core.backend.sqlite_files import ROWS, SETUP_ROWS
+from officegym.core.backend.sqlite_files import ROWS, SETUP_ROWS, UNTRACKED
 
 SEPARATOR = "@"
 
@@ -67,6 +67,7 @@ def reset_to_template(conn: sqlite3.Connection, template: sqlite3.Connection, te
         # Rows go back table by table: a parent may be restored after its children.
         conn.execute("PRAGMA defer_foreign_keys=ON")
         whole = [r[0] for r in conn.execute("SELECT name FROM og_changed")]
+        whole += [table for table in UNTRACKED if table not in whole]  # no notes: put back whole
         noted: dict[str, list[int]] = {}
         for name, rid in conn.execute(f"SELECT name, rid FROM {ROWS}"):
             noted.setdefault(name, []).append(rid)
