@@ -219,7 +219,14 @@ def test_open_connections_stay_bounded_while_every_env_stays_usable(store: EnvSt
             assert store.open_engines() <= 4
 
 
-def test_an_env_another_process_deleted_is_not_found(tmp_path: Path, backend_url: str | None, tiny_template: Path) -> None:
+@pytest.mark.parametrize("recycled", [True, False], ids=["file-recycled", "file-unlinked"])
+def test_an_env_another_process_deleted_is_not_found(
+    tmp_path: Path, backend_url: str | None, tiny_template: Path, recycled: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whether the deleting process recycles the file for its next env or unlinks it (while
+    `here` keeps it open), a session of the old env is refused."""
+    if not recycled:
+        monkeypatch.setattr("officegym.core.backend.sqlite.MAX_RECYCLED", 0)
     here, there = EnvStore(tmp_path / "envs", db_url=backend_url), EnvStore(tmp_path / "envs", db_url=backend_url)
     try:
         env = here.create(tiny_template, seed=0, size="small")

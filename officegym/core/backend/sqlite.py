@@ -25,7 +25,6 @@ create-rollout-delete loop copies no file and parses no schema in steady state.
 from __future__ import annotations
 
 import logging
-import os
 import secrets
 import shutil
 import sqlite3
@@ -100,6 +99,7 @@ def read_template_file(path: str | Path) -> Iterator[Session]:
 
 
 _STAMP = "SELECT data_version, user_version FROM pragma_data_version, pragma_user_version"
+DELETED = -1  # the generation a deleted env's file is stamped with before it is unlinked
 
 
 def _begin_immediate(engine: Engine) -> None:
@@ -116,7 +116,6 @@ class SQLiteBackend(Backend):
     def __init__(self, root: Path, max_open: int = 64) -> None:
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
-        self._root_text = str(self.root)
         self._starts: dict[str, str] = {}  # handle → start file, attached when a diff needs it
         self._readers: dict[str, tuple[sqlite3.Connection, threading.Lock]] = {}  # template → reader
         self._shapes: dict[str, dict[str, Any]] = {}  # template → what resets learnt of its schema
@@ -144,10 +143,6 @@ class SQLiteBackend(Backend):
     def _file(self, handle: str) -> Path:
         return self.root / file_name(handle)
 
-    def _path_of(self, handle: str) -> str:
-        # A string join: a Path's construction and stat cost ~15 µs, checked every transaction.
-        return os.path.join(self._root_text, file_name(handle))
-
     def _registry_connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.root / REGISTRY_FILE, isolation_level=None, check_same_thread=False, timeout=30)
         conn.execute("PRAGMA journal_mode=WAL")
@@ -163,12 +158,10 @@ class SQLiteBackend(Backend):
         return self.held.session(handle, self.engine, self._check)
 
     def _check(self, handle: str, conn: Any) -> tuple[int, int]:
-        # Holding the write lock: the file must still be there (another process deleted the
-        # env, and a write would go to an unlinked file) and still be this env's (not
-        # recycled for a new one). The stamp (held.py): the file's data version (it moves
-        # when another connection commits) and its generation.
-        if not os.path.exists(self._path_of(handle)):
-            raise Gone(handle)
+        # Holding the write lock: the file must still be this env's: not deleted by another
+        # process (a write would go to an unlinked file; a delete stamps the file DELETED
+        # first) nor recycled for a new env (a new generation). The stamp (held.py): the
+        # file's data version (it moves when another connection commits) and its generation.
         stamp = conn.connection.driver_connection.execute(_STAMP).fetchone()
         if stamp[1] != generation(handle):
             raise Gone(handle)
@@ -302,6 +295,12 @@ class SQLiteBackend(Backend):
             if lock is None:  # never opened here: no WAL of ours to checkpoint, and no schema to parse
                 lock = sqlite3.connect(_uri(self.root / handle, mode="rw"), uri=True, isolation_level=None, timeout=30)
                 lock.execute("PRAGMA synchronous=OFF")
+            # The file's generation becomes one no handle has: a session another process
+            # opens on it, before or after the unlink (its connection keeps the unlinked
+            # file open), is refused as gone by `_check`, which needs no stat for it.
+            lock.execute("BEGIN EXCLUSIVE")
+            lock.execute(f"PRAGMA user_version = {DELETED}")
+            lock.execute("COMMIT")
             lock.execute("BEGIN EXCLUSIVE")
         except sqlite3.OperationalError:  # already gone
             lock = None
