@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from sqlalchemy import Connection, Engine
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from officegym.core.backend.routing import SERVING
@@ -49,46 +50,67 @@ class HeldConnections:
     @contextmanager
     def session(self, handle: str, engine: Engine, on_begin: Callable[[str, Connection], object]) -> Iterator[Session]:
         """One transaction on the env's kept connection (opened through `engine` when none is
-        kept): `on_begin(handle, conn)` runs first (the backend's lock and checks: if it
-        raises, the connection is not kept; it returns the database's stamp, or None), then a
-        Session joined to the transaction is yielded; commit on success, rollback on error.
-        The connection is kept for the env's next transaction unless it broke.
+        kept): `on_begin(handle, conn)` begins it on the driver connection (the backend's
+        BEGIN, lock and checks: if it raises, the connection is not kept; it returns the
+        database's stamp, or None), then a Session on the connection is yielded; commit on
+        success, rollback on error. The connection is kept for the env's next transaction
+        unless it broke.
 
-        Written flat (one generator, no nested context managers) and with the Session told its
-        driver connection up front (`sql.bind_driver`): this runs once per tool call, and each
-        layer or `Session.connection()` it saves is a few µs of every call."""
+        The transaction is the driver's: most operations run prepared statements only
+        (`core/sql.py`), and SQLAlchemy's own transaction objects, begun and committed
+        around each, were ~10 µs of every call. An operation that uses the ORM makes the
+        Session begin SQLAlchemy's transaction on the connection (the backend's begin hook
+        sees the driver's already open and adds nothing); it is then committed through the
+        Session, which flushes first. Written flat (one generator, no nested context
+        managers) and with the Session told its driver connection up front
+        (`sql.bind_driver`): this runs once per tool call, and each layer it saves is a few µs
+        of every call."""
         token = SERVING.set(handle)  # the pool's checkout (and any reconnect) is for this env
         conn = self.lend(handle)
         if conn is None or conn.closed or conn.invalidated:
             conn = engine.connect()
-        began = False
-        carry = None
+        driver = conn.connection.dbapi_connection
+        began = broken = False
+        db: Session | None = None
         try:
-            with conn.begin():
+            try:
                 stamp = on_begin(handle, conn)
                 began = True
-                db = Session(bind=conn, join_transaction_mode="rollback_only", expire_on_commit=False, autoflush=True)
+                db = Session(bind=conn, expire_on_commit=False, autoflush=True)
                 bind_driver(db, conn)
                 if stamp is not None:
                     carried = conn.info.pop(_CARRIED, None)
                     if carried is not None and carried[0] == stamp:
                         assume_metas(db, carried[1])
+                yield db
+                carry = (stamp, known_metas(db)) if stamp is not None else None  # (a Session's commit forgets them)
+                broken = True  # until the commit returns: a commit that fails leaves the connection in doubt
+                if db.new or db.in_transaction():
+                    db.commit()  # (a Session transaction that never took the connection commits nothing)
+                driver.commit()  # (a no-op when the Session's commit was the driver's)
+                broken = False
+                if carry is not None and carry[1]:  # committed: what it knew holds for the next one
+                    conn.info[_CARRIED] = carry
+            except BaseException as error:
                 try:
-                    yield db
-                    if db.new or db.in_transaction():
-                        db.flush()
-                    if stamp is not None:
-                        carry = (stamp, known_metas(db))
-                finally:
-                    # A Session the operation never used (it ran prepared statements only)
-                    # holds nothing to flush or let go: ~10 µs saved on such calls.
-                    if db.new or db.in_transaction():
-                        db.close()
-            if carry is not None and carry[1]:  # committed: what it knew holds for the next one
-                conn.info[_CARRIED] = carry
+                    if db is not None and db.in_transaction():
+                        db.rollback()
+                    driver.rollback()
+                except Exception:
+                    broken = True
+                dbapi = conn.dialect.loaded_dbapi
+                if isinstance(error, dbapi.Error):  # the driver's own (its BEGIN, lock, COMMIT): as SQLAlchemy raises them
+                    broken = True
+                    raise DBAPIError.instance(None, None, error, dbapi.Error, dialect=conn.dialect) from error
+                raise
+            finally:
+                # A Session the operation never used (it ran prepared statements only) holds
+                # nothing to let go: ~10 µs saved on such calls.
+                if db is not None and (db.new or db.in_transaction()):
+                    db.close()
         finally:
             SERVING.reset(token)
-            if began and not conn.closed and not conn.invalidated:
+            if began and not broken and not conn.closed and not conn.invalidated:
                 self.keep(handle, conn)
             else:
                 conn.close()

@@ -106,8 +106,16 @@ def _begin_immediate(engine: Engine) -> None:
     # Take the write lock when the transaction starts, not at its first write: a read-then-
     # write operation can then never fail halfway with SQLITE_BUSY against another process.
     # Sent on the driver's connection: through `exec_driver_sql` it cost ~50 µs of SQLAlchemy
-    # per transaction, a tenth of a simple tool call.
-    event.listen(engine, "begin", lambda conn: conn.connection.driver_connection.execute("BEGIN IMMEDIATE"))
+    # per transaction, a tenth of a simple tool call. An env's sessions begin on the driver
+    # themselves (`_check`, held.py): a Session that then begins SQLAlchemy's transaction on
+    # the same connection finds the driver's open and joins it.
+    event.listen(engine, "begin", _begin_on_driver)
+
+
+def _begin_on_driver(conn: Any) -> None:
+    driver = conn.connection.driver_connection
+    if not driver.in_transaction:
+        driver.execute("BEGIN IMMEDIATE")
 
 
 class SQLiteBackend(Backend):
@@ -154,15 +162,18 @@ class SQLiteBackend(Backend):
         self._starts[handle] = start
 
     def session(self, handle: str) -> AbstractContextManager[Session]:
-        # On the env's kept connection (held.py): BEGIN IMMEDIATE, then `_check`.
+        # On the env's kept connection (held.py), begun by `_check`.
         return self.held.session(handle, self.engine, self._check)
 
     def _check(self, handle: str, conn: Any) -> tuple[int, int]:
-        # Holding the write lock: the file must still be this env's: not deleted by another
-        # process (a write would go to an unlinked file; a delete stamps the file DELETED
-        # first) nor recycled for a new env (a new generation). The stamp (held.py): the
-        # file's data version (it moves when another connection commits) and its generation.
-        stamp = conn.connection.driver_connection.execute(_STAMP).fetchone()
+        # BEGIN IMMEDIATE; then, holding the write lock, the file must still be this env's:
+        # not deleted by another process (a write would go to an unlinked file; a delete
+        # stamps the file DELETED first) nor recycled for a new env (a new generation). The
+        # stamp (held.py): the file's data version (it moves when another connection
+        # commits) and its generation.
+        driver = conn.connection.driver_connection
+        driver.execute("BEGIN IMMEDIATE")
+        stamp = driver.execute(_STAMP).fetchone()
         if stamp[1] != generation(handle):
             raise Gone(handle)
         return stamp
