@@ -5,7 +5,8 @@ that was already there can never satisfy a check, and the do-nothing agent score
 answer must be in the place it was asked for, and it is judged over everything the agent said
 since the task began, anywhere (`said` without a channel), read as one text: a wrong guess
 posted first, or posted somewhere else, is still said; so is one written into a canvas, a
-scheduled message or a channel topic (`written`).
+scheduled message or a channel topic (`written`), or into another app the agent can write in
+(a task or a note in the CRM: `Answer.beside`).
 """
 
 from __future__ import annotations
@@ -39,15 +40,16 @@ def said(db: Session, actor_id: str, since: str, channel_id: str | None = None) 
 def written(db: Session, actor_id: str, since: str) -> str:
     """What the actor wrote since the task began that is not a posted message but still says
     something to colleagues: canvases they created or rewrote, messages they scheduled (which
-    will be posted), channel topics and purposes they set. A hedge put there is said all the same."""
+    will be posted), channel topics and purposes they set, the names of channels they created
+    (#sup-65-maybe). A hedge put there is said all the same."""
     found = {"actor": actor_id, "seconds": int(since.split(".")[0])}
     parts = [f"{title}\n{markdown}" for title, markdown in _CANVASES_WRITTEN.rows(db, **found)]
     parts += [render(text, blocks) for text, blocks in _SCHEDULED_WRITTEN.rows(db, **found)]
-    parts += [text for (text,) in (*_TOPICS_SET.rows(db, **found), *_PURPOSES_SET.rows(db, **found)) if text]
+    parts += [text for (text,) in (*_TOPICS_SET.rows(db, **found), *_PURPOSES_SET.rows(db, **found), *_CHANNELS_MADE.rows(db, **found)) if text]
     return "\n".join(parts)
 
 
-# Every chat answer check reads these four: prepared once (officegym/core/sql.py), as Core
+# Every chat answer check reads these five: prepared once (officegym/core/sql.py), as Core
 # statements they cost ~0.15 ms each, most of a grade.
 _CANVASES_WRITTEN = Prepared(select(Canvas.title, Canvas.markdown).where(Canvas.updated_by == bindparam("actor"), Canvas.updated >= bindparam("seconds"))
                              .order_by(Canvas.id))
@@ -56,6 +58,8 @@ _SCHEDULED_WRITTEN = Prepared(select(ScheduledMessage.text, ScheduledMessage.blo
                               .order_by(ScheduledMessage.id))
 _TOPICS_SET = Prepared(select(Channel.topic).where(Channel.topic_creator == bindparam("actor"), Channel.topic_last_set >= bindparam("seconds"))
                        .order_by(Channel.id))
+_CHANNELS_MADE = Prepared(select(Channel.name).where(Channel.creator == bindparam("actor"), Channel.created >= bindparam("seconds"),
+                                                     Channel.is_im.is_(False), Channel.is_mpim.is_(False)).order_by(Channel.id))
 _PURPOSES_SET = Prepared(select(Channel.purpose).where(Channel.purpose_creator == bindparam("actor"), Channel.purpose_last_set >= bindparam("seconds"))
                          .order_by(Channel.id))
 
@@ -74,13 +78,16 @@ class Answer:
     """How a family reads the agent's answer. `inside` says which messages are in the place the
     answer belongs (`place` names it); `judges` read the whole text of everything the agent said;
     `asserts` tells whether a text names anything of the asked kind at all (so the answer posted
-    in a second place is seen as the shotgun it is)."""
+    in a second place is seen as the shotgun it is). `beside` reads what the agent wrote in the
+    other apps (the CRM's tasks and notes): judged with the answer, so a hedge written there is a
+    hedge, but it is a record of the work, not a second place the answer was posted."""
 
     place: str
     inside: Callable[[Message], bool]
     prompt: str
     judges: Callable[[str], Iterable[Verdict]]
     asserts: Callable[[str], bool]
+    beside: Callable[[Session], Iterable[str]] | None = None
 
     def check(self, actor_id: str, since: str) -> Callable[[Session], CheckResult]:
         def run(db: Session) -> CheckResult:
@@ -89,7 +96,8 @@ class Answer:
             if not here:
                 return failed(f"nothing from you in {self.place}")
             other = written(db, actor_id, since)  # canvases, scheduled posts, topics: said, never in place
-            said_text = "\n".join(t for t in (text_of(mine), other) if t)
+            apart = "\n".join(self.beside(db)) if self.beside is not None else ""  # other apps: read with the answer
+            said_text = "\n".join(t for t in (text_of(mine), other, apart) if t)
             if echoes(said_text, self.prompt):
                 return failed("what you posted pastes the task instead of doing it")
             text = without_retracted(said_text)

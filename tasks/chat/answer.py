@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from graders.checks import Check
 from tasks.base import SampleContext, TaskInstance, Tools
 from tasks.chat._common import Answer, answer_moves, answered_in_dm, service_as
+from tasks.crm._notes import written as crm_written
 from tasks.chat._workspace import workspace
 from tasks.common.answers import judge, ticket_keys
 from tasks.common.text import words
@@ -69,6 +70,7 @@ class FindAndAnswer:
             prompt=prompt,
             judges=lambda text: (judge("ticket keys", ticket_keys(text, ws.projects), {key}),),
             asserts=lambda text: bool(ticket_keys(text, ws.projects)),
+            beside=crm_written(ctx),
         )
 
         async def find_key(tools: Tools) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from graders.checks import Check
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.chat._common import Answer, allow_posts, careful_steps, is_top_level, post, post_everywhere, wreck
+from tasks.crm._notes import written as crm_written
 from tasks.chat._workspace import Room, workspace
 from officegym.core import clock
 from tasks.common.answers import days, judge, parse_time, restated, time_readings, times
@@ -75,6 +76,7 @@ class PostInChannel:
                 judge("times", restated(times(text), clock_time), {clock_time}, readings=time_readings),
             ),
             asserts=lambda text: bool(ws.customers.find(text) or days(text, today) or times(text)),
+            beside=crm_written(ctx),
         )
 
         async def oracle(tools: Tools) -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from graders.checks import Check
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.chat._common import Answer, allow_posts, careful_steps, is_top_level, post, post_everywhere, wreck
+from tasks.crm._notes import written as crm_written
 from tasks.chat._workspace import Post, Room, workspace
 from tasks.common.answers import judge, mentions, ticket_keys
 from tasks.common.variants import cached, choose, count, shuffled
@@ -68,6 +69,7 @@ class SummariseThread:
                       show=lambda u: ws.users[u].real_name),
             ),
             asserts=lambda text: bool(ticket_keys(text, ws.projects) or ws.customers.find(text)),
+            beside=crm_written(ctx),
         )
 
         async def oracle(tools: Tools) -> None:

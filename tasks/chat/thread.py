@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from graders.checks import Check
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.chat._common import Answer, allow_posts, allow_thread_start, careful_steps, post, wreck
+from tasks.crm._notes import written as crm_written
 from tasks.chat._workspace import Post, Room, workspace
 from tasks.common.answers import emails, judge
 from tasks.common.variants import cached, choose, count, shuffled
@@ -62,6 +63,7 @@ class ReplyInThread:
                 judge("customers", ws.customers.find(text), (), tolerated={customer.id}, show=lambda c: company.customer(c).name),
             ),
             asserts=lambda text: bool(emails(text) or ws.contacts.find(text)),
+            beside=crm_written(ctx),
         )
 
         async def find_parent(tools: Tools) -> str:

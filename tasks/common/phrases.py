@@ -19,14 +19,18 @@ security review". It is claimed when at least half, and at least two, of those a
 when only one is left). A field that names two or more other candidates by a word each (a
 word only that candidate has: "Call about the rollout timeline, pricing, security, pilot") is a
 list of them, and claims every one it names; one stray word (a natural "discussed the rollout
-timeline ahead of the renewal") is not.
+timeline ahead of the renewal") is not. Words any work note uses whatever was done ("fix",
+"confirm", "works", "sent", "release", "back") name a candidate that way only when written as
+an item of a list ("...; work, back, release"): "Customer confirmed the fix works" in a closing
+comment names no other fix.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
-from tasks.common.answers import Verdict, judge
+from tasks.common.answers import Verdict, echoes, judge
 from tasks.common.text import words
 
 _FILLER = frozenset(
@@ -63,6 +67,24 @@ def _in_any_form(wanted: set[str], text: str) -> set[str]:
     return found
 
 
+# Words that say work was done or how it went, not what it was about: in a sentence they name no candidate.
+_GENERIC = frozenset(stem(w) for w in (
+    "fix fixed confirm confirmed work works working sent send resend re release released back result results done "
+    "resolve resolved call called update updated check checked follow share schedule plan review correct corrected "
+    "number customer issue team thanks now all again".split()))
+_ITEM = re.compile(r"[^,;/|\n•]+")  # a text's list items: what lies between separators
+
+
+def _listed(text: str) -> set[str]:
+    """Content words written as list items of their own (an item of one word: "..., work, back")."""
+    found: set[str] = set()
+    for item in _ITEM.findall(text.replace(" and ", ",").replace(" or ", ",")):
+        own = content_words(item)
+        if len(own) == 1:
+            found |= own
+    return found
+
+
 def _enough_of(own: set[str]) -> int:
     """How many of its content words the asked phrase needs: all of up to 3, then one in four may go."""
     return len(own) - len(own) // 4
@@ -79,13 +101,14 @@ def claims(text: str | None, candidates: Iterable[str], asked: str, given: str =
     if wanted and len(_in_any_form(wanted, text or "")) >= _enough_of(wanted):
         found.add(asked)
     named = set()  # other candidates named by a word no other candidate has
+    telling = said - _GENERIC | _listed(text or "")  # a generic word names something only as a list item
     for candidate in others:
         distinct = words_of[candidate]
         hits = len(distinct & said)
         if distinct and hits >= min(2, len(distinct)) and 2 * hits >= len(distinct):  # one word left is enough
             found.add(candidate)
         sole = distinct - {w for c in others if c != candidate for w in words_of[c]}
-        if sole & said:
+        if sole & telling:
             named.add(candidate)
     if len(named) >= 2:  # one word each of several others: a list of them
         found |= named
@@ -98,10 +121,15 @@ def judge_phrase(what: str, text: str | None, candidates: Iterable[str], asked: 
 
 
 def judge_field(what: str, field: str | None, beside: Iterable[str | None], candidates: Iterable[str], asked: str,
-                given: str = "") -> Verdict:
+                given: str = "", prompt: str = "") -> Verdict:
     """A field that must say the asked candidate, read together with what was written beside it
     (a task's description, comments on a case): the field claims the asked one, and the field
-    and its notes together claim no other, so a hedge moved into the notes is still a hedge."""
+    and its notes together claim no other, so a hedge moved into the notes is still a hedge.
+    The task's own text pasted there (`prompt`) says the asked one only because the task does:
+    it is pasted, not written."""
     candidates = tuple(candidates)
-    whole = judge_phrase(what, "\n".join([field or "", *(note or "" for note in beside)]), candidates, asked, given)
+    text = "\n".join([field or "", *(note or "" for note in beside)])
+    if prompt and echoes(text, prompt):
+        return Verdict(False, "pastes the task's own text instead of saying what was done")
+    whole = judge_phrase(what, text, candidates, asked, given)
     return judge_phrase(what, field, candidates, asked, given) if whole.ok else whole

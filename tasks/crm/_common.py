@@ -105,6 +105,39 @@ def allow_update(obj: str, record_id: str, columns: set[str] | frozenset[str]) -
     return Expect(table(obj), "update", lambda rc: rc.row.get("Id") == record_id and set(rc.changed_columns) <= allowed)
 
 
+def allow_notes_and_activities(actor: str, record_ids: Any, kinds: tuple[str, ...] = ("Note", "Task", "Event")) -> list[Expect]:
+    """What a careful rep adds on the way, on the records a task is about: a note on one, a call or
+    a to-do logged on one. Not collateral; a family whose answer is free text reads them with it
+    (tasks/crm/_notes.py), so a hedge written there is still a hedge. `record_ids` is a collection
+    of Ids, or a reader of the final state giving them (records the task itself creates)."""
+    given = record_ids if callable(record_ids) else None
+    fixed = None if callable(record_ids) else frozenset(record_ids)
+
+    def on(*links: str) -> Any:
+        def where(rc: Any, found: Any = None) -> bool:
+            ids = fixed if given is None else frozenset(found or ())
+            return rc.row.get("CreatedById") == actor and any(rc.row.get(link) in ids for link in links)
+
+        return where
+
+    links = {"Note": ("ParentId",), "Task": ("WhatId", "WhoId"), "Event": ("WhatId", "WhoId")}
+    return [Expect(table(kind), "insert", on(*links[kind]), given=given) for kind in kinds]
+
+
+def allow_rolled_up_amount(opportunity_id: str) -> Expect:
+    """An opportunity's Amount changing only as its products roll it up (their total): a
+    rep's own figure typed over it is collateral."""
+    def line_total(db: Session) -> float | None:
+        items = rows(db, "OpportunityLineItem", TABLES["OpportunityLineItem"].c.OpportunityId == opportunity_id)
+        return round(sum(i["TotalPrice"] or 0 for i in items), 2) if items else None
+
+    def where(rc: Any, total: float | None) -> bool:
+        return (rc.row.get("Id") == opportunity_id and set(rc.changed_columns) <= AUDIT | {"Amount"} and total is not None
+                and abs((rc.row.get("Amount") or 0) - total) < 0.01)
+
+    return Expect(table("Opportunity"), "update", where, given=line_total)
+
+
 def actor_user(db: Session) -> str:
     from apps.crm.service import ACTOR_META_KEY
     from officegym.core.db import get_meta

@@ -1,20 +1,29 @@
 """crm/advance-opportunity-v1: move a deal to the stage the news calls for, with the fields
 that stage needs: Closed Won with the signed amount and today's close date, or
-Negotiation/Review with the next step (its words as given; case, quotes and punctuation aside).
+Negotiation/Review with the next step (its words as given; case, quotes, punctuation and
+articles aside).
 
 Only the stage, what it drives (probability, forecast category, closed/won) and the fields
-the prompt names may change on that opportunity: anything else touched is collateral."""
+the prompt names may change on that opportunity: anything else touched is collateral; what the
+stage drives must be what the stage makes it (its probability and forecast category: a deal
+moved to negotiation but taken out of the forecast is not the move asked). A note
+or an activity logged on the deal is what reps add, so it is allowed; it and anything else you
+wrote in the org are read with the next step: one naming another likely next step is a hedge."""
 
 from __future__ import annotations
 
 import random
 
 from apps.crm.models import TABLES
+from apps.crm.objects import STAGES
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.common.phrases import claims, content_words
 from tasks.common.text import words
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import allow, allow_update, dml, quoted, row, rows, say_as_task, snapshot, soql, try_dml, wreck
+from tasks.crm._common import (allow, allow_notes_and_activities, allow_update, by_id, dml, me, quoted, row, rows, say_as_task, snapshot,
+                               soql, try_dml, wreck)
+from tasks.crm._notes import written
 
 DERIVED = {"StageName", "Probability", "ForecastCategoryName", "IsClosed", "IsWon"}
 NEXT_STEPS = ("Legal review of the MSA redlines", "Send the final order form for signature", "Security sign-off call with their CISO")
@@ -41,6 +50,8 @@ class AdvanceOpportunity:
 
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
         opp, target, step = choose(self.id, ctx.variant, *self._pool(ctx))
+        account_id = by_id(ctx, "Opportunity", opp["Id"])["AccountId"]
+        account_name = by_id(ctx, "Account", account_id)["Name"] if account_id else ""
         today = ctx.company.now.date().isoformat()
         won = target == "Closed Won"
         signed = float(round((opp["Amount"] or 10_000) * 1.08, -2))
@@ -49,9 +60,18 @@ class AdvanceOpportunity:
         ask = (f"the customer signed at ${signed:,.0f}: mark it Closed Won with that amount and today's date ({today}) as the close date"
                if won else f"it has moved into negotiation: set the stage to Negotiation/Review and the next step to \"{step}\"")
 
+        notes = written(ctx)  # notes and activities you added, read with the next step
+        probability, forecast = STAGES[target]
+        follows = {"Probability": float(probability), "ForecastCategoryName": forecast}  # what the stage drives
+        given = f"{opp['Name']} {account_name}"  # names a note may repeat
+
         def moved(db) -> CheckResult:
             now = row(db, "Opportunity", opp["Id"])
-            wrong = [f"{k} is {now[k]!r}, not {v!r}" for k, v in fields.items() if now[k] != v and not (k == "NextStep" and words(now[k] or "") == words(v))]
+            wrong = [f"{k} is {now[k]!r}, not {v!r}" for k, v in fields.items() if now[k] != v and not (k == "NextStep" and same_step(now[k], v))]
+            wrong += [f"{k} is {now[k]!r}: at {target} it is {v!r}" for k, v in follows.items() if now[k] != v]
+            if not wrong and not won:
+                hedged = claims("\n".join(notes(db)), NEXT_STEPS, step, given) - {step}
+                wrong = [f"what you wrote beside it also names {', '.join(map(repr, sorted(hedged)))} as the next step"] if hedged else []
             return failed("; ".join(wrong)) if wrong else passed(f"{opp['Name']}: " + ", ".join(f"{k} {v}" for k, v in fields.items()))
 
         async def oracle(tools: Tools) -> None:
@@ -75,6 +95,7 @@ class AdvanceOpportunity:
             prompt=f"You are {ctx.actor.name}. News on the opportunity \"{opp['Name']}\": {ask}. Update it in Salesforce.",
             checks=[Check(f"{opp['Name']} at {target} with the fields it needs", moved)],
             expected=[allow_update("Opportunity", opp["Id"], DERIVED | set(fields)),
+                      *allow_notes_and_activities(me(ctx), {opp["Id"]}),
                       # won: the signed amount may come from its products (lines added or repriced), but
                       # deleting the deal's quote lines is not part of winning it
                       *([allow("OpportunityLineItem", change, OpportunityId=opp["Id"]) for change in ("insert", "update")] if won else [])],
@@ -90,3 +111,9 @@ class AdvanceOpportunity:
             ),
             facts={"opportunity": opp["Id"], "target": target, "fields": fields},
         )
+
+
+def same_step(written_step: str | None, asked: str) -> bool:
+    """The asked next step in the writer's words: the same words, or the same content words
+    (articles, case and punctuation aside: "Legal review of MSA redlines")."""
+    return words(written_step or "") == words(asked) or content_words(written_step or "") == content_words(asked)

@@ -2,7 +2,9 @@
 book, at list price or with a discount, as an opportunity line item; the amount rolls up.
 
 Either way of pricing counts (Discount %, or a discounted sales price, or a total price); the
-item may name the price book entry or the product. Exactly one new line item is asked for."""
+item may name the price book entry or the product. Exactly one new line item is asked for.
+The deal's Amount changes only as its products roll it up: a figure typed over it is
+collateral. A note or an activity logged on the deal is what reps add, so it is allowed."""
 
 from __future__ import annotations
 
@@ -11,7 +13,8 @@ import random
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import allow, allow_update, dml, quoted, rows, say_as_task, snapshot, soql, try_dml, wreck
+from tasks.crm._common import (allow, allow_notes_and_activities, allow_rolled_up_amount, dml, me, quoted, rows, say_as_task, snapshot, soql,
+                               try_dml, wreck)
 
 SEATS = (5, 12, 25, 40)
 DISCOUNTS = (0, 10, 15)
@@ -80,7 +83,8 @@ class BuildQuote:
             prompt=(f"You are {ctx.actor.name}. Build the quote on the opportunity \"{opp['Name']}\": add {seats} seats of "
                     f"{product['Name']} from the standard price book, {pricing}, as a product line item."),
             checks=[Check(f"one line of {seats} × {product['Name']} on {opp['Name']}", quoted_line)],
-            expected=[allow("OpportunityLineItem", "insert", OpportunityId=opp["Id"]), allow_update("Opportunity", opp["Id"], {"Amount"})],
+            expected=[allow("OpportunityLineItem", "insert", OpportunityId=opp["Id"]), allow_rolled_up_amount(opp["Id"]),
+                      *allow_notes_and_activities(me(ctx), {opp["Id"]})],
             oracle=oracle,
             alternatives=(by_sales_price,),
             moves=Moves(

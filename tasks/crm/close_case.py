@@ -2,8 +2,8 @@
 resolution, the way this org requires (Status Closed and the Resolution field filled in).
 
 The resolution is read in the writer's own words (tasks.common.phrases): it must say what was
-done and claim no other likely fix. A closing comment or note on the case is what support
-staff often add, so it is allowed; it and any other note or activity you added are read with
+done and claim no other likely fix. A closing comment, a note or an activity logged on the
+case (the call confirming the fix) is what support staff often add, so it is allowed; it and any other note or activity you added are read with
 the resolution: a hedge put there is still a hedge. Only the case's status and resolution may change (the stamps closing sets follow): a
 case closed with the resolution but re-prioritised, or other cases closed too, is
 collateral."""
@@ -17,13 +17,13 @@ from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.phrases import judge_field
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import allow, allow_update, by_id, dml, me, row, rows, say_as_task, snapshot, soql, try_dml, wreck
+from tasks.crm._common import allow, allow_notes_and_activities, allow_update, by_id, dml, me, row, rows, say_as_task, snapshot, soql, try_dml, wreck
 from tasks.crm._notes import written
 
 RESOLUTIONS = ("Reset the SSO certificate and confirmed logins work", "Raised the API rate limit for their workspace",
                "Rebuilt the search index; results are back", "Fixed the export timeout in the 2.14 release",
                "Re-sent the invoice with the corrected VAT number")
-CLOSING = {"Status", "Resolution__c", "IsClosed", "ClosedDate", "IsEscalated"}
+CLOSING = {"Status", "Resolution__c", "IsClosed", "ClosedDate"}  # what closing sets (escalating it on the way is not closing it)
 
 
 class CloseCase:
@@ -49,12 +49,14 @@ class CloseCase:
         others = [c["Id"] for c in snapshot(ctx, "Case") if not c["IsClosed"] and c["Id"] != case["Id"]][:5]
         given = f"{case['Subject']} {account['Name']}"  # what the resolution may repeat
         notes = written(ctx)  # a closing comment, or any other note or activity you added, read with the resolution
+        prompt = (f"You are {ctx.actor.name}. Support case {case['CaseNumber']} (\"{case['Subject']}\") from {account['Name']} "
+                  f"is resolved: {resolution}. Close the case in Salesforce with that resolution.")
 
         def closed(db) -> CheckResult:
             now = row(db, "Case", case["Id"])
             if now is None or now["Status"] != "Closed":
                 return failed(f"case {case['CaseNumber']} is {now and now['Status']!r}, not Closed")
-            said = judge_field("fixes", now["Resolution__c"], notes(db), RESOLUTIONS, resolution, given)
+            said = judge_field("fixes", now["Resolution__c"], notes(db), RESOLUTIONS, resolution, given, prompt)
             if not said.ok:  # missing what was done, or also claiming other likely fixes (a hedge)
                 beside = " (read with the comments, notes and activities you added)" if notes(db) else ""
                 return failed(f"the resolution {now['Resolution__c']!r}{beside} {said.detail}")
@@ -84,11 +86,10 @@ class CloseCase:
                 await try_dml(tools, "update", "Case", [{"Id": case_id, "Status": "Closed", "Resolution__c": text, **extra}])
 
         return TaskInstance(
-            prompt=(f"You are {ctx.actor.name}. Support case {case['CaseNumber']} (\"{case['Subject']}\") from {account['Name']} "
-                    f"is resolved: {resolution}. Close the case in Salesforce with that resolution."),
+            prompt=prompt,
             checks=[Check(f"case {case['CaseNumber']} closed with its resolution", closed)],
             expected=[allow_update("Case", case["Id"], CLOSING),
-                      *(allow(obj, "insert", ParentId=case["Id"]) for obj in ("CaseComment", "Note"))],
+                      allow("CaseComment", "insert", ParentId=case["Id"]), *allow_notes_and_activities(me(ctx), {case["Id"]})],
             oracle=oracle,
             alternatives=(in_two_steps, with_a_closing_comment),
             moves=Moves(

@@ -3,7 +3,7 @@ way Salesforce's merge does: keep the original record, move the duplicate's acti
 cases onto it, then delete the duplicate. Deleting first loses the activity history (a
 contact's tasks go with it), and keeping the wrong record breaks links to it. The moved
 history may change only in what links it to the contact: a task re-worded or a case closed on
-the way is collateral."""
+the way is collateral; a note or an activity logged on the kept record ("merged a duplicate") is not."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from graders.rubric import Expect
 from officegym.core.db import get_meta
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import allow_update, by_id, me, quoted, rows, say_as_task, snapshot, soql, table, try_dml, wreck
+from tasks.crm._common import allow_notes_and_activities, allow_update, by_id, me, quoted, rows, say_as_task, snapshot, soql, table, try_dml, wreck
 
 TOPICS = ("Intro call", "Sent onboarding guide", "Renewal check-in")
 
@@ -116,7 +116,8 @@ class MergeDuplicateContact:
             expected=[Expect(table("Contact"), "delete", lambda rc: rc.row.get("Name") == original["Name"] and rc.row.get("Id") != original["Id"]),
                       # the history moves to the original and nothing else of it changes (re-opened, re-worded ...)
                       *(allow_update("Task", i, {"WhoId"}) for i in history_ids["Task"]),
-                      *(allow_update("Case", i, {"ContactId"}) for i in history_ids["Case"])],
+                      *(allow_update("Case", i, {"ContactId"}) for i in history_ids["Case"]),
+                      *allow_notes_and_activities(myself, {original["Id"]})],
             oracle=oracle,
             setup=setup,
             alternatives=(with_subqueries,),

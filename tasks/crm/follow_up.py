@@ -3,7 +3,8 @@ due on a given day, with high priority. Judged as the set of tasks you created: 
 owned by that colleague (an active user), on that account, due that day, high priority, its
 subject saying what to do in any words, and nothing else of the kind (a subject listing every
 likely to-do is a hedge, and so is one in its description or in any note, event or comment
-you added, which are read with it)."""
+you added, which are read with it). A note, an event or a completed activity logged on the account is allowed, and
+read with it too."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.phrases import judge_field
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import allow, dml, me, quoted, rows, say_as_task, snapshot, soql, try_dml, wreck
+from tasks.crm._common import allow, allow_notes_and_activities, dml, me, quoted, rows, say_as_task, snapshot, soql, try_dml, wreck
 from tasks.crm._notes import written
 
 TODOS = ("send the renewal quote", "schedule the QBR", "confirm the security review", "share the onboarding plan")
@@ -59,13 +60,17 @@ class AssignFollowUp:
         wrong_owner = myself  # the plausible slip: the task assigned to yourself
         given = f"{account['Name']} {owner['Name']}"  # names the subject may repeat
         beside = written(ctx)  # every note, event or other activity you added, read with the subject
+        prompt = (f"You are {ctx.actor.name}. In Salesforce, create a follow-up task for {owner['Name']} to {todo}, on the account "
+                  f"{account['Name']}, due {due}, with High priority.")
 
         def created(db) -> CheckResult:
             mine = [t for t in rows(db, "Task", TABLES["Task"].c.CreatedById == myself) if t["Id"] not in before]
-            if len(mine) != 1:
-                return failed(f"you created {len(mine)} tasks; exactly one was asked")
-            (task,) = mine
-            asks = judge_field("to-dos", task["Subject"], [task["Description"], *beside(db)], TODOS, todo, given)
+            # a completed activity logged on the account (the call that led to it) is history, not a follow-up; it is read with the subject
+            follow_ups = [t for t in mine if t["Status"] != "Completed" or t["WhatId"] != account["Id"]] or mine
+            if len(follow_ups) != 1:
+                return failed(f"you created {len(follow_ups)} follow-up tasks; exactly one was asked")
+            (task,) = follow_ups
+            asks = judge_field("to-dos", task["Subject"], [task["Description"], *beside(db)], TODOS, todo, given, prompt)
             problems = [what for what, ok in (
                 (f"owner {task['OwnerId']} is not {owner['Name']}", task["OwnerId"] == owner["Id"]),
                 (f"it is on {task['WhatId']}, not {account['Name']}", task["WhatId"] == account["Id"]),
@@ -95,10 +100,10 @@ class AssignFollowUp:
                 await try_dml(tools, "insert", "Task", [{"Subject": text, "WhatId": what, "OwnerId": who, "ActivityDate": due, "Priority": "High"}])
 
         return TaskInstance(
-            prompt=(f"You are {ctx.actor.name}. In Salesforce, create a follow-up task for {owner['Name']} to {todo}, on the account "
-                    f"{account['Name']}, due {due}, with High priority."),
+            prompt=prompt,
             checks=[Check(f"one follow-up for {owner['Name']} on {account['Name']}", created)],
-            expected=[allow("Task", "insert", WhatId=account["Id"], CreatedById=myself)],
+            expected=[allow("Task", "insert", WhatId=account["Id"], CreatedById=myself),
+                      *allow_notes_and_activities(myself, {account["Id"]}, kinds=("Note", "Event"))],
             oracle=oracle,
             alternatives=(with_datetime_and_status,),
             moves=Moves(

@@ -4,7 +4,9 @@ with the right contact as its Name (WhoId).
 Judged as the set of tasks you created: exactly one, on that opportunity, with that contact,
 completed, its subject naming the topic in any words and no other topic (a subject stuffed
 with every likely topic is a hedge; its description, the call's notes, and any note, event or
-comment you added anywhere are read with it, so a hedge moved there is still one). A call logged twice, or also elsewhere, is wrong."""
+comment you added anywhere are read with it, so a hedge moved there is still one). A call logged twice, or also elsewhere, is wrong.
+A note or an event on the deal or the contact (the call's notes), or an open to-do on the deal (its follow-up), is what
+reps add: it is allowed, and read with the subject."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.phrases import judge_field
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import allow, dml, me, quoted, rows, say_as_task, snapshot, soql, try_dml, wreck
+from tasks.crm._common import allow, allow_notes_and_activities, dml, me, quoted, rows, say_as_task, snapshot, soql, try_dml, wreck
 from tasks.crm._notes import written
 
 TOPICS = ("pricing for the renewal", "the security questionnaire", "the rollout timeline", "seat expansion", "the pilot results")
@@ -56,13 +58,18 @@ class LogCall:
         subject = f"Call with {contact['Name']} about {topic}"
         given = f"{contact['Name']} {contact['Title']} {opp['Name']}"  # names the subject may repeat
         beside = written(ctx)  # every note, event or other activity you added, read with the subject
+        prompt = (f"You are {ctx.actor.name}. You just finished a call with {contact['Name']} ({contact['Title']}) about {topic}. "
+                  f"Log it in Salesforce as a completed task (a call) on the opportunity \"{opp['Name']}\", "
+                  f"with {contact['Name']} as the contact, and a subject that says it was about {topic}.")
 
         def logged(db) -> CheckResult:
             mine = [t for t in rows(db, "Task", TABLES["Task"].c.CreatedById == myself) if t["Id"] not in before]
-            if len(mine) != 1:
-                return failed(f"you created {len(mine)} tasks; exactly one call log was asked")
-            (task,) = mine
-            about = judge_field("topics", task["Subject"], [task["Description"], *beside(db)], TOPICS, topic, given)
+            # an open to-do on the deal (the call's follow-up) is not a call log; it is read with the subject
+            calls = [t for t in mine if t["Status"] == "Completed" or t["WhatId"] != opp["Id"]] or mine
+            if len(calls) != 1:
+                return failed(f"you logged {len(calls)} calls; exactly one call log was asked")
+            (task,) = calls
+            about = judge_field("topics", task["Subject"], [task["Description"], *beside(db)], TOPICS, topic, given, prompt)
             problems = [what for what, ok in (
                 (f"it is on {task['WhatId']}, not the opportunity {opp['Name']}", task["WhatId"] == opp["Id"]),
                 (f"its Name (WhoId) is {task['WhoId']}, not {contact['Name']}", task["WhoId"] == contact["Id"]),
@@ -94,11 +101,10 @@ class LogCall:
                 await try_dml(tools, "insert", "Task", [{"Subject": text, "Status": "Completed", "WhatId": what, "WhoId": who}])
 
         return TaskInstance(
-            prompt=(f"You are {ctx.actor.name}. You just finished a call with {contact['Name']} ({contact['Title']}) about {topic}. "
-                    f"Log it in Salesforce as a completed task (a call) on the opportunity \"{opp['Name']}\", "
-                    f"with {contact['Name']} as the contact, and a subject that says it was about {topic}."),
+            prompt=prompt,
             checks=[Check("one completed call logged on the right opportunity and contact", logged)],
-            expected=[allow("Task", "insert", WhatId=opp["Id"], CreatedById=myself)],
+            expected=[allow("Task", "insert", WhatId=opp["Id"], CreatedById=myself),
+                      *allow_notes_and_activities(myself, {opp["Id"], contact["Id"]}, kinds=("Note", "Event"))],
             oracle=oracle,
             alternatives=(by_search,),
             moves=Moves(

@@ -3,7 +3,8 @@ knows (a rep's open pipeline, or what they won this quarter); answer them in tha
 
 The answer is everything the agent said since the question, read as the set of money
 amounts it names: exactly the right total (any common way of writing it; a rounding of it
-said alongside is fine, a second figure is a hedge). Asked only when
+said alongside is fine, a second figure is a hedge, in chat or in a task or note written in the
+CRM on the way). Asked only when
 the total is not zero. Solving it takes an aggregate query in the CRM and a chat reply."""
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from tasks.chat._workspace import workspace
 from tasks.common.answers import amounts, judge, money, roundings
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.crm._common import quoted, rows, soql
+from tasks.crm._notes import written
 
 KINDS = {  # kind -> (question wording, SOQL condition)
     "open": ("What's {rep}'s open pipeline right now, the total amount of their open opportunities?", "IsClosed = false"),
@@ -72,7 +74,7 @@ class PipelineQuestion:
         expected_amount = Decimal(str(total)).normalize()
         answer = Answer(place=f"your DM with {asker.real_name}", inside=lambda m: m.channel_id == dm, prompt=prompt,
                         judges=lambda text: (judge("amount", amounts(text), {expected_amount}, tolerated=roundings(expected_amount), show=money),),
-                        asserts=lambda text: bool(amounts(text)))
+                        asserts=lambda text: bool(amounts(text)), beside=written(ctx))
 
         def setup(session) -> None:
             chat = service_as(session, asker.id)

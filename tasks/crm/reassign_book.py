@@ -2,19 +2,44 @@
 Enterprise-tier accounts and the open deals on them go to one colleague, everything else to
 another; closed deals stay with the departing rep (they are history).
 
-Only owners change, and only on the departing rep's accounts and open opportunities."""
+Only owners change, and only on the departing rep's accounts and open opportunities (a note or
+an activity logged on them is allowed), and on what Salesforce moves with an account when its
+owner changes: the departing rep's contacts and open activities on it, to that account's new
+owner. A book handed over by halves (the accounts without their open deals, or the deals
+without their accounts) leaves customers owned by someone who has left: it earns that half's
+check, not the check of the whole hand-over, so it scores below the pass line."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 from apps.crm.models import TABLES
 from graders.checks import Check, CheckResult, failed, passed
+from graders.rubric import Expect
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import allow_update, by_id, dml, quoted, row, rows, say_as_task, snapshot, soql, try_dml, wreck
+from tasks.crm._common import (AUDIT, allow_notes_and_activities, allow_update, by_id, dml, me, quoted, row, rows, say_as_task, snapshot, soql,
+                               table, try_dml, wreck)
 
 ENTERPRISE = "Enterprise"
+
+
+def moved_with_accounts(leaver: str, heirs: dict[str, str]) -> list[Expect]:
+    """What Salesforce moves with an account when its owner changes, done by hand too: the
+    departing rep's contacts on it, and their open tasks and events on it or on its open deals
+    (`heirs`: account or deal Id -> its new owner), each to the new owner and nothing else changed."""
+    def follows(link: str, open_only: bool) -> Callable[[Any], bool]:
+        def where(rc: Any) -> bool:
+            heir = heirs.get(rc.row.get(link))
+            return (heir is not None and rc.before.get("OwnerId") == leaver and rc.row.get("OwnerId") == heir
+                    and set(rc.changed_columns) <= AUDIT | {"OwnerId"} and not (open_only and rc.row.get("IsClosed")))
+
+        return where
+
+    return [Expect(table("Contact"), "update", follows("AccountId", False)),
+            *(Expect(table(kind), "update", follows("WhatId", True)) for kind in ("Task", "Event"))]
 
 
 class ReassignDepartingRep:
@@ -63,6 +88,12 @@ class ReassignDepartingRep:
             moved, kept = owners(db, "Opportunity", open_opps), history_kept(db)
             return moved if not moved.passed else kept if not kept.passed else passed(f"{moved.detail}; {kept.detail}")
 
+        def whole(db) -> CheckResult:
+            halves = [owners(db, "Account", accounts), both(db)]
+            done = [h for h in halves if h.passed]
+            return passed("accounts and open deals handed over together") if len(done) == 2 else failed(
+                "the book was not handed over whole: " + ("; ".join(h.detail for h in halves if not h.passed)))
+
         async def oracle(tools: Tools) -> None:
             (user,) = await soql(tools, f"SELECT Id FROM User WHERE Name = '{quoted(name[leaver])}'")
             heirs = {n: (await soql(tools, f"SELECT Id FROM User WHERE Name = '{quoted(name[n])}'"))[0]["Id"] for n in (big, rest)}
@@ -99,8 +130,10 @@ class ReassignDepartingRep:
                     f"{name[big]}; all their other accounts and open opportunities go to {name[rest]}. Closed opportunities stay with "
                     f"{name[leaver]}."),
             checks=[Check("accounts reassigned by tier", lambda db: owners(db, "Account", accounts)),
-                    Check("open opportunities reassigned by their account's tier, closed ones kept", lambda db: both(db))],
-            expected=[*(allow_update("Account", a, {"OwnerId"}) for a in accounts), *(allow_update("Opportunity", o, {"OwnerId"}) for o in open_opps)],
+                    Check("open opportunities reassigned by their account's tier, closed ones kept", lambda db: both(db)),
+                    Check("the whole book handed over: accounts with their open deals", whole)],
+            expected=[*(allow_update("Account", a, {"OwnerId"}) for a in accounts), *(allow_update("Opportunity", o, {"OwnerId"}) for o in open_opps),
+                      *allow_notes_and_activities(me(ctx), {*accounts, *open_opps}), *moved_with_accounts(leaver, target)],
             oracle=oracle,
             alternatives=(one_by_one,),
             moves=Moves(
