@@ -32,11 +32,22 @@ MEMBER_COUNT = Prepared(select(func.count()).select_from(Member).where(Member.ch
 CHANNELS_OF = Prepared(select(Member.channel_id).where(Member.user_id == bindparam("user_id")))
 IS_MEMBER = Prepared(select(Member.user_id).where(Member.channel_id == bindparam("channel_id"), Member.user_id == bindparam("user_id")))
 SOONEST_SCHEDULED = Prepared(select(ScheduledMessage.post_at).order_by(ScheduledMessage.post_at).limit(1))
-# What every operation reads before it starts, in one statement: who acts (og_meta) and when
-# the next scheduled message is due (scheduled.deliver_due).
-ACTOR_AND_SOONEST = Prepared(select(
-    select(Meta.value).where(Meta.key == bindparam("key")).scalar_subquery(),
+# The env clock's meta values (officegym/core/clock.py): a write's tick reads both, a logged
+# call's event stamp and a scheduled delivery read the time.
+CLOCK_META_KEYS = ("clock_us", "clock_ticks")
+
+
+def _meta_value(key: Any) -> Any:
+    return select(Meta.value).where(Meta.key == key).scalar_subquery()
+
+
+# What every operation reads before it starts, in one statement: who acts (og_meta), when the
+# next scheduled message is due (scheduled.deliver_due), and the env clock, which the service
+# puts in the transaction's meta cache (a write's tick and the event log then read no more).
+ACTOR_SOONEST_AND_CLOCK = Prepared(select(
+    _meta_value(bindparam("key")),
     SOONEST_SCHEDULED.statement.scalar_subquery(),
+    *(_meta_value(key) for key in CLOCK_META_KEYS),
 ))
 MESSAGE_COLUMNS = tuple(c.name for c in Message.__table__.c)
 MESSAGE_TS, MESSAGE_THREAD_TS = MESSAGE_COLUMNS.index("ts"), MESSAGE_COLUMNS.index("thread_ts")

@@ -36,7 +36,7 @@ MAX_AHEAD_S = 120 * 86_400  # Slack schedules at most 120 days ahead
 def deliver_due(chat: ChatService, soonest: int | None = None) -> int:
     """Post every scheduled message the env clock has reached; returns how many were posted.
     `soonest` is the soonest post_at when the caller has read it (every service does, in the
-    statement that reads its actor: queries.ACTOR_AND_SOONEST)."""
+    statement that reads its actor: queries.ACTOR_SOONEST_AND_CLOCK)."""
     db = chat.db
     first = queries.SOONEST_SCHEDULED.scalar(db) if soonest is None else soonest
     if first is None:

@@ -30,6 +30,7 @@ from apps.chat.params import (
 )
 from apps.chat.search import run_search
 from officegym.core import clock
+from officegym.core.db import meta_cache
 from officegym.core.operations import operation
 
 MAX_TEXT_CHARS = 40_000  # Slack rejects longer messages with msg_too_long
@@ -48,9 +49,12 @@ class ChatService:
         if actor_id:
             self.actor_id = actor_id
             soonest = queries.SOONEST_SCHEDULED.scalar(db)
-        else:  # the env's actor and the soonest scheduled post in one statement (every call's first)
-            actor, soonest = queries.ACTOR_AND_SOONEST.first(db, key=ACTOR_META_KEY)
+        else:  # the env's actor, the soonest scheduled post and the clock in one statement (every call's first)
+            actor, soonest, *clock_values = queries.ACTOR_SOONEST_AND_CLOCK.first(db, key=ACTOR_META_KEY)
             self.actor_id = actor or ""
+            known = meta_cache(db)  # values written earlier in this transaction are never read over
+            for key, value in zip(queries.CLOCK_META_KEYS, clock_values, strict=True):
+                known.setdefault(key, value)
         # Scheduled messages whose time has come are posted before anything else reads or
         # writes, so every operation sees the channel as it is at the env's "now" (one indexed
         # lookup when nothing is due).

@@ -46,7 +46,8 @@ def _prefix(request: Request, version: str) -> str:
 # when the text before it ends with `{"url` or `,"url` (a '"' after '{' or ',' opens a key).
 _MARK = '":"/services/data/'
 _LINK_KEYS = tuple(f'{sep}"{key}' for key in ("url", "nextRecordsUrl", "sobject", "describe", "rowTemplate") for sep in "{,")
-_VALUE_REST = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*')  # a JSON string's characters up to its closing quote
+_MARK_BYTES, _LINK_KEYS_BYTES = _MARK.encode(), tuple(key.encode() for key in _LINK_KEYS)
+_VALUE_REST = re.compile(rb'[^"\\]*(?:\\.[^"\\]*)*')  # a JSON string's characters up to its closing quote
 
 
 @lru_cache(maxsize=256)
@@ -57,28 +58,35 @@ def _escaped(prefix: str) -> str:
 
 def _located(body: Any, prefix: str, version: str) -> bytes:
     """The answer as JSON (as JSONResponse writes it), each link moved under the request's mount
-    prefix and into the API version it asked for. Done on the text: walking and copying a
-    query's records to move their urls cost several times more than encoding them."""
-    text = jsontext.dumps(body)
-    chunks = text.split(_MARK)
-    if len(chunks) == 1 or not prefix and version == f"v{API_VERSION}":
-        return text.encode("utf-8")
+    prefix and into the API version it asked for. Done on the encoded text: walking and copying
+    a query's records to move their urls cost several times more than encoding them."""
+    raw = jsontext.dump_bytes(body)
+    if _MARK_BYTES not in raw or not prefix and version == f"v{API_VERSION}":
+        return raw
     head = f'":"{_escaped(prefix)}'
     if version == f"v{API_VERSION}":  # what clients ask for: only the prefix goes in front of each link
-        linked = f"{head}/services/data/"
+        # On the UTF-8 bytes: the same steps on the decoded text cost several times more once
+        # it holds one character past Latin-1 (a dash in a name), as a str then stores each
+        # character in two bytes or four.
+        linked = f"{head}/services/data/".encode()
+        chunks = raw.split(_MARK_BYTES)
         out = [chunks[0]]
         for before, chunk in zip(chunks, chunks[1:], strict=False):
-            out += (linked if before.endswith(_LINK_KEYS) else _MARK, chunk)
-        return "".join(out).encode("utf-8")
-    ours, theirs = f"/services/data/v{API_VERSION}/", f"/services/data/{version}/"
+            out += (linked if before.endswith(_LINK_KEYS_BYTES) else _MARK_BYTES, chunk)
+        return b"".join(out)
+    chunks = raw.split(_MARK_BYTES)
+    ours, theirs = f"/services/data/v{API_VERSION}/".encode(), f"/services/data/{version}/".encode()
+    moved, data, own = head.encode(), b"/services/data/", f"v{API_VERSION}/".encode()
     out = [chunks[0]]
     for before, chunk in zip(chunks, chunks[1:], strict=False):
-        if not before.endswith(_LINK_KEYS):
-            out += (_MARK, chunk)
-            continue
-        end = _VALUE_REST.match(chunk).end()  # type: ignore[union-attr]
-        out += (head, f"/services/data/{chunk[:end]}".replace(ours, theirs, 1), chunk[end:])
-    return "".join(out).encode("utf-8")
+        if not before.endswith(_LINK_KEYS_BYTES):
+            out += (_MARK_BYTES, chunk)
+        elif chunk.startswith(own):  # every link the API writes: its version comes first
+            out += (moved, theirs, chunk[len(own):])
+        else:
+            end = _VALUE_REST.match(chunk).end()  # type: ignore[union-attr]
+            out += (moved, (data + chunk[:end]).replace(ours, theirs, 1), chunk[end:])
+    return b"".join(out)
 
 
 def _run(request: Request, env: Env, name: str, raw: dict[str, Any], version: str, status: int = 200) -> Response:
@@ -105,18 +113,25 @@ async def _record_body(request: Request) -> dict[str, Any]:
 
 
 # Routes are tried in order: queries and creates, most of what clients send, come first.
+# These two read the env and their path's parts from the request, not as declared parameters
+# (`env: Env = Depends(current_env)`, `version: str`): FastAPI's handling of declared
+# parameters and dependencies was a third of a route's own cost, for a lookup and strings it
+# cannot check.
 @router.get("/services/data/{version}/query")
-async def query(version: str, request: Request, env: Env = Depends(current_env)) -> Response:
-    return _run(request, env, "crm.query", {"q": request.query_params.get("q")}, version)
+async def query(request: Request) -> Response:
+    env = await current_env(request)
+    return _run(request, env, "crm.query", {"q": request.query_params.get("q")}, request.path_params["version"])
 
 
 @router.post("/services/data/{version}/sobjects/{sobject}")
-async def create(version: str, sobject: str, request: Request, env: Env = Depends(current_env)) -> Response:
+async def create(request: Request) -> Response:
+    env = await current_env(request)
+    path = request.path_params
     try:
         record = await _record_body(request)
     except BadBody as bad:
         return _error(CrmError("JSON_PARSER_ERROR", str(bad)))
-    return _run(request, env, "crm.create", {"sobject": sobject, "record": record}, version, status=201)
+    return _run(request, env, "crm.create", {"sobject": path["sobject"], "record": record}, path["version"], status=201)
 
 
 @router.get("/services/data/{version}/queryAll")

@@ -77,7 +77,8 @@ def test_query_batches_follow_next_records_url(api: Any, env_id: str) -> None:
 
 
 def test_links_follow_the_path_and_version_asked_and_data_is_left_alone(api: Any, env_id: str) -> None:
-    lookalike = '{"url":"/services/data/v62.0/sobjects/Account/x", "describe": "/services/data/v62.0/"}'
+    # Characters past Latin-1 too (a dash, an accent, a clef): links are moved on the encoded text.
+    lookalike = '{"url":"/services/data/v62.0/sobjects/Account/x", "describe": "/services/data/v62.0/"} — Zoë 𝄞'
     made = api.post(f"{V}/sobjects/Account", json={"Name": lookalike, "Description": lookalike}).json()["id"]
     try:
         for version in ("v62.0", "v58.0"):

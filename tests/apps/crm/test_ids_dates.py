@@ -1,14 +1,17 @@
-"""Salesforce ids (key prefixes, the case-safe checksum, 15 ↔ 18 characters) and the date
-ranges SOQL date literals cover, against values worked out by hand."""
+"""Salesforce ids (key prefixes, the case-safe checksum, 15 ↔ 18 characters), the date
+ranges SOQL date literals cover, against values worked out by hand, and the datetime text a
+save stamps its record with."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
 from apps.crm.ids import checksum, make_id, to18
 from apps.crm.soql.dates import RangeError, date_range
+from apps.crm.values import sf_datetime, sf_stamp
+from officegym.core.clock import to_micros
 
 
 def test_checksum_matches_salesforce() -> None:
@@ -61,3 +64,20 @@ def test_date_literals_check_their_number() -> None:
         date_range("LAST_N_DAYS", None, TODAY)
     with pytest.raises(RangeError):
         date_range("TODAY", 2, TODAY)
+
+
+@pytest.mark.parametrize("moment", [
+    datetime(2026, 8, 24, 9, 30, 0, 0, tzinfo=UTC),
+    datetime(2026, 8, 24, 23, 59, 59, 999_999, tzinfo=UTC),  # the last microsecond of a day: still its date, .999
+    datetime(2026, 8, 25, 0, 0, 0, 0, tzinfo=UTC),
+    datetime(2024, 2, 29, 12, 0, 7, 1_500, tzinfo=UTC),  # a leap day; milliseconds are truncated, not rounded
+    datetime(1969, 12, 31, 23, 59, 59, 999_000, tzinfo=UTC),  # before the epoch: negative microseconds
+    datetime(1970, 1, 1, tzinfo=UTC),
+    datetime(9998, 12, 31, 1, 2, 3, tzinfo=UTC),
+])
+def test_a_save_stamp_is_the_moment_as_salesforce_writes_datetimes(moment: datetime) -> None:
+    """Every save stamps its record with `sf_stamp` of the env clock: the same text as
+    `sf_datetime` of that moment, at any time of any day."""
+    micros = to_micros(moment)
+    assert sf_stamp(micros) == sf_datetime(moment)
+    assert sf_stamp(micros + 1) == sf_datetime(moment + timedelta(microseconds=1))
