@@ -45,8 +45,37 @@ def version_of(version: str) -> str:
     return "2" if version == "2" else "3"
 
 
+_BASES: dict[tuple[Any, ...], str] = {}  # api_base by what it is made of: a handful of envs and hosts per process
+_MAX_BASES = 256  # bounded: the hosts come from callers
+
+
 def api_base(request: Request) -> str:
-    return str(request.url).split("/rest/", 1)[0]
+    """This API's URL up to `/rest/`, as the request spelt it (`str(request.url)` cut there).
+    Kept by what it is made of, the scheme, server, Host header and the path before `/rest/`:
+    making a request's URL costs ~10 µs, and every answer with links needs its base."""
+    scope = request.scope
+    path = scope["path"]
+    cut = path.find("/rest/")
+    if cut < 0:
+        return str(request.url).split("/rest/", 1)[0]
+    host = next((value for name, value in scope["headers"] if name == b"host"), None)
+    key = (scope.get("scheme"), scope.get("server"), host, path[:cut])
+    base = _BASES.get(key)
+    if base is None:
+        if len(_BASES) >= _MAX_BASES:
+            _BASES.clear()
+        base = _BASES[key] = str(request.url).split("/rest/", 1)[0]
+    return base
+
+
+_PLAIN_PATH = re.compile(r"[^?#\\\t\r\n]*")  # a path the request's URL spells as it is
+
+
+def route_path(request: Request) -> str:
+    """The request's path as its URL spells it (`request.url.path`), without making the URL
+    for a plain path: the URL escapes ?, # and backslashes and drops tabs and line breaks."""
+    path: str = request.scope["path"]
+    return path if _PLAIN_PATH.fullmatch(path) else request.url.path
 
 
 def answer(request: Request, body: Any, status: int = 200) -> Response:
@@ -55,10 +84,31 @@ def answer(request: Request, body: Any, status: int = 200) -> Response:
     if status == 204:
         return Response(status_code=204)
     text = jsontext.dump_bytes(body)
-    if b".atlassian.net/rest/" in text:  # a C-speed scan spares the regex answers with no links
-        here = (api_base(request) + "/rest/").encode().replace(b"\\", b"\\\\")  # a replacement's backslashes are escapes
-        text = _SITE.sub(here, text)
+    if _LINKED in text:  # a C-speed scan spares the regex answers with no links
+        text = _linked_here(text, (api_base(request) + "/rest/").encode())
     return Response(text, status_code=status, media_type="application/json")
+
+
+_LINKED = b".atlassian.net/rest/"
+
+
+def _linked_here(text: bytes, here: bytes) -> bytes:
+    """`text` with every link to a site's REST API (`_SITE`) pointing at `here` instead. An
+    answer's links name one site, the env's, many times over: its first link's site is
+    replaced as plain bytes (~8 µs for a page of issues, where the regex's pass cost ~14), and
+    the regex only runs when some other site's link is left (in text an agent wrote, say). A
+    match is `https://<label>.atlassian.net/rest/` and no two can overlap, so replacing one
+    site's matches first changes nothing the regex would do, as long as `here` holds no such
+    link itself."""
+    if _LINKED in here:
+        return _SITE.sub(here.replace(b"\\", b"\\\\"), text)  # a replacement's backslashes are escapes
+    first = _SITE.search(text)
+    if first is None:
+        return text
+    text = here.join(text.split(first.group()))  # as `replace`, in two thirds of its time
+    if _LINKED in text:
+        text = _SITE.sub(here.replace(b"\\", b"\\\\"), text)
+    return text
 
 
 async def body_of(request: Request) -> dict[str, Any]:
@@ -72,7 +122,7 @@ async def body_of(request: Request) -> dict[str, Any]:
 
 async def run(request: Request, env: Env, name: str, raw: dict[str, Any], *, status: int = 200, shape: Any = None) -> Response:
     try:
-        body = call(request, env, OPERATIONS, OPERATIONS[name], {k: v for k, v in raw.items() if v is not None}, route=f"{request.method} {request.url.path.split('/rest/', 1)[-1]}")
+        body = call(request, env, OPERATIONS, OPERATIONS[name], {k: v for k, v in raw.items() if v is not None}, route=f"{request.method} {route_path(request).split('/rest/', 1)[-1]}")
     except AppError as error:
         return JSONResponse(error_body(error), status_code=getattr(error, "status_code", 400))
     if shape is not None:

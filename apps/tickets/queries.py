@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Float, bindparam, case, delete, func, insert, or_, select, type_coerce, update
+from sqlalchemy import Float, bindparam, delete, func, insert, literal_column, or_, select, type_coerce, update
 from sqlalchemy.types import NullType
 
 from apps.tickets.models import (
@@ -45,10 +45,11 @@ USER_IDS_MATCHING = Prepared(select(User.account_id).where(or_(
 
 COMMENT_COLUMNS = tuple(c.name for c in Comment.__table__.c)
 CommentRow = namedtuple("CommentRow", COMMENT_COLUMNS)
-# A new comment numbered after the newest (ids start at 10000, as Jira's do), its id returned: one statement.
-_LAST_COMMENT_ID = select(func.max(Comment.id)).scalar_subquery()
+# A new comment numbered after the newest (ids start at 10000, as Jira's do), its id returned: one
+# statement, whose one max() over the ids from 10000 up is read off the end of the primary key.
+_LAST_COMMENT_ID = select(func.max(Comment.id)).where(Comment.id > literal_column("9999")).scalar_subquery()
 ADD_COMMENT = Prepared(insert(Comment).values(
-    {"id": case((_LAST_COMMENT_ID > 9999, _LAST_COMMENT_ID), else_=9999) + 1,
+    {"id": func.coalesce(_LAST_COMMENT_ID, literal_column("9999")) + literal_column("1"),
      **{name: bindparam(name) for name in COMMENT_COLUMNS if name != "id"}}).returning(Comment.id))
 TOUCH_ISSUE = Prepared(update(Issue).where(Issue.id == bindparam("id")).values(updated=bindparam("updated")))
 

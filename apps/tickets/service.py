@@ -179,9 +179,9 @@ class TicketsService:
             related = shapes.Related.load(self.db, issues, load, comment_limit=limit, people=people)
             keep = None if wanted is None else frozenset(wanted)
             base = self.base if shapes.simple_shows_url(keep) else ""  # only an issue's url names the site
-            return [shapes.simplified(i, related, base, limit, keep) for i in issues]
+            return shapes.simplified(issues, related, base, limit, keep)
         related = shapes.Related.load(self.db, issues, load, comment_limit=comment_limit, people=people)
-        return [shapes.issue(i, related, self.base, want, v3, comment_limit) for i in issues]
+        return shapes.issues(issues, related, self.base, want, v3, comment_limit)
 
     def reads(self, style: str, wanted: list[str] | None, comment_limit: int | None = None) -> tuple[tuple[str, ...], frozenset[str], tuple[str, ...]]:
         """What shaping issues with these fields reads: the Jira fields shown, the related rows

@@ -187,16 +187,22 @@ def _parent(i: Issue, r: Related, base: str, v3: bool, limit: int | None) -> Any
     return _brief(r.issues[i.parent_id], base, r) if i.parent_id and i.parent_id in r.issues else _ABSENT
 
 
-def issue(i: Issue, r: Related, base: str, wanted: Sequence[str] = DEFAULT_FIELDS, v3: bool = True,
-          comment_limit: int | None = None) -> dict[str, Any]:
-    """Jira REST's issue: `{id, key, self, fields: {...}}` with the `wanted` fields."""
-    f: dict[str, Any] = {}
-    for name, value in _field_values(tuple(wanted)):
-        shown = value(i, r, base, v3, comment_limit)
-        if shown is not _ABSENT:
-            f[name] = shown
-    return {"expand": "renderedFields,names,schema,operations,editmeta,changelog,versionedRepresentations", "id": str(i.id),
-            "self": f"{base}/rest/api/3/issue/{i.id}", "key": i.key, "fields": f}
+_EXPAND = "renderedFields,names,schema,operations,editmeta,changelog,versionedRepresentations"  # the same on every issue
+
+
+def issues(page: Sequence[Issue], r: Related, base: str, wanted: Sequence[str] = DEFAULT_FIELDS, v3: bool = True,
+           comment_limit: int | None = None) -> list[dict[str, Any]]:
+    """Jira REST's issue `{id, key, self, fields: {...}}` with the `wanted` fields, for each of a page's issues."""
+    makers = _field_values(tuple(wanted))
+    shaped = []
+    for i in page:
+        f: dict[str, Any] = {}
+        for name, value in makers:
+            shown = value(i, r, base, v3, comment_limit)
+            if shown is not _ABSENT:
+                f[name] = shown
+        shaped.append({"expand": _EXPAND, "id": str(i.id), "self": f"{base}/rest/api/3/issue/{i.id}", "key": i.key, "fields": f})
+    return shaped
 
 
 @lru_cache(maxsize=256)  # bounded: the field lists come from callers
@@ -318,13 +324,19 @@ SIMPLE_COLUMNS = {"summary": "summary", "description": "description", "status": 
                   "salesforce_case": "case_number"}
 
 
-def simplified(i: Issue, r: Related, base: str, comment_limit: int = 10, wanted: set[str] | frozenset[str] | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in _simple_values(frozenset(wanted) if wanted is not None else None):
-        shown = value(i, r, base, comment_limit)
-        if shown is not _ABSENT:
-            out[key] = shown
-    return out
+def simplified(page: Sequence[Issue], r: Related, base: str, comment_limit: int = 10,
+               wanted: set[str] | frozenset[str] | None = None) -> list[dict[str, Any]]:
+    """mcp-atlassian's simplified issue, for each of a page's issues."""
+    makers = _simple_values(frozenset(wanted) if wanted is not None else None)
+    shaped = []
+    for i in page:
+        out: dict[str, Any] = {}
+        for key, value in makers:
+            shown = value(i, r, base, comment_limit)
+            if shown is not _ABSENT:
+                out[key] = shown
+        shaped.append(out)
+    return shaped
 
 
 @lru_cache(maxsize=256)  # bounded: the sets come from callers
