@@ -30,6 +30,12 @@ def _query(request: Request) -> dict[str, Any]:
     return args
 
 
+def _path(request: Request) -> str:
+    """`request.url.path` without building the URL (parsing the host header and the whole URL
+    cost ~10 µs a call): the scope's path, escaped as Starlette's URL spells it."""
+    return request.scope["path"].replace("?", "%3F").replace("#", "%23").replace("\\", "%5C")
+
+
 async def _run(request: Request, env: Env, name: str, args: dict[str, Any], *, body_into: str | None = None,
                body_fields: bool = False) -> JSONResponse:
     op = OPERATIONS[name]
@@ -45,7 +51,7 @@ async def _run(request: Request, env: Env, name: str, args: dict[str, Any], *, b
                 args.setdefault("values", body.get("values", []))
                 if "majorDimension" in body:
                     args.setdefault("majorDimension", body["majorDimension"])
-        result = call(request, env, OPERATIONS, op, args, route=f"{request.method} {request.url.path.split('/api/sheets', 1)[-1]}")
+        result = call(request, env, OPERATIONS, op, args, route=f"{request.method} {_path(request).split('/api/sheets', 1)[-1]}")
     except BadBody as bad:
         return JSONResponse(error_body(SheetsError("INVALID_ARGUMENT", f"Invalid JSON payload received. {bad}")), status_code=400)
     except AppError as error:

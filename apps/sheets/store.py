@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, bindparam, delete, insert, select
+from sqlalchemy import and_, bindparam, delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -46,6 +46,11 @@ _CELL = Cell.__table__
 DELETE_CELL = Prepared(delete(_CELL).where(and_(_CELL.c.spreadsheet_id == bindparam("b_ss"), _CELL.c.sheet_id == bindparam("b_sheet"),
                                                _CELL.c.row == bindparam("b_row"), _CELL.c.col == bindparam("b_col"))))
 INSERT_CELL = Prepared(insert(_CELL).values({c.name: bindparam(c.name) for c in _CELL.c}))
+# A cell whose value alone changed (a formula recalculated, a number typed over a number):
+# only the value's columns are set, in place.
+SET_CELL_VALUE = Prepared(update(_CELL).where(and_(
+    _CELL.c.spreadsheet_id == bindparam("b_ss"), _CELL.c.sheet_id == bindparam("b_sheet"), _CELL.c.row == bindparam("b_row"),
+    _CELL.c.col == bindparam("b_col"))).values(kind=bindparam("b_kind"), value=bindparam("b_value"), note=bindparam("b_note")))
 
 
 def _upsert(dialect: Any) -> Prepared:
@@ -262,22 +267,34 @@ class StoredBook:
         self.db.flush()
         DELETE_CELL.run_many(self.db, [{"b_ss": self.spreadsheet_id, "b_sheet": s, "b_row": r, "b_col": c}
                                        for (s, r, c), row in rows.items() if row is None])
-        UPSERT_CELL[self.db.get_bind().dialect.name].run_many(self.db, [row for row in rows.values() if row is not None])
-        self.dirty.clear()
         stored = self.stored_rows
         if stored is None:
+            UPSERT_CELL[self.db.get_bind().dialect.name].run_many(self.db, [row for row in rows.values() if row is not None])
+            self.dirty.clear()
             self.forget_revision()
             return False
+        self.dirty.clear()
         if self.revision is None:
             self.revision = kept_books.digest(list(stored.values()))
-        written, deleted = [], []
+        # The stored rows are known (kept_books): a row written as it is stored is left alone,
+        # one whose value alone changed has just its value set, and the rest are upserted.
+        written, deleted, upserts, values = [], [], [], []
         for key, row in rows.items():
             if row is None:
                 if stored.pop(key, None) is not None:
                     deleted.append(key)
-            else:
-                line = stored[key] = tuple([row[name] for name in CELL_FIELDS])
-                written.append(line)
+                continue
+            line = tuple([row[name] for name in CELL_FIELDS])
+            before = stored.get(key)
+            if before is None or before[3] != line[3] or before[7:] != line[7:]:
+                upserts.append(row)
+            elif before[4:7] != line[4:7]:
+                values.append({"b_ss": self.spreadsheet_id, "b_sheet": key[0], "b_row": key[1], "b_col": key[2],
+                               "b_kind": line[4], "b_value": line[5], "b_note": line[6]})
+            stored[key] = line
+            written.append(line)
+        UPSERT_CELL[self.db.get_bind().dialect.name].run_many(self.db, upserts)
+        SET_CELL_VALUE.run_many(self.db, values)
         revision = kept_books.chain(self.revision, written, deleted)
         if kept_books.advance(self.db, self.spreadsheet_id, self.read_at, revision, modified):
             self.revision = self.read_at = revision

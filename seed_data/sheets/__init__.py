@@ -17,13 +17,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from datetime import timedelta
+from typing import Any
 
 from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
+from apps.sheets import kept_books
 from apps.sheets.ids import google_id
 from apps.sheets.models import Cell, Folder, Permission, Sheet, Spreadsheet
 from apps.sheets.service import ACTOR_META_KEY
+from apps.sheets.store import CELL_FIELDS
 from officegym.core.db import set_meta
 from seed_data.actor import acting_person
 from seed_data.company import Company
@@ -191,6 +194,13 @@ def seed_sheets(db: Session, company: Company) -> None:
     for book in workbooks(company):
         for name, rows in rows_of(book, now).items():
             tables[name].extend(rows)
+    # Each spreadsheet's revision names its seeded cells (apps/sheets/kept_books.py), so what is
+    # kept per revision (a loaded book, the text a search matches) holds from an env's start.
+    cells_of: dict[str, list[tuple[Any, ...]]] = {}
+    for cell in tables["cells"]:
+        cells_of.setdefault(cell["spreadsheet_id"], []).append(tuple(cell[name] for name in CELL_FIELDS))
+    for spreadsheet in tables["spreadsheets"]:
+        spreadsheet["revision"] = kept_books.digest(cells_of.get(spreadsheet["id"], []))
     db.execute(insert(Folder), [{"id": "root", "name": "My Drive", "parent": ""}])
     db.execute(insert(Spreadsheet), tables["spreadsheets"])
     db.execute(insert(Sheet), tables["tabs"])

@@ -25,7 +25,7 @@ from typing import Any
 
 from apps.sheets.a1 import GridRange, cell_name
 from apps.sheets.formulas import functions  # noqa: F401 - registers every function
-from apps.sheets.formulas.aggregates import shape, unaffected
+from apps.sheets.formulas.aggregates import shape, unaffected, unaffected_among
 from apps.sheets.formulas.context import BookContext, is_volatile
 from apps.sheets.formulas.evaluator import evaluate
 from apps.sheets.formulas.parser import FormulaSyntaxError, parse, references
@@ -398,10 +398,14 @@ class Book:
         # The cells typed into (a sorted table: hundreds) only say which formulas are needed,
         # found in one sweep.
         typed = [k for k in changed if k not in formulas]
-        pruned = len(typed) <= MAX_PRUNED_EDIT
-        for dep in self.dependants_of_many(typed):
-            if not pruned or dep in spill_area or isinstance(values.get(dep), CellError) or not self._unaffected_by_all(dep, typed):
-                needed.add(dep)
+        readers = self.dependants_of_many(typed)
+        if len(typed) <= MAX_PRUNED_EDIT:
+            aggregates = self.aggregates
+            maybe = [dep for dep in readers if dep in aggregates and dep not in spill_area and not isinstance(values.get(dep), CellError)]
+            if maybe:
+                readers -= unaffected_among(self, maybe, typed[0]) if len(typed) == 1 else \
+                    {dep for dep in maybe if self._unaffected_by_all(dep, typed)}
+        needed |= readers
         for cell in typed:
             owner = self.spill_owner.get(cell)
             if owner is not None and cell in self.inputs:
@@ -434,10 +438,12 @@ class Book:
             if key in needed or key in spill_area or isinstance(values.get(key), CellError):
                 before = values.get(key, _UNSET)
                 self._store(key, self.evaluate_formula(key), touched, spill_changed)
-                if not _same_value(before, values[key]):
-                    for target in targets:
-                        if target not in needed and (target not in aggregates or not unaffected(self, target, key)):
-                            needed.add(target)
+                if targets and not _same_value(before, values[key]):
+                    reached = targets - needed
+                    maybe = [target for target in reached if target in aggregates]
+                    if maybe:
+                        reached -= unaffected_among(self, maybe, key)
+                    needed |= reached
             for target in targets:
                 if target != key:
                     indegree[target] -= 1

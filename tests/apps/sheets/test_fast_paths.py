@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
-from apps.sheets import store
+from apps.sheets import kept_books, store
 from apps.sheets.formulas import parser
 from apps.sheets.formulas.engine import Book, SheetInfo
 from apps.sheets.formulas.values import CellError
+from apps.sheets.store import StoredBook
 from officegym.core.env_store import Env
 from officegym.gym import Gym
 from tasks.sheets._common import final, follows_inputs
@@ -98,18 +99,21 @@ def _changed_cells(gym: Gym, env: Env, spreadsheet_id: str) -> set[tuple[int, in
 
 @pytest.fixture
 def written(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
-    """The (row, col) of every cell row the store writes from here on."""
+    """The (row, col) of every cell row the store writes from here on (upserted, or its value
+    set in place)."""
     rows: list[tuple[int, int]] = []
+
+    class Spy:
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+
+        def run_many(self, db: Any, given: list[dict[str, Any]]) -> None:
+            rows.extend((r["row"], r["col"]) if "row" in r else (r["b_row"], r["b_col"]) for r in given)
+            self.inner.run_many(db, given)
+
     for dialect, statement in list(store.UPSERT_CELL.items()):
-        class Spy:
-            def __init__(self, inner: Any) -> None:
-                self.inner = inner
-
-            def run_many(self, db: Any, given: list[dict[str, Any]]) -> None:
-                rows.extend((r["row"], r["col"]) for r in given)
-                self.inner.run_many(db, given)
-
         monkeypatch.setitem(store.UPSERT_CELL, dialect, Spy(statement))
+    monkeypatch.setattr(store, "SET_CELL_VALUE", Spy(store.SET_CELL_VALUE))
     return rows
 
 
@@ -149,3 +153,42 @@ def test_checks_share_one_read_of_the_final_book_and_their_trials_stay_private(g
         assert ok and first.book.get(weighted) != was
         second = final(db, forecast)
         assert second.book.get(weighted) == was and second.book is not first.book
+
+
+def test_a_number_typed_over_a_number_sets_values_in_place_and_stores_what_a_whole_calculation_gives(
+        run: Run, gym: Gym, env: Env, forecast: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    upserted: list[Any] = []
+    real = dict(store.UPSERT_CELL)
+    for dialect, statement in real.items():
+        class Spy:
+            def __init__(self, inner: Any) -> None:
+                self.inner = inner
+
+            def run_many(self, db: Any, given: list[dict[str, Any]]) -> None:
+                upserted.extend(given)
+                self.inner.run_many(db, given)
+
+        monkeypatch.setitem(store.UPSERT_CELL, dialect, Spy(statement))
+    for amount in (123456, 98765, 4321):
+        run(lambda s, amount=amount: s.values_update(forecast, "Pipeline!F2", [[str(amount)]], "USER_ENTERED"))
+        run(lambda s: s.values_update(forecast, "Pipeline!F3", [[amount * 2]], "RAW"))
+    assert upserted == []  # the amounts and every total reading them: their values alone changed
+    kept_books.forget_all()
+    with gym.store.session(env) as db:  # the stored rows, read back and calculated whole
+        stored = StoredBook(db, forecast, datetime(2026, 1, 1))
+        shown = dict(stored.book.values)
+        stored.book.recalc_all()
+        assert stored.book.values == shown
+        assert stored.book.inputs[(0, 1, 5)] == 4321.0 and stored.book.inputs[(0, 2, 5)] == 8642.0
+    assert run(lambda s: s.values_get(forecast, "Pipeline!F2:F3", valueRenderOption="UNFORMATTED_VALUE"))["values"] == [[4321], [8642]]
+
+
+def test_a_formula_typed_over_itself_writes_no_row(run: Run, blank: str, written: list[tuple[int, int]]) -> None:
+    run(lambda s: s.values_update(blank, "Sheet1!A1:B1", [[3, "=A1*10"]], "USER_ENTERED"))
+    written.clear()
+    run(lambda s: s.values_update(blank, "Sheet1!B1", [["=A1*10"]], "USER_ENTERED"))
+    assert written == []
+    run(lambda s: s.values_update(blank, "Sheet1!B1", [["=A1*20"]], "USER_ENTERED"))
+    assert written == [(0, 1)]
+    assert run(lambda s: s.values_get(blank, "Sheet1!A1:B1", valueRenderOption="FORMULA"))["values"] == [[3, "=A1*20"]]
+    assert run(lambda s: s.values_get(blank, "Sheet1!A1:B1", valueRenderOption="UNFORMATTED_VALUE"))["values"] == [[3, 60]]

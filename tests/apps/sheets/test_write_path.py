@@ -11,8 +11,8 @@ from datetime import datetime
 
 from sqlalchemy import select
 
+from apps.sheets import search_text
 from apps.sheets.a1 import GridRange
-from apps.sheets.drive import SEARCH
 from apps.sheets.formulas.engine import Book, SheetInfo, deps_json
 from apps.sheets.models import Cell, Spreadsheet
 from apps.sheets.service import SheetsService
@@ -89,8 +89,9 @@ def test_a_search_on_sqlite_reads_text_cells_from_their_index(gym: Gym, env: Env
     with gym.store.session(env) as db:
         dialect = db.get_bind().dialect
         if dialect.name != "sqlite":
-            return  # PostgreSQL reads the cells in one pass (drive._search)
-        compiled = SEARCH["sqlite"].statement.compile(dialect=dialect)
-        values = compiled.construct_params({"email": "x@y", "pattern": "%x%", "limit": 5})
-        plan = db.connection().exec_driver_sql(f"EXPLAIN QUERY PLAN {compiled.string}", tuple(values[k] for k in compiled.positiontup)).all()
-        assert any("ix_sheets_cells_text" in row[-1] for row in plan), plan
+            return  # PostgreSQL reads the cells in one pass (drive.SEARCH_IN_SQL)
+        for statement in (search_text.TEXT_CELLS, search_text.IN_CONTENT):  # kept per revision, or matched in SQL
+            compiled = statement.statement.compile(dialect=dialect)
+            values = compiled.construct_params({"ss": "x", "pattern": "%x%"})
+            plan = db.connection().exec_driver_sql(f"EXPLAIN QUERY PLAN {compiled.string}", tuple(values[k] for k in compiled.positiontup)).all()
+            assert any("ix_sheets_cells_text" in row[-1] for row in plan), plan
