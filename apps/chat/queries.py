@@ -15,7 +15,7 @@ from sqlalchemy import Select, bindparam, delete, func, insert, or_, select, upd
 from sqlalchemy.orm import Session
 
 from apps.chat.models import Channel, Member, Message, Pin, Reaction, ScheduledMessage, User, Workspace
-from officegym.core.db import Meta
+from officegym.core.db import meta_value
 from officegym.core.sql import Prepared
 
 # The workspace never changes, and nothing an operation does changes a user: both are read as
@@ -37,17 +37,13 @@ SOONEST_SCHEDULED = Prepared(select(ScheduledMessage.post_at).order_by(Scheduled
 CLOCK_META_KEYS = ("clock_us", "clock_ticks")
 
 
-def _meta_value(key: Any) -> Any:
-    return select(Meta.value).where(Meta.key == key).scalar_subquery()
-
-
 # What every operation reads before it starts, in one statement: who acts (og_meta), when the
 # next scheduled message is due (scheduled.deliver_due), and the env clock, which the service
 # puts in the transaction's meta cache (a write's tick and the event log then read no more).
 ACTOR_SOONEST_AND_CLOCK = Prepared(select(
-    _meta_value(bindparam("key")),
+    meta_value(bindparam("key")),
     SOONEST_SCHEDULED.statement.scalar_subquery(),
-    *(_meta_value(key) for key in CLOCK_META_KEYS),
+    *(meta_value(key) for key in CLOCK_META_KEYS),
 ))
 MESSAGE_COLUMNS = tuple(c.name for c in Message.__table__.c)
 MESSAGE_TS, MESSAGE_THREAD_TS = MESSAGE_COLUMNS.index("ts"), MESSAGE_COLUMNS.index("thread_ts")

@@ -21,7 +21,7 @@ from apps.crm.objects import BY_PREFIX, sobject
 from apps.crm.schema import SObject
 from apps.crm.values import BadValue, coerce, sf_stamp
 from officegym.core import clock
-from officegym.core.db import Meta, meta_cache
+from officegym.core.db import Meta, meta_cache, meta_value
 from officegym.core.sql import Prepared
 
 IGNORED_KEYS = frozenset({"attributes"})  # sent back by clients that echo a record they read
@@ -36,15 +36,11 @@ SAVE_META_KEYS = (ACTOR_META_KEY, COUNTER_KEY, "clock_us", "clock_ticks")
 _USERS, _META = TABLES["User"], Meta.__table__
 
 
-def _meta_value(key: str) -> Any:
-    return select(_META.c.value).where(_META.c.key == key).scalar_subquery()
-
-
 # One row: each value, then the acting user's IsActive (scalar subqueries: cheaper to run and
 # to read than a row per key).
 _SAVE_META = Prepared(select(
-    *(_meta_value(key) for key in SAVE_META_KEYS),
-    select(_USERS.c.IsActive).where(_USERS.c.Id == _meta_value(ACTOR_META_KEY)).scalar_subquery(),
+    *(meta_value(key) for key in SAVE_META_KEYS),
+    select(_USERS.c.IsActive).where(_USERS.c.Id == meta_value(ACTOR_META_KEY)).scalar_subquery(),
 ))
 
 

@@ -14,10 +14,10 @@ from fastapi.responses import Response
 
 from apps.tickets import catalog
 from apps.tickets.api_agile import router as agile_router
-from apps.tickets.api_common import API, JiraRoute, answer, api_base, bad, body_of, fields_param, key_of, route_path, run, version_of
+from apps.tickets.api_common import API, JiraRoute, answer, api_base, bad, body_of, fields_param, key_of, run, version_of
 from officegym.core.env_store import Env
 from officegym.core.web import current_env
-from officegym.faces.rest import BadBody, json_body
+from officegym.faces.rest import BadBody, json_body, url_path
 
 router = APIRouter(route_class=JiraRoute)
 
@@ -38,7 +38,7 @@ async def search(request: Request, version: str, env: Env = Depends(current_env)
             return bad(problem)
         raw.update({"jql": body.get("jql", raw["jql"]), "fields": body.get("fields", raw["fields"]), "max_results": body.get("maxResults", raw["max_results"]),
                     "start_at": body.get("startAt", raw["start_at"]), "next_page_token": body.get("nextPageToken", raw["next_page_token"])})
-    legacy = route_path(request).endswith("/search")
+    legacy = url_path(request).endswith("/search")
     if not legacy:
         raw["count"] = False  # the enhanced search tells isLast, not how many match
         if not raw["fields"]:

@@ -16,7 +16,7 @@ from apps.tickets.operations import OPERATIONS
 from officegym.core import jsontext
 from officegym.core.env_store import Env
 from officegym.core.errors import AppError
-from officegym.faces.rest import BadBody, JSONResponse, call, json_body
+from officegym.faces.rest import BadBody, JSONResponse, call, json_body, url_path
 
 API = "/rest/api/{version}"
 AGILE = "/rest/agile/1.0"
@@ -68,16 +68,6 @@ def api_base(request: Request) -> str:
     return base
 
 
-_PLAIN_PATH = re.compile(r"[^?#\\\t\r\n]*")  # a path the request's URL spells as it is
-
-
-def route_path(request: Request) -> str:
-    """The request's path as its URL spells it (`request.url.path`), without making the URL
-    for a plain path: the URL escapes ?, # and backslashes and drops tabs and line breaks."""
-    path: str = request.scope["path"]
-    return path if _PLAIN_PATH.fullmatch(path) else request.url.path
-
-
 def answer(request: Request, body: Any, status: int = 200) -> Response:
     """Jira's answer: the body as compact JSON (orjson: a tenth of the standard library's cost
     for a page of issues), its links to the site's REST API pointing back at this one."""
@@ -122,7 +112,7 @@ async def body_of(request: Request) -> dict[str, Any]:
 
 async def run(request: Request, env: Env, name: str, raw: dict[str, Any], *, status: int = 200, shape: Any = None) -> Response:
     try:
-        body = call(request, env, OPERATIONS, OPERATIONS[name], {k: v for k, v in raw.items() if v is not None}, route=f"{request.method} {route_path(request).split('/rest/', 1)[-1]}")
+        body = call(request, env, OPERATIONS, OPERATIONS[name], {k: v for k, v in raw.items() if v is not None}, route=f"{request.method} {url_path(request).split('/rest/', 1)[-1]}")
     except AppError as error:
         return JSONResponse(error_body(error), status_code=getattr(error, "status_code", 400))
     if shape is not None:

@@ -116,6 +116,12 @@ def meta_cache(session: Session) -> dict[str, str | None]:
     return known
 
 
+def meta_value(key: Any) -> Any:
+    """A meta value as a scalar subquery: apps read several, with rows of their own, in the one
+    statement that starts their calls."""
+    return select(Meta.value).where(Meta.key == key).scalar_subquery()
+
+
 def known_metas(session: Session) -> dict[str, str | None] | None:
     """The meta values this transaction knows (read or written), or None; read by the backend
     just before it commits, to carry them to the env's next transaction (held.py)."""

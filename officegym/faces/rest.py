@@ -6,6 +6,7 @@ product does; the parsing and the transaction are the operation's (`officegym.co
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from fastapi import Request
@@ -27,6 +28,17 @@ class JSONResponse(_StarletteJSON):
 
     def render(self, content: Any) -> bytes:
         return jsontext.dump_bytes(content)
+
+
+_PLAIN_PATH = re.compile(r"[^?#\\\t\r\n]*")  # a path the request's URL spells as it is
+
+
+def url_path(request: Request) -> str:
+    """The request's path as its URL spells it (`request.url.path`), without making the URL
+    for a plain path (parsing the Host header and the whole URL cost ~10 µs, and routes name
+    their call by it): the URL escapes ?, # and backslashes and drops tabs and line breaks."""
+    path: str = request.scope["path"]
+    return path if _PLAIN_PATH.fullmatch(path) else request.url.path
 
 
 class BadBody(ValueError):

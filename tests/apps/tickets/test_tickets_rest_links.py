@@ -1,7 +1,7 @@
 """What the REST face does to every answer, done the fast way and proved the same as the plain way:
 links to the site's REST API point back at this API (`_linked_here` against the one regex pass),
 the API's base URL is kept by what makes it (`api_base` against `str(request.url)`), a route's path
-is read off the scope (`route_path` against `request.url.path`), and Jira's times come from
+is read off the scope (`url_path` against `request.url.path`), and Jira's times come from
 isoformat (`jira_time` against strftime)."""
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from starlette.requests import Request
 
 from apps.tickets import api_common
-from apps.tickets.api_common import _SITE, _linked_here, api_base, route_path
+from apps.tickets.api_common import _SITE, _linked_here, api_base
+from officegym.faces.rest import url_path
 from apps.tickets.ids import jira_time
 
 # Pieces answers are made of: the env's site and others, near-misses of a link, and the text between.
@@ -89,7 +90,7 @@ def test_the_kept_bases_stay_bounded() -> None:
 def test_the_route_path_is_the_request_urls_path() -> None:
     for path in PATHS + ["/rest/api/3/issue/x\r\ny", "/rest/api/3/issue/%3F"]:
         request = _request(path)
-        assert route_path(request) == _request(path).url.path
+        assert url_path(request) == _request(path).url.path
 
 
 def _strftime_time(moment: datetime) -> str:
