@@ -35,7 +35,7 @@ _NEGATED = re.compile(
     re.IGNORECASE,
 )
 _CLAUSE_ENDS = ".;:!?,\n"
-_CONDITIONAL = re.compile(
+UNCERTAIN = re.compile(  # a conditional or uncertain clause (also read by tasks/common/phrases.py)
     r"\b(?:if|unless|whether|maybe|perhaps|possibly|probably|likely|might|may|could|guess|unsure|not\s+sure|tbc|tbd|"
     r"or\s+was\s+it|or\s+is\s+it)\b",
     re.IGNORECASE,
@@ -50,7 +50,7 @@ def without_retracted(text: str) -> str:
         end = min(ends, default=len(text))
         if match.group(0)[-1:] == "?" or text[end:end + 1] == "?":  # asked, not ruled out
             return match.group(0)
-        if _CONDITIONAL.search(text, start, match.start()) or _CONDITIONAL.search(text, match.end(), end):
+        if UNCERTAIN.search(text, start, match.start()) or UNCERTAIN.search(text, match.end(), end):
             return match.group(0)
         return " "
 

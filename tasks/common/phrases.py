@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from tasks.common.answers import Verdict, echoes, judge
+from tasks.common.answers import UNCERTAIN, Verdict, echoes, judge
 from tasks.common.text import words
 
 _FILLER = frozenset(
@@ -102,17 +102,29 @@ def claims(text: str | None, candidates: Iterable[str], asked: str, given: str =
         found.add(asked)
     named = set()  # other candidates named by a word no other candidate has
     telling = said - _GENERIC | _listed(text or "")  # a generic word names something only as a list item
+    sole: dict[str, set[str]] = {}
     for candidate in others:
         distinct = words_of[candidate]
         hits = len(distinct & said)
         if distinct and hits >= min(2, len(distinct)) and 2 * hits >= len(distinct):  # one word left is enough
             found.add(candidate)
-        sole = distinct - {w for c in others if c != candidate for w in words_of[c]}
-        if sole & telling:
+        sole[candidate] = distinct - {w for c in others if c != candidate for w in words_of[c]}
+        if sole[candidate] & telling:
             named.add(candidate)
     if len(named) >= 2:  # one word each of several others: a list of them
         found |= named
+    # One other named by a single word of its own counts where the sentence offers it as a
+    # possibility ("or it was the SSO certificate, not sure", "either … or re-sent the invoice"):
+    # that is a hedge, where the same word in a plain sentence may be incidental.
+    for sentence in _SENTENCES.split(text or ""):
+        if UNCERTAIN.search(sentence) or _EITHER_OR.search(sentence):
+            offered = content_words(sentence) - _GENERIC
+            found |= {candidate for candidate in others if sole[candidate] & offered}
     return found
+
+
+_SENTENCES = re.compile(r"[.;!?\n]+")
+_EITHER_OR = re.compile(r"\beither\b.*\bor\b", re.IGNORECASE)
 
 
 def judge_phrase(what: str, text: str | None, candidates: Iterable[str], asked: str, given: str = "") -> Verdict:

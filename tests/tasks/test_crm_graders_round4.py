@@ -285,3 +285,26 @@ def test_a_hedge_written_in_a_new_records_description_fails(rollout: Callable[..
     dml(r, "insert", "Account", {"Name": "Call notes", "Description": f"The call may also have been about {other}"})
     grade = r.grade()
     assert r.fails() and "not the answer" in grade["checks"][0]["detail"], json.dumps(grade)
+
+
+@pytest.mark.parametrize("hedge", [
+    "Either raised the API rate limit or re-sent the invoice",
+    "Raised the API rate limit for their workspace. Or it was the SSO certificate, not sure",
+    "Raised the API rate limit; maybe the search index too",
+])
+def test_one_other_fix_offered_as_a_possibility_by_a_word_of_its_own_is_a_hedge(hedge: str) -> None:
+    """Class: a single other candidate named by one word only it has ("invoice", "SSO",
+    "search") in an uncertain or either/or sentence; the rule that several others must be
+    named applies to plain sentences, where one such word may be incidental."""
+    asked = RESOLUTIONS[1]
+    assert asked in claims(hedge, RESOLUTIONS, asked)
+    assert claims(hedge, RESOLUTIONS, asked) - {asked}, hedge
+
+
+@pytest.mark.parametrize("plain", [
+    "Raised the API rate limit for their workspace; the customer confirmed their calls work again",
+    "Raised the API rate limit; they can search and sync again",
+])
+def test_a_word_of_another_fix_in_a_plain_sentence_names_nothing(plain: str) -> None:
+    asked = RESOLUTIONS[1]
+    assert claims(plain, RESOLUTIONS, asked) == {asked}
