@@ -8,26 +8,22 @@ quirk; the operation parses the arguments and writes are logged in the env's eve
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 
 from apps.chat.errors import ChatError, error_body, ok_body
 from apps.chat.operations import OPERATIONS
+from officegym.core.env_store import Env
 from officegym.core.errors import AppError
-from officegym.core.web import current_env
+from officegym.core.web import EnvRoute, current_env
 from officegym.faces.rest import BadBody, JSONResponse, call, merged_arguments
 
 ALIASES = {"api.test": "auth.test"}
 
-router = APIRouter()
+router = APIRouter(route_class=EnvRoute)
 
 
 @router.api_route("/{method}", methods=["GET", "POST"])
-async def slack_method(request: Request) -> JSONResponse:
-    # The env and the method are read here, not declared as parameters (`env: Env =
-    # Depends(current_env)`, `method: str`): FastAPI's handling of declared parameters and
-    # dependencies was a third of this route's cost, for a lookup and a string it cannot check.
-    env = await current_env(request)
-    method = request.path_params["method"]
+async def slack_method(request: Request, method: str, env: Env = Depends(current_env)) -> JSONResponse:
     op = OPERATIONS.get(ALIASES.get(method, method))
     if op is None:
         known = ", ".join(sorted([*(o.name for o in OPERATIONS), *ALIASES]))

@@ -32,11 +32,11 @@ from apps.chat.ui_format import EMOJI, PICKER, Resolver, clock_time, day_label, 
 from officegym.core import clock
 from officegym.core.env_store import Env
 from officegym.core.ops import invoke
-from officegym.core.web import current_env, env_store
+from officegym.core.web import EnvRoute, current_env, env_store
 
 T = TypeVar("T")
 
-router = APIRouter()
+router = APIRouter(route_class=EnvRoute)
 _jinja = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
     autoescape=True,  # every {{ value }} is escaped unless it is a Markup we built

@@ -24,13 +24,13 @@ from apps.crm.operations import OPERATIONS
 from officegym.core import jsontext
 from officegym.core.env_store import Env
 from officegym.core.errors import AppError
-from officegym.core.web import current_env
+from officegym.core.web import EnvRoute, current_env
 from officegym.faces.rest import BadBody, JSONResponse, call, json_body
 
 API_VERSION = "62.0"
 VERSION = re.compile(r"^v\d{2}\.\d$")
 
-router = APIRouter()
+router = APIRouter(route_class=EnvRoute)
 
 
 def _prefix(request: Request, version: str) -> str:
@@ -113,25 +113,18 @@ async def _record_body(request: Request) -> dict[str, Any]:
 
 
 # Routes are tried in order: queries and creates, most of what clients send, come first.
-# These two read the env and their path's parts from the request, not as declared parameters
-# (`env: Env = Depends(current_env)`, `version: str`): FastAPI's handling of declared
-# parameters and dependencies was a third of a route's own cost, for a lookup and strings it
-# cannot check.
 @router.get("/services/data/{version}/query")
-async def query(request: Request) -> Response:
-    env = await current_env(request)
-    return _run(request, env, "crm.query", {"q": request.query_params.get("q")}, request.path_params["version"])
+async def query(version: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    return _run(request, env, "crm.query", {"q": request.query_params.get("q")}, version)
 
 
 @router.post("/services/data/{version}/sobjects/{sobject}")
-async def create(request: Request) -> Response:
-    env = await current_env(request)
-    path = request.path_params
+async def create(version: str, sobject: str, request: Request, env: Env = Depends(current_env)) -> Response:
     try:
         record = await _record_body(request)
     except BadBody as bad:
         return _error(CrmError("JSON_PARSER_ERROR", str(bad)))
-    return _run(request, env, "crm.create", {"sobject": path["sobject"], "record": record}, path["version"], status=201)
+    return _run(request, env, "crm.create", {"sobject": sobject, "record": record}, version, status=201)
 
 
 @router.get("/services/data/{version}/queryAll")

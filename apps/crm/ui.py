@@ -27,9 +27,9 @@ from apps.crm.operations import OPERATIONS
 from officegym.core.env_store import Env
 from officegym.core.errors import AppError
 from officegym.core.ops import invoke
-from officegym.core.web import current_env, env_store
+from officegym.core.web import EnvRoute, current_env, env_store
 
-router = APIRouter()
+router = APIRouter(route_class=EnvRoute)
 _jinja = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"), autoescape=True,
                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
 _jinja.globals.update(shown=V.shown, value_at=V.value_at, label=V.label, input_value=V.input_value, tabs=V.TABS, sobject=sobject)

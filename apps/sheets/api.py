@@ -14,10 +14,10 @@ from apps.sheets.errors import CODE_HTTP, SheetsError, error_body
 from apps.sheets.operations import OPERATIONS
 from officegym.core.env_store import Env
 from officegym.core.errors import AppError
-from officegym.core.web import current_env
+from officegym.core.web import EnvRoute, current_env
 from officegym.faces.rest import BadBody, JSONResponse, call, json_body, url_path
 
-router = APIRouter()
+router = APIRouter(route_class=EnvRoute)
 
 
 def _query(request: Request) -> dict[str, Any]:

@@ -31,9 +31,9 @@ from apps.sheets.service import SheetsService
 from officegym.core.env_store import Env
 from officegym.core.errors import AppError
 from officegym.core.ops import invoke
-from officegym.core.web import current_env, env_store
+from officegym.core.web import EnvRoute, current_env, env_store
 
-router = APIRouter()
+router = APIRouter(route_class=EnvRoute)
 _jinja = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"), autoescape=True,
                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
 templates = Jinja2Templates(env=_jinja)

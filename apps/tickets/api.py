@@ -64,7 +64,7 @@ async def add_comment(request: Request, version: str, issue: str, env: Env = Dep
 
 # -- server and people --------------------------------------------------------------------------
 @router.get(API + "/serverInfo")
-def server_info(request: Request, version: str, env: Env = Depends(current_env)) -> Response:
+async def server_info(request: Request, version: str, env: Env = Depends(current_env)) -> Response:
     version_of(version)
     return answer(request, {"baseUrl": api_base(request), "version": "1001.0.0-SNAPSHOT", "versionNumbers": [1001, 0, 0],
                              "deploymentType": "Cloud", "buildNumber": 100270, "serverTitle": "Jira", "defaultLocale": {"locale": "en_US"}})
@@ -77,8 +77,9 @@ async def myself(request: Request, version: str, env: Env = Depends(current_env)
 
 
 @router.get(API + "/user")
-async def user(request: Request, version: str, accountId: str = "", env: Env = Depends(current_env)) -> Response:  # noqa: N803
-    return await run(request, env, "tickets.getUser", {"account": accountId or request.query_params.get("username", "")})
+async def user(request: Request, version: str, env: Env = Depends(current_env)) -> Response:
+    q = request.query_params
+    return await run(request, env, "tickets.getUser", {"account": q.get("accountId") or q.get("username", "")})
 
 
 @router.get(API + "/user/search")
@@ -310,21 +311,24 @@ async def fields(request: Request, version: str, env: Env = Depends(current_env)
 
 
 @router.get(API + "/priority")
-def priorities(request: Request, version: str, env: Env = Depends(current_env)) -> Response:
+async def priorities(request: Request, version: str, env: Env = Depends(current_env)) -> Response:
+    version_of(version)
     from apps.tickets import shapes
 
     return answer(request, [shapes.priority(p.name, api_base(request)) for p in catalog.PRIORITIES])
 
 
 @router.get(API + "/status")
-def statuses(request: Request, version: str, env: Env = Depends(current_env)) -> Response:
+async def statuses(request: Request, version: str, env: Env = Depends(current_env)) -> Response:
+    version_of(version)
     from apps.tickets import shapes
 
     return answer(request, [shapes.status(s.name, api_base(request)) for s in catalog.STATUSES])
 
 
 @router.get(API + "/resolution")
-def resolutions(request: Request, version: str, env: Env = Depends(current_env)) -> Response:
+async def resolutions(request: Request, version: str, env: Env = Depends(current_env)) -> Response:
+    version_of(version)
     return answer(request, [{"id": catalog.RESOLUTION_IDS[r], "name": r, "description": ""} for r in catalog.RESOLUTIONS])
 
 

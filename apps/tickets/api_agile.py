@@ -8,10 +8,10 @@ from fastapi.responses import Response
 
 from apps.tickets.api_common import AGILE, bad, body_of, fields_param, run
 from officegym.core.env_store import Env
-from officegym.core.web import current_env
+from officegym.core.web import EnvRoute, current_env
 from officegym.faces.rest import BadBody
 
-router = APIRouter()
+router = APIRouter(route_class=EnvRoute)
 
 
 @router.get(AGILE + "/board")

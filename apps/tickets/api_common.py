@@ -9,13 +9,13 @@ from typing import Any
 
 from fastapi import Request
 from fastapi.responses import Response
-from fastapi.routing import APIRoute
 
 from apps.tickets.errors import TicketsError, error_body
 from apps.tickets.operations import OPERATIONS
 from officegym.core import jsontext
 from officegym.core.env_store import Env
 from officegym.core.errors import AppError
+from officegym.core.web import EnvRoute
 from officegym.faces.rest import BadBody, JSONResponse, call, json_body, url_path
 
 API = "/rest/api/{version}"
@@ -23,7 +23,7 @@ AGILE = "/rest/agile/1.0"
 _SITE = re.compile(rb"https://[a-z0-9-]+\.atlassian\.net/rest/")
 
 
-class JiraRoute(APIRoute):
+class JiraRoute(EnvRoute):
     """A route whose own checks (the API version in its path) may refuse a request with a
     TicketsError: the refusal is Jira's error answer, not a server failure."""
 

@@ -30,10 +30,10 @@ from apps.tickets.service import TicketsService
 from officegym.core.env_store import Env
 from officegym.core.errors import AppError
 from officegym.core.ops import invoke
-from officegym.core.web import current_env, env_store
+from officegym.core.web import EnvRoute, current_env, env_store
 
 T = TypeVar("T")
-router = APIRouter()
+router = APIRouter(route_class=EnvRoute)
 _jinja = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"), autoescape=True,
                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
 templates = Jinja2Templates(env=_jinja)

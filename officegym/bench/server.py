@@ -14,12 +14,13 @@ import sys
 from typing import Any
 
 import mcp_types as types
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import APIRouter, Depends, FastAPI, Request
 from mcp.server.lowlevel import Server
 from starlette.routing import Mount
 
 from officegym.bench.calls import NOOP_TOOL
-from officegym.core.web import current_env
+from officegym.core.env_store import Env
+from officegym.core.web import EnvRoute, current_env
 from officegym.faces.mcp import text_result
 from officegym.faces.rest import JSONResponse, merged_arguments
 
@@ -39,15 +40,12 @@ def noop_mcp_server() -> Server:
 def add_noop_rest(app: FastAPI) -> None:
     """`/envs/{id}/api/noop/…` on the agent app: the env lookup and the arguments read (query
     string and body, `merged_arguments`), then nothing."""
-    router = APIRouter()
+    router = APIRouter(route_class=EnvRoute)
 
-    # The env and the method read as the apps' routes read them (not as declared FastAPI
-    # parameters, whose handling costs more than the lookup): a no-op dearer than the real
-    # routes' framework work would flatter them in the comparison.
+    # Declared as the apps' routes are (an EnvRoute with the env and a path part): a no-op
+    # dearer than the real routes' framework work would flatter them in the comparison.
     @router.api_route("/{method}", methods=["GET", "POST"])
-    async def rest_noop(request: Request) -> JSONResponse:
-        await current_env(request)
-        request.path_params["method"]
+    async def rest_noop(request: Request, method: str, env: Env = Depends(current_env)) -> JSONResponse:
         await merged_arguments(request)
         return JSONResponse({"ok": True})
 
