@@ -64,3 +64,15 @@ def test_exclude_and_bookkeeping(store: EnvStore, env: Env) -> None:
     assert store.diff(env, frozenset({"og_meta"})) == []
     assert all(not c.table.startswith("og_changed") for c in store.diff(env)), "the tracking itself is never a change"
     assert "og_changed" not in store.dump(env)
+
+
+def test_a_key_change_that_moves_a_rowid_is_a_delete_and_an_insert(store: EnvStore, env: Env) -> None:
+    """An update that changes an integer primary key moves the row's rowid: both rowids are
+    noted (the tracking trigger skips the new one only when it did not move)."""
+    run(store, env, "INSERT INTO tickets_boards (id, name, type, project_key) VALUES (900001, 'Moving board', 'scrum', 'SUP')")
+    store.snapshot_start(env)
+    run(store, env, "UPDATE tickets_boards SET id = 900002 WHERE id = 900001")
+    assert [(table, key, what) for table, key, what in summary(store, env) if table == "tickets_boards"] == [
+        ("tickets_boards", "900001", "delete"),
+        ("tickets_boards", "900002", "insert"),
+    ]
