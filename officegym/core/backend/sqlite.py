@@ -99,6 +99,7 @@ def read_template_file(path: str | Path) -> Iterator[Session]:
 
 
 _STAMP = "SELECT data_version, user_version FROM pragma_data_version, pragma_user_version"
+_SEEN = "officegym.stamp_seen"  # in the DBAPI connection's info: (handle, data version, generation) last read
 DELETED = -1  # the generation a deleted env's file is stamped with before it is unlinked
 
 
@@ -171,9 +172,19 @@ class SQLiteBackend(Backend):
         # stamps the file DELETED first) nor recycled for a new env (a new generation). The
         # stamp (held.py): the file's data version (it moves when another connection
         # commits) and its generation.
+        # The generation is read again only when the data version moved: another connection's
+        # stamp is a commit, which moves it; this connection's own stamp (a recycled file's new
+        # generation) comes with a new handle. `PRAGMA data_version` alone is a third of the
+        # cost of reading both, and every call runs it.
         driver = conn.connection.driver_connection
         driver.execute("BEGIN IMMEDIATE")
-        stamp = driver.execute(_STAMP).fetchone()
+        version = driver.execute("PRAGMA data_version").fetchone()[0]
+        seen = conn.info.get(_SEEN)
+        if seen is not None and seen[0] == handle and seen[1] == version:
+            stamp = seen[1:]
+        else:
+            stamp = driver.execute(_STAMP).fetchone()
+            conn.info[_SEEN] = (handle, *stamp)
         if stamp[1] != generation(handle):
             raise Gone(handle)
         return stamp
