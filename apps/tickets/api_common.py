@@ -132,4 +132,8 @@ def bad(error: Exception) -> JSONResponse:
 
 
 def key_of(value: Any) -> Any:
-    return value.get("key") or value.get("id") if isinstance(value, dict) else value
+    """A reference's key or id (`{"key": "SUP-1"}`, `{"id": "61"}`, or the bare value). An id
+    sent as a JSON number is read as Jira reads it, as that id: the jira client sends a
+    transition's id as it was given, `{"transition": {"id": 61}}`."""
+    found = value.get("key") or value.get("id") if isinstance(value, dict) else value
+    return str(found) if isinstance(found, int) and not isinstance(found, bool) else found

@@ -98,7 +98,8 @@ def test_rest_v3_routes(live_server: Any, env_id: str) -> None:
         moves = http.get(f"{base}/rest/api/3/issue/{key}/transitions").json()["transitions"]
         resolve = next(t for t in moves if t["name"] == "Resolve Issue")
         assert resolve["to"]["statusCategory"]["key"] == "done" and resolve["fields"]["resolution"]["required"] is True
-        assert http.post(f"{base}/rest/api/3/issue/{key}/transitions", json={"transition": {"id": resolve["id"]}, "fields": {"resolution": {"name": "Fixed"}}}).status_code == 204
+        # The id as a JSON number, as the jira client sends an id it was given as one: Jira takes it.
+        assert http.post(f"{base}/rest/api/3/issue/{key}/transitions", json={"transition": {"id": int(resolve["id"])}, "fields": {"resolution": {"name": "Fixed"}}}).status_code == 204
         assert http.post(f"{base}/rest/api/3/issueLink", json={"type": {"name": "Relates"}, "inwardIssue": {"key": key}, "outwardIssue": {"key": "SUP-1"}}).status_code == 201
         assert http.post(f"{base}/rest/api/3/issue/{key}/worklog", json={"timeSpent": "2h"}).status_code == 201
         after = http.get(f"{base}/rest/api/3/issue/{key}", params={"expand": "changelog"}).json()
