@@ -395,16 +395,20 @@ def _mask(text: str) -> str:
 
 
 def _unaddressed(text: str) -> str:
-    """The text without links, emails, mentions and ticket keys, whose digits are not times or dates."""
+    """The text without links, emails, mentions, ticket keys and codes of three or more parts
+    ("INV-ACM-1004", an invoice's number), whose digits are not times, dates or amounts."""
     for pattern in (URL, EMAIL, MENTION):
         text = pattern.sub(" ", text)
-    text = text.translate(_DASHES)
+    text = _CODE.sub(" ", text.translate(_DASHES))
     for start, end, _keys in reversed(list(_key_runs(text))):
         text = f"{text[:start]} {text[end:]}"
     return text
 
 
 # -- addresses, keys, mentions -------------------------------------------------------------
+# A record's code: a letter first, three or more hyphen-joined parts, a digit somewhere ("INV-ACM-1004", "PO-2026-118").
+# Two-part ones ("SUP-64") are keys, read below; a date ("2026-03-04") starts with a digit.
+_CODE = re.compile(r"(?<![\w-])(?=[A-Za-z0-9-]*\d)[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+){2,}(?![\w-])")
 TICKET_KEY = re.compile(r"(?<![A-Za-z0-9-])([A-Za-z][A-Za-z0-9]*)-(\d+)(?![A-Za-z0-9])")
 # Hyphens people type or their editors put in a key: "SUP‑64" with a non-breaking hyphen is SUP-64.
 _DASHES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2212\ufe63\uff0d"})

@@ -116,9 +116,11 @@ def shown(value: Any) -> str:
 
 
 def formula_cells(stored: StoredBook, keys: Iterable[Key], expected: Callable[[Key], Any], label: str) -> tuple[bool, str]:
-    """Every key holds a formula whose value is `expected(key)` (read from the same book)."""
+    """Every key holds a formula, or a cell of an array formula's result (one ARRAYFORMULA
+    filling a column is a formula for each of its rows), whose value is `expected(key)` (read
+    from the same book)."""
     for key in keys:
-        if key not in stored.book.formulas:
+        if key not in stored.book.formulas and key not in stored.book.spill_owner:
             value = stored.book.get(key)
             return False, f"{label}: {_name(key)} holds {shown(value) if value is not None else 'nothing'}, not a formula"
         got, want = stored.book.get(key), expected(key)
@@ -336,6 +338,27 @@ def allow_recalc(spreadsheet_id: str) -> Expect:
                 and before.get("formula") == after.get("formula") and set(change.changed_columns) <= {"kind", "value", "note"})
 
     return Expect("sheets_cells", "update", covers)
+
+
+_FORMAT = frozenset({"style", "number_format"})
+
+
+def allow_formatting(spreadsheet_id: str) -> Expect:
+    """Formatting changes no data: a header row bolded or coloured (its blank cells get a style
+    too), a column given a number format where it had none. Replacing a format a cell already
+    had (amounts shown as dates) is a change to what readers see, and stays collateral."""
+
+    def covers(change: RowChange) -> bool:
+        row = change.row
+        if row.get("spreadsheet_id") != spreadsheet_id:
+            return False
+        if change.change == "insert":  # a blank cell that only carries a format
+            return not row.get("kind") and row.get("formula") is None and row.get("value") in (None, "")
+        if change.change != "update" or not set(change.changed_columns) <= _FORMAT:
+            return False
+        return "number_format" not in change.changed_columns or not (change.before or {}).get("number_format")
+
+    return Expect("sheets_cells", "any", covers)
 
 
 def allow_touch(spreadsheet_id: str) -> Expect:

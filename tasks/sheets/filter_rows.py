@@ -23,7 +23,7 @@ from graders.rubric import Expect
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
 from tasks.sheets._common import (
-    allow_cells, allow_new_tab, allow_recalc, allow_touch, final, keeps_formulas, pick, seeded, tab_named, template_book, wreck,
+    allow_cells, allow_formatting, allow_new_tab, allow_recalc, allow_touch, final, keeps_formulas, pick, seeded, tab_named, template_book, wreck,
 )
 from tasks.sheets._rules import Rule, Test, norm, rules_for
 
@@ -221,11 +221,11 @@ class FilterByRule:
                    f"(their columns A to {column_letter(literal - 1)}) in the order they appear on {rule.tab}. Leave {rule.tab} as it is.")
             # The rows as wide as the table (a copy of whole rows, formula columns too, is still
             # the rows asked for); nothing beside or below them is.
-            expected = [*allow_new_tab(book.id, title, lambda r, c: c < width and r <= len(want)), allow_touch(book.id), allow_recalc(book.id)]
+            expected = [*allow_new_tab(book.id, title, lambda r, c: c < width and r <= len(want)), allow_touch(book.id), allow_recalc(book.id), allow_formatting(book.id)]
         else:
             ask = (f"delete every row of the {rule.tab} tab except those where {rule.words}, keeping the header row and the kept rows "
                    "in their order.")
-            expected = [*allow_cells(book.id, data, lambda r, c: c < width), allow_touch(book.id), allow_recalc(book.id),
+            expected = [*allow_cells(book.id, data, lambda r, c: c < width), allow_touch(book.id), allow_recalc(book.id), allow_formatting(book.id),
                         _allow_shifted_references(book.id), _allow_resize(book.id, data)]
         prompt = f"In the Google Sheet \"{book.title}\", {ask} Change nothing else."
         checks = [Check(f"exactly the rows where {rule.words}, in order", rows_check)]

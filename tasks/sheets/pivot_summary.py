@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +27,7 @@ from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
 from tasks.sheets._common import (
-    allow_new_tab, allow_recalc, allow_touch, final, follows_every, pick, reading_formulas, same, seeded, tab_named, template_book, wreck,
+    allow_formatting, allow_new_tab, allow_recalc, allow_touch, final, follows_every, pick, reading_formulas, same, seeded, tab_named, template_book, wreck,
 )
 
 PIPELINE = {"Deal ID": 0, "Account": 1, "Owner": 3, "Stage": 4, "Amount": 5, "Weighted": 8}
@@ -334,7 +335,7 @@ class PivotSummary:
         return TaskInstance(
             prompt=prompt,
             checks=checks,
-            expected=[*allow_new_tab(book.id, title, lambda _r, c: c <= width), allow_touch(book.id), allow_recalc(book.id)],
+            expected=[*allow_new_tab(book.id, title, lambda _r, c: c <= width), allow_touch(book.id), allow_recalc(book.id), allow_formatting(book.id)],
             oracle=oracle,
             alternatives=(alternative,),
             moves=Moves(say=say, wrong=wrong, everything=everything, wrong_record=wrong_record, shotgun=shotgun, wreck=vandalise),
@@ -349,7 +350,9 @@ def _rounds(cells: Any, spec: Spec, data: int, last: int, rc: int, ac: int | Non
     group one row changes: a count loses it (its row label blanked), a total, largest or
     average sees its largest value nudged. Then every cell that round cannot move (an empty
     combination, a group whose values stay 0 when nudged, such as Weighted on lost deals)
-    gains a row with a value from elsewhere (the largest values first)."""
+    gains a row with a value from elsewhere (the largest values first). No row leaves the last
+    row of its row or column label (a count whose group would run out gains a row instead), so
+    the labels stay what they are: labels a formula lists (=SORT(UNIQUE(…))) do not shift."""
     nudge = spec.columns[spec.nudge]
     members: dict[tuple[str, str | None], list[int]] = {}
     row_text: dict[str, Any] = {}  # a label as the data writes it
@@ -363,12 +366,31 @@ def _rounds(cells: Any, spec: Spec, data: int, last: int, rc: int, ac: int | Non
         col_text.setdefault(_label(across) if ac is not None else None, across)
         members.setdefault((_label(label), _label(across) if ac is not None else None), []).append(r)
     value = lambda r: cells.get((data, r, vc)) if isinstance(cells.get((data, r, vc)), (int, float)) else 0.0  # noqa: E731
+    group_of = {r: group for group, rs in members.items() for r in rs}
+
+    def rows_per_label() -> tuple[Counter, Counter]:
+        return Counter(g[0] for g in group_of.values()), Counter(g[1] for g in group_of.values())
+
+    def can_lose(r: int, left: tuple[Counter, Counter]) -> bool:
+        """Whether row `r` may leave its group without its row or column label running out of
+        rows (labels a formula lists, =SORT(UNIQUE(…)), would then shift); if so, it is counted out."""
+        row, col = group_of[r]
+        if left[0][row] < 2 or left[1][col] < 2:
+            return False
+        left[0][row] -= 1
+        left[1][col] -= 1
+        return True
+
     first: dict[Any, Any] = {}
     needs_donor = [cell for cell in sorted(shown, key=repr) if cell not in members]
+    left = rows_per_label()
     for group, rs in members.items():
         top = max(rs, key=lambda r: (abs(value(r)), -r))
         if spec.agg == "count":
-            first[(data, top, rc)] = None
+            if can_lose(top, left):
+                first[(data, top, rc)] = None
+            elif group in shown:  # its last row: it gains one instead
+                needs_donor.append(group)
         elif abs(value(top)) > 0 and isinstance(cells.get((data, top, nudge)), (int, float)):
             first[(data, top, nudge)] = cells.get((data, top, nudge)) + spec.delta
         elif group in shown:
@@ -378,11 +400,20 @@ def _rounds(cells: Any, spec: Spec, data: int, last: int, rc: int, ac: int | Non
     donors = sorted((r for rs in members.values() for r in rs if spec.agg == "count" or abs(value(r)) > 0),
                     key=lambda r: (-abs(value(r)), r))
     rounds = [first]
-    for start in range(0, len(needs_donor), max(1, len(donors))):
+    waiting = needs_donor
+    while waiting:
         moves: dict[Any, Any] = {}
-        for (row, col), donor in zip(needs_donor[start:], donors):
+        left, pool, given = rows_per_label(), iter(donors), 0
+        for row, col in waiting:
+            donor = next((r for r in pool if group_of[r] != (row, col) and can_lose(r, left)), None)
+            if donor is None:
+                break
             moves[(data, donor, rc)] = row_text.get(row, row)
             if ac is not None:
                 moves[(data, donor, ac)] = col_text.get(col, col)
+            given += 1
+        if not given:
+            break
         rounds.append(moves)
+        waiting = waiting[given:]
     return rounds

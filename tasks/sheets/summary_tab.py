@@ -2,9 +2,11 @@
 formulas so it stays current.
 
 Graded on the final book: the tab's table lists exactly the right (label, count) pairs, in any
-order; and its counts are formulas that read the Tickets tab and follow it (in memory, one
-ticket of every label loses it, or is closed: every count must drop), so typed-in numbers and
-constant formulas fail. The tab holds columns A:B, as asked; anything beside is collateral.
+order (labels typed, or listed by a formula such as =SORT(UNIQUE(…))); and its counts are
+formulas that read the Tickets tab and follow it (in memory, one ticket of every label loses
+it, or is closed, and a label with one ticket gains another: every count must move, and no
+label runs out), so typed-in numbers and constant formulas fail. The tab holds columns A:B, as
+asked; anything beside is collateral.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
 from tasks.sheets._common import (
-    allow_new_tab, allow_recalc, allow_touch, final, follows_every, pick, reading_formulas, same, seeded, tab_named, template_book, wreck,
+    allow_formatting, allow_new_tab, allow_recalc, allow_touch, final, follows_every, pick, reading_formulas, same, seeded, tab_named, template_book, wreck,
 )
 
 FIELDS = (("Type", 2, "C"), ("Priority", 3, "D"), ("Status", 4, "E"), ("Assignee", 6, "G"))  # header, column, letter
@@ -66,7 +68,9 @@ class SummaryTab:
             if sid is None:
                 return None, {}
             rows: dict[str, tuple[int, Any]] = {}
-            for (s, r, c), value in [*sb.book.inputs.items(), *((k, sb.book.get(k)) for k in sb.book.formulas)]:
+            # Labels typed, written by formulas, or spilled by one (=SORT(UNIQUE(…)) in A2 fills the column below it).
+            for s, r, c in sorted({*sb.book.inputs, *sb.book.formulas, *sb.book.spill_owner}):
+                value = sb.book.get((s, r, c))
                 if s == sid and c == 0 and r > 0 and value not in (None, ""):
                     rows[str(value).strip().lower()] = (r, sb.book.get((sid, r, 1)))
             return sid, rows
@@ -87,8 +91,7 @@ class SummaryTab:
 
         def live_check(db: Any) -> CheckResult:
             """Each count reads the Tickets tab's column (and Status, for open tickets) and moves
-            with it: one ticket of every label loses its label (and, in another round, is
-            closed), so every count drops by one."""
+            with it under the changes of `_rounds`, each of which moves every count."""
             sb = final(db, book.id)
             sid, rows = table(sb)
             if sid is None or not rows:
@@ -100,14 +103,7 @@ class SummaryTab:
             ok, why = reading_formulas(sb, targets, lambda k: labels + statuses, title)
             if not ok:
                 return failed(why)
-            picked: dict[str, int] = {}  # label → one ticket that counts for it
-            for r in range(1, last):
-                label, status = sb.book.get((tickets, r, col)), sb.book.get((tickets, r, 4))
-                if label not in (None, "") and (scope == "all" or status != "Done"):
-                    picked.setdefault(str(label).strip().lower(), r)
-            rounds = [{(tickets, r, col): None for r in picked.values()}]
-            if scope == "open":
-                rounds.append({(tickets, r, 4): "Done" for r in picked.values()})
+            rounds = _rounds(sb.book, tickets, col, last, scope)
 
             def counts_in(cells: Any) -> Any:
                 counts = wanted(cells)
@@ -167,9 +163,45 @@ class SummaryTab:
         return TaskInstance(
             prompt=prompt,
             checks=[Check(f"the {title!r} tab counts {which} by {field}", table_check), Check("the counts are live formulas", live_check, 2.0)],
-            expected=[*allow_new_tab(book.id, title, lambda _r, c: c < 2), allow_touch(book.id), allow_recalc(book.id)],  # columns A:B, as asked
+            expected=[*allow_new_tab(book.id, title, lambda _r, c: c < 2), allow_touch(book.id), allow_recalc(book.id), allow_formatting(book.id)],  # columns A:B, as asked
             oracle=oracle,
             alternatives=(alternative,),
             moves=Moves(say=say, wrong=wrong, everything=typed, wrong_record=wrong_record, shotgun=shotgun, wreck=vandalise),
             facts={"spreadsheet": book.id, "tab": title, "field": field, "scope": scope},
         )
+
+
+def _rounds(cells: Any, tickets: int, col: int, last: int, scope: str) -> list[dict[Any, Any]]:
+    """Changes to the Tickets tab under which every count must move, none making a label run
+    out of tickets (labels a formula lists, =SORT(UNIQUE(…)), would then move up a row): a
+    label with tickets to spare loses one (and, for open tickets, has another closed); a label
+    with one ticket gains one, taken from a ticket that counts for nothing (no label, or done
+    when open tickets are counted), else from a label with tickets to spare."""
+    members: dict[str, list[int]] = {}
+    written: dict[str, Any] = {}
+    idle: list[int] = []  # tickets no count includes
+    for r in range(1, last):
+        label, status = cells.get((tickets, r, col)), cells.get((tickets, r, 4))
+        if label in (None, "") or (scope == "open" and status == "Done"):
+            idle.append(r)
+            continue
+        key = str(label).strip().lower()
+        members.setdefault(key, []).append(r)
+        written.setdefault(key, label)
+    loses = {key: rs[0] for key, rs in members.items() if len(rs) > 1}
+    spare = [r for key, rs in members.items() if len(rs) > 2 for r in rs[1:-1]]  # the first is blanked, the last stays
+    donors = iter([*idle, *spare])
+    first: dict[Any, Any] = {(tickets, r, col): None for r in loses.values()}
+    for key, rs in members.items():
+        if len(rs) == 1:
+            donor = next(donors, None)
+            if donor is None:  # nothing to give: the count drops to nothing (a listed label then moves up)
+                first[(tickets, rs[0], col)] = None
+                continue
+            first[(tickets, donor, col)] = written[key]
+            if scope == "open":
+                first[(tickets, donor, 4)] = "To Do"
+    rounds = [first]
+    if scope == "open":
+        rounds.append({(tickets, r, 4): "Done" for r in loses.values()})
+    return rounds

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from apps.tickets import queries as Q
 from apps.tickets.ids import jira_time
-from apps.tickets.models import Component, Issue, IssueComponent, Label, Link, User
+from apps.tickets.models import ChangeItem, Component, Issue, IssueComponent, Label, Link, User, Worklog
 from apps.tickets.service import ACTOR_META_KEY
 from graders.checks import CheckResult, failed, passed
 from graders.diff import RowChange
@@ -96,6 +96,15 @@ def comments_since(db: Session, issue_id: int, author: str, since: str) -> list[
     return Q.COMMENTS_SINCE.scalars(db, issue_id=issue_id, author=author, since=since)
 
 
+def said_since(db: Session, issue_id: int, author: str, since: str) -> list[str]:
+    """Everything the agent wrote on an issue since the task began: its comments and the notes on
+    the time it logged. Both show on the issue to whoever reads it, so a hedge ("or Duplicate",
+    another customer) written in a worklog's note is as much said as one in a comment."""
+    notes = db.scalars(select(Worklog.comment).where(Worklog.issue_id == issue_id, Worklog.author_id == author,
+                                                      Worklog.created > since).order_by(Worklog.id))
+    return [*comments_since(db, issue_id, author, since), *(n for n in notes if n)]
+
+
 def blocks_only(db: Session, bug: Any, ticket: Any, after_link: int) -> CheckResult:
     """`bug` blocks `ticket` through a link made after `after_link` (the last link id when the
     task began), and no other link was made to or from either of them since."""
@@ -108,6 +117,15 @@ def blocks_only(db: Session, bug: Any, ticket: Any, after_link: int) -> CheckRes
     if len(new) > 1:
         return failed(f"{len(new) - 1} other links were made besides '{bug.key} blocks {ticket.key}'")
     return passed(f"{bug.key} blocks {ticket.key}")
+
+
+def set_elsewhere(db: Session, issue_id: int, field: str, author: str, since: str) -> list[str]:
+    """The other issues on which `author` changed `field` since the task began (keys, in order):
+    the task's change made on look-alikes too."""
+    keys = db.scalars(select(Issue.key).join(ChangeItem, ChangeItem.issue_id == Issue.id).where(
+        ChangeItem.issue_id != issue_id, ChangeItem.field == field, ChangeItem.author_id == author, ChangeItem.created > since)
+        .order_by(ChangeItem.id))
+    return list(dict.fromkeys(keys))
 
 
 def values_set(db: Session, issue_id: int, field: str, since: str) -> list[str | None]:

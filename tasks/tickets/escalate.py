@@ -30,7 +30,7 @@ from tasks.base import Moves, SampleContext, TaskInstance, ToolError, Tools
 from tasks.common.answers import judge, ticket_keys, without_retracted
 from tasks.common.text import words
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.tickets._common import Ticket, allow_issue, bumped, blocks_only, comment, comments_since, site, wreck
+from tasks.tickets._common import Ticket, allow_issue, bumped, blocks_only, comment, comments_since, said_since, site, wreck
 
 # The support component of the ticket → the engineering component of the bug (tickets in other areas are not sampled).
 ENG_COMPONENT = {"Authentication": "Auth", "Integrations": "Integrations", "Reporting": "Reporting", "API": "API"}
@@ -163,7 +163,8 @@ class EscalateToEngineering:
             bodies = comments_since(db, ticket.id, s.me.account_id, s.start)
             if not bodies:
                 return failed(f"no comment from you on {ticket.key}")
-            verdict = judge("ENG issue keys", ticket_keys(without_retracted(" ".join(bodies)), ("ENG",)), {bug.key})
+            said = said_since(db, ticket.id, s.me.account_id, s.start)  # a worklog's note naming other bugs is a hedge too
+            verdict = judge("ENG issue keys", ticket_keys(without_retracted(" ".join(said)), ("ENG",)), {bug.key})
             return passed(f"{ticket.key}: {verdict.detail}") if verdict.ok else failed(f"your comment on {ticket.key} {verdict.detail}")
 
         async def oracle(tools: Tools) -> None:

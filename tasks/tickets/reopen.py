@@ -13,14 +13,17 @@ from __future__ import annotations
 import random
 import re
 
+from sqlalchemy import select
+
 from apps.tickets import catalog
 from apps.tickets import queries as Q
+from apps.tickets.models import Comment, Issue
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.answers import echoes, without_retracted
 from tasks.common.text import Lexicon, short_names
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.tickets._common import WORKFLOW, allow_issue, bumped, comment, comments_since, site, transition, wreck
+from tasks.tickets._common import WORKFLOW, allow_issue, bumped, comment, comments_since, said_since, site, transition, wreck
 
 _SAYS = ("still sees the problem", "reported it again this morning", "says the fix did not work for them")
 
@@ -75,11 +78,18 @@ class ReopenWithComment:
             # customer name that contains this one names the other customer, and "not Acme" rules Acme out.
             if echoes("\n".join(bodies), prompt):
                 return failed(f"your comment on {ticket.key} pastes the task instead of saying who reported it")
-            named = customers.find(without_retracted("\n".join(bodies)))
+            # What else it wrote on the ticket (a worklog's note) is read with the comments: a hedge there is still a hedge.
+            named = customers.find(without_retracted("\n".join(said_since(db, ticket.id, s.me.account_id, s.start))))
             if customer not in named:
                 return failed(f"your comment on {ticket.key} does not name the customer")
             if named - {customer}:
                 return failed(f"your comment names other customers too: {', '.join(sorted(named - {customer}))[:200]}")
+            # The same note on other tickets says the customer reported those again too: the report was about this one.
+            also = [key for key, body in db.execute(select(Issue.key, Comment.body).join(Comment, Comment.issue_id == Issue.id).where(
+                Comment.issue_id != ticket.id, Comment.author_id == s.me.account_id, Comment.created > s.start))
+                    if customer in customers.find(without_retracted(body))]
+            if also:
+                return failed(f"you also commented on {', '.join(sorted(set(also))[:5])} that {customer} reported it")
             return passed(f"commented that {customer} {said}")
 
         async def oracle(tools: Tools) -> None:

@@ -21,7 +21,7 @@ from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.answers import without_retracted
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.tickets._common import WORKFLOW, allow_issue, bumped, comment, comments_since, site, transition, values_set, wreck
+from tasks.tickets._common import WORKFLOW, allow_issue, bumped, comment, said_since, site, transition, values_set, wreck
 
 _RESOLUTIONS = (("Fixed", "the fix shipped in this week's release"), ("Won't Do", "the customer withdrew the request"),
                 ("Duplicate", "it duplicates an older ticket"), ("Cannot Reproduce", "nobody could reproduce it"))
@@ -85,8 +85,8 @@ class ResolveWithResolution:
             wrong = [v for v in values_set(db, ticket.id, "resolution", s.start) if v not in (None, resolution)]
             if wrong:
                 return failed(f"{ticket.key} was resolved as {wrong[0]!r} along the way")
-            # A comment is part of what the customer is told: one that offers other resolutions besides this one is a hedge.
-            said = resolutions_named(without_retracted(named_as_tokens("\n".join(comments_since(db, ticket.id, s.me.account_id, s.start)))))
+            # A comment (or a worklog's note) is part of what the customer is told: one that offers other resolutions besides this one is a hedge.
+            said = resolutions_named(without_retracted(named_as_tokens("\n".join(said_since(db, ticket.id, s.me.account_id, s.start)))))
             if said - {resolution}:
                 return failed(f"your comment on {ticket.key} also names {', '.join(sorted(said - {resolution}))}: a hedge, not {resolution!r}")
             return passed(f"{ticket.key} is {issue.status} with resolution {resolution}")

@@ -4,7 +4,8 @@ prompt lists.
 Passes when the subtasks created under the story since the task began are exactly the ones
 asked (summaries compared as words: case, punctuation, spacing and a list number or the
 story's key in front aside), each once; created one by one or in one batch, either way. A
-subtask whose summary stuffs in several asked ones is another summary, and fails.
+subtask whose summary stuffs in several asked ones is another summary, and fails; so does
+creating any other issue besides them (the subtasks filed under another story too).
 """
 
 from __future__ import annotations
@@ -65,6 +66,10 @@ class SplitStory:
             got = sorted(" ".join(words(_unmarked(i.summary, story.key))) for i in made)
             if got != want:
                 return failed(f"subtasks under {story.key} are {got}, not {want}")
+            # The split is of this story: the same subtasks filed under another issue too are work planned twice.
+            elsewhere = list(db.scalars(select(Issue.key).where(Issue.id >= first_new_id, Issue.parent_id.is_distinct_from(story.id))))
+            if elsewhere:
+                return failed(f"{len(made)} subtasks under {story.key}, but you also created {', '.join(elsewhere[:5])} elsewhere")
             return passed(f"{len(made)} subtasks under {story.key}")
 
         def subtasks_now(db) -> set[int]:

@@ -3,7 +3,8 @@ priority, assignee, a label and a component.
 
 Each rule is its own check. The ticket's other labels stay (the label is added, not swapped
 in); the assignee is named by display name, so the agent must look the person up. Setting a
-field to a wrong value on the way fails that rule: Jira notifies the people it names.
+field to a wrong value on the way fails that rule: Jira notifies the people it names; so does
+setting it on other tickets too (a label or component sprayed on look-alikes routes them all).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from apps.tickets.models import Component, IssueComponent, Label
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.tickets._common import allow_issue, bumped, comment, site, unique_names, values_set, wreck
+from tasks.tickets._common import allow_issue, bumped, comment, set_elsewhere, site, unique_names, values_set, wreck
 
 _LABELS = ("needs-info", "escalated-to-eng", "vip-customer", "billing-review")
 _PRIORITIES = ("Highest", "High", "Low")
@@ -65,6 +66,10 @@ class TriageSupportTicket:
                 detour = [v for v in values_set(db, ticket.id, changelog_field, s.start) if v not in (want, None)]
                 if detour:
                     return failed(f"{name} of {ticket.key} was set to {detour[0]!r} along the way")
+                # The rule routes this ticket: setting the same field on other tickets too routes them as well.
+                elsewhere = set_elsewhere(db, ticket.id, changelog_field, s.me.account_id, s.start)
+                if elsewhere:
+                    return failed(f"{name} of {ticket.key} is {want}, but you also changed the {name} of {', '.join(elsewhere[:5])}")
                 return passed(f"{name} is {want}")
             return Check(f"{ticket.key} {name} is {want}", test, weight)
 

@@ -12,7 +12,7 @@ import random
 from sqlalchemy import func, select
 
 from apps.tickets.ids import format_duration, parse_duration
-from apps.tickets.models import Worklog
+from apps.tickets.models import Issue, Worklog
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, ToolError, Tools
 from tasks.common.variants import cached, choose, count, shuffled
@@ -51,6 +51,11 @@ class LogWork:
                                                                       Worklog.created > s.start)) or 0
             if total != seconds:
                 return failed(f"you logged {format_duration(total) if total else 'nothing'} on {ticket.key}, not {duration}")
+            # Time logged on another issue as well counts the same work twice in every report: the work was on this one.
+            elsewhere = sorted(set(db.scalars(select(Issue.key).join(Worklog, Worklog.issue_id == Issue.id).where(
+                Worklog.issue_id != ticket.id, Worklog.author_id == s.me.account_id, Worklog.created > s.start))))
+            if elsewhere:
+                return failed(f"{duration} logged on {ticket.key}, but you also logged time on {', '.join(elsewhere[:5])}")
             return passed(f"{duration} logged on {ticket.key}")
 
         async def oracle(tools: Tools) -> None:
