@@ -233,6 +233,12 @@ def _unique(area: Any, by_column: Any = False, exactly_once: Any = False) -> Any
     return Matrix([list(r) for r in kept])
 
 
+@function("TRANSPOSE", 1, 1)
+def _transpose(area: Any) -> Any:
+    """The area with its rows as columns: spills down what was across, and across what was down."""
+    return Matrix([list(column) for column in zip(*matrix_of(area).rows)])
+
+
 @function("ROWS", 1, 1)
 def _rows(area: Any) -> float:
     return float(matrix_of(area).height)

@@ -69,6 +69,7 @@ CASES = [
     ("=NETWORKDAYS(DATE(2026,3,2),DATE(2026,3,13))", 10), ("=NETWORKDAYS(DATE(2026,3,2),DATE(2026,3,13),DATE(2026,3,4))", 9),
     ("=SUM(FILTER(Data!C2:C5,Data!B2:B5=\"East\"))", 175), ("=INDEX(SORT(Data!C2:C5,1,FALSE),1)", 300),
     ("=ROWS(UNIQUE(Data!B2:B5))", 3), ("=SUMPRODUCT(Data!C2:C3,{2;1})", 450),
+    ("=INDEX(TRANSPOSE(Data!A1:E1),3)", "Amount"), ("=ROWS(TRANSPOSE(Data!A1:E2))", 5), ("=COLUMNS(TRANSPOSE(Data!C2:C5))", 4),
 ]
 
 
@@ -142,6 +143,14 @@ def test_array_results_spill_and_a_blocked_spill_is_ref() -> None:
     book.set_input((0, 2, 1), None)
     book.recalc({(0, 2, 1)})
     assert [book.get((0, r, 1)) for r in range(3)] == [1, 2, 3]
+
+
+def test_transpose_spills_a_row_down_and_follows_its_source() -> None:
+    book = book_with({"S": [[1, 2, "x"], ["=TRANSPOSE(A1:C1)"]]})
+    assert [book.get((0, r, 0)) for r in range(1, 4)] == [1, 2, "x"]
+    book.set_input((0, 0, 1), 5.0)
+    book.recalc({(0, 0, 1)})
+    assert book.get((0, 2, 0)) == 5
 
 
 def test_one_edit_in_a_10000_cell_book_evaluates_only_its_dependants(monkeypatch: pytest.MonkeyPatch) -> None:
