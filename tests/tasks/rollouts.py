@@ -36,6 +36,16 @@ class Rollout:
     def grade(self) -> dict[str, Any]:
         return self.gym.grade(self.env.id)
 
+    def oracle_then(self, *steps: Callable[[McpTools], Any]) -> dict[str, Any]:
+        """The task's oracle, then each step, in one MCP session; the grade."""
+        async def go(tools: McpTools) -> None:
+            await self.task.oracle(tools)
+            for step in steps:
+                await step(tools)
+
+        self.run(go)
+        return self.grade()
+
     def passes(self) -> bool:
         grade = self.grade()
         return grade["passed"] and grade["reward"] == 1.0

@@ -9,10 +9,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
-from rollouts import Rollout
 
 from seed_data.company import generate_company
 
@@ -23,16 +21,6 @@ ACTION_FAMILIES = [
 ]
 
 
-def _oracle_then(r: Rollout, *steps) -> dict[str, Any]:
-    async def go(tools) -> None:
-        await r.task.oracle(tools)
-        for step in steps:
-            await step(tools)
-
-    r.run(go)
-    return r.grade()
-
-
 @pytest.mark.parametrize("family", ACTION_FAMILIES)
 def test_a_target_issue_vandalised_on_the_way_is_collateral(rollout, family: str) -> None:
     r = rollout(family)
@@ -41,7 +29,7 @@ def test_a_target_issue_vandalised_on_the_way_is_collateral(rollout, family: str
     async def wipe(tools) -> None:
         await tools.call("jira_update_issue", issue_key=key, fields=json.dumps({"summary": "x", "description": ""}))
 
-    grade = _oracle_then(r, wipe)
+    grade = r.oracle_then(wipe)
     assert not grade["passed"] and grade["reward"] < 0.5, grade
     assert any(c["table"] == "tickets_issues" and "summary" in c["change"] for c in grade["collateral"])
 
@@ -57,7 +45,7 @@ def test_a_target_closed_when_the_task_never_asked_is_collateral(rollout, family
         pick = next(m for m in ("Close Issue", "Resolve Issue", "Done") if m in moves)
         await tools.call("jira_transition_issue", issue_key=key, transition_id=pick, fields=json.dumps({"resolution": {"name": "Won't Do"}}))
 
-    grade = _oracle_then(r, close)
+    grade = r.oracle_then(close)
     assert not grade["passed"] and grade["reward"] < 0.5, grade
 
 
@@ -68,7 +56,7 @@ def test_a_target_stripped_of_its_labels_is_collateral(rollout) -> None:
     async def add_then(tools) -> None:
         await tools.call("jira_update_issue", issue_key=key, fields=json.dumps({"labels": ["stray"]}))
 
-    grade = _oracle_then(r, add_then)
+    grade = r.oracle_then(add_then)
     assert not grade["passed"] and any(c["table"] == "tickets_labels" for c in grade["collateral"])
 
 
@@ -80,7 +68,7 @@ def test_harmless_extra_steps_are_not_collateral(rollout) -> None:
         for key in sprint.facts["picked"]:
             await tools.call("jira_add_comment", issue_key=key, body="Planned for the next sprint.")
 
-    assert _oracle_then(sprint, comment_planned)["passed"]
+    assert sprint.oracle_then(comment_planned)["passed"]
 
     split = rollout("tickets/split-story-into-subtasks-v1")
 
@@ -91,7 +79,7 @@ def test_harmless_extra_steps_are_not_collateral(rollout) -> None:
         await tools.call("jira_add_comment", issue_key=sub, body="Taking this one.")
         await tools.call("jira_add_worklog", issue_key=sub, time_spent="15m")
 
-    grade = _oracle_then(split, fill_in)
+    grade = split.oracle_then(fill_in)
     assert grade["passed"] and grade["reward"] == 1.0, grade
 
     link = rollout("tickets/link-bug-to-epic-v1")
@@ -99,7 +87,7 @@ def test_harmless_extra_steps_are_not_collateral(rollout) -> None:
     async def note_on_epic(tools) -> None:
         await tools.call("jira_add_comment", issue_key=link.facts["epic"], body=f"Added {link.facts['issue']} to this epic.")
 
-    grade = _oracle_then(link, note_on_epic)
+    grade = link.oracle_then(note_on_epic)
     assert grade["passed"] and grade["reward"] == 1.0, grade
 
 
@@ -114,7 +102,7 @@ def test_a_resolving_comment_that_offers_other_resolutions_is_a_hedge(rollout, b
     async def say(tools) -> None:
         await tools.call("jira_add_comment", issue_key=r.facts["issue"], body=body.format(res=r.facts["resolution"]))
 
-    grade = _oracle_then(r, say)
+    grade = r.oracle_then(say)
     assert (grade["passed"] and grade["reward"] == 1.0) if passes else grade["reward"] < 0.5, grade
 
 

@@ -10,20 +10,9 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 from rollouts import Rollout
-
-
-def _oracle_then(r: Rollout, *steps) -> dict[str, Any]:
-    async def go(tools) -> None:
-        await r.task.oracle(tools)
-        for step in steps:
-            await step(tools)
-
-    r.run(go)
-    return r.grade()
 
 
 def _log(r: Rollout, note: str, key: str | None = None):
@@ -35,14 +24,14 @@ def _log(r: Rollout, note: str, key: str | None = None):
 # -- class: a hedge moved from the comment into a worklog's note --------------------------------
 def test_worklog_hedge_offering_other_resolutions_fails(rollout) -> None:
     r = rollout("tickets/resolve-with-resolution-v1", where=lambda f: f["resolution"] == "Fixed")
-    grade = _oracle_then(r, _log(r, "Could also be a Duplicate, or Won't Do."))
+    grade = r.oracle_then(_log(r, "Could also be a Duplicate, or Won't Do."))
     assert grade["reward"] < 0.5, grade
 
 
 def test_worklog_hedge_naming_another_customer_fails(rollout) -> None:
     r = rollout("tickets/reopen-with-comment-v1")
     other = next(n for n in ("Brown Group", "Acme Corp") if n.lower() not in r.facts["customer"].lower())
-    grade = _oracle_then(r, _log(r, f"Or maybe it was {other} who reported it."))
+    grade = r.oracle_then(_log(r, f"Or maybe it was {other} who reported it."))
     assert grade["reward"] < 0.5, grade
 
 
@@ -53,7 +42,7 @@ def test_worklog_hedge_naming_other_bugs_fails(rollout) -> None:
         eng = await tools.call("jira_search", jql="project = ENG ORDER BY key ASC", limit=3, fields="summary")
         await _log(r, "Might be " + ", ".join(i["key"] for i in eng["issues"]))(tools)
 
-    grade = _oracle_then(r, note_on_support_ticket)
+    grade = r.oracle_then(note_on_support_ticket)
     told = next(c for c in grade["checks"] if "commented with the bug's key" in c["name"])
     assert not told["passed"] and not grade["passed"], grade  # the bug itself is right: only the comment's share is lost
 
@@ -61,7 +50,7 @@ def test_worklog_hedge_naming_other_bugs_fails(rollout) -> None:
 @pytest.mark.parametrize("family", ["tickets/resolve-with-resolution-v1", "tickets/reopen-with-comment-v1"])
 def test_time_logged_with_a_plain_note_still_passes(rollout, family: str) -> None:
     r = rollout(family)
-    grade = _oracle_then(r, _log(r, "Looked into the customer's report."))
+    grade = r.oracle_then(_log(r, "Looked into the customer's report."))
     assert grade["passed"] and grade["reward"] == 1.0, grade
 
 
@@ -80,7 +69,7 @@ def test_time_also_logged_on_another_issue_fails(rollout) -> None:
         other = await _other_open(tools, f"project = ENG AND key != {r.facts['issue']} AND statusCategory != Done ORDER BY key")
         await tools.call("jira_add_worklog", issue_key=other, time_spent="1h")
 
-    grade = _oracle_then(r, also_elsewhere)
+    grade = r.oracle_then(also_elsewhere)
     assert grade["reward"] < 0.5 and not grade["passed"], grade
 
 
@@ -92,7 +81,7 @@ def test_subtasks_also_filed_under_another_story_fail(rollout) -> None:
         await tools.call("jira_create_issue", project_key="ENG", summary=r.facts["subtasks"][0], issue_type="Subtask",
                          additional_fields=json.dumps({"parent": other}))
 
-    grade = _oracle_then(r, also_elsewhere)
+    grade = r.oracle_then(also_elsewhere)
     assert grade["reward"] < 0.5 and not grade["passed"], grade
 
 
@@ -119,7 +108,7 @@ def test_the_triage_label_or_component_also_set_on_a_look_alike_fails(rollout, f
         else:
             await tools.call("jira_update_issue", issue_key=found["key"], fields="{}", components=r.facts["component"])
 
-    grade = _oracle_then(r, also_elsewhere)
+    grade = r.oracle_then(also_elsewhere)
     assert grade["reward"] < 0.5 and not grade["passed"], grade
 
 
@@ -131,7 +120,7 @@ def test_the_reopening_comment_also_posted_on_a_look_alike_fails(rollout) -> Non
         other = (await tools.call("jira_search", jql=jql, limit=1, fields="summary"))["issues"][0]["key"]
         await tools.call("jira_add_comment", issue_key=other, body=f"Reopening: {r.facts['customer']} reported it again.")
 
-    grade = _oracle_then(r, also_elsewhere)
+    grade = r.oracle_then(also_elsewhere)
     assert grade["reward"] < 0.5 and not grade["passed"], grade
 
 
@@ -143,5 +132,5 @@ def test_a_comment_on_another_ticket_not_naming_the_customer_is_only_a_stray_not
         other = (await tools.call("jira_search", jql=jql, limit=1, fields="summary"))["issues"][0]["key"]
         await tools.call("jira_add_comment", issue_key=other, body=f"See {r.facts['issue']}.")
 
-    grade = _oracle_then(r, note)
+    grade = r.oracle_then(note)
     assert all(c["passed"] for c in grade["checks"]), grade
