@@ -92,10 +92,11 @@ def unaffected(book: Book, key: Key, cell: Key) -> bool:
     return not met
 
 
-def unaffected_among(book: Book, keys: list[Key], cell: Key) -> set[Key]:
+def unaffected_each(book: Book, keys: list[Key], cell: Key) -> set[Key]:
     """The formulas of `keys` that provably keep their value when `cell` changes: `unaffected`
     of each, in one sweep (a typed amount reaches a whole summary column of them, and the
-    call per formula cost more than its test). A criterion cell's test is built once."""
+    call per formula cost more than its test). A criterion cell's test is built once.
+    (`aggregate_groups.unaffected_among` answers most of a summary column without this.)"""
     formulas, values, inputs, spill, plans = book.formulas, book.values, book.inputs, book.spill, book.plans
     sheet, row, col = cell
     tests: dict[Key, Any] = {}
@@ -141,6 +142,17 @@ def unaffected_among(book: Book, keys: list[Key], cell: Key) -> set[Key]:
 
 
 _UNPLANNED = object()
+
+
+def plan_of(book: Book, key: Key) -> tuple[Any, tuple[Any, ...]] | None:
+    """`plan` of the formula at `key` (kept per sheet and text), None for any other formula."""
+    text = book.formulas.get(key)
+    if text is None:
+        return None
+    found = book.plans.get((key[0], text), _UNPLANNED)
+    if found is _UNPLANNED:
+        found = book.plans[(key[0], text)] = plan(book, key[0], text)
+    return found
 
 
 def plan(book: Book, home: int, text: str) -> tuple[Any, tuple[Any, ...]] | None:

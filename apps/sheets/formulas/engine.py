@@ -25,7 +25,8 @@ from typing import Any
 
 from apps.sheets.a1 import GridRange, cell_name
 from apps.sheets.formulas import functions  # noqa: F401 - registers every function
-from apps.sheets.formulas.aggregates import shape, unaffected, unaffected_among
+from apps.sheets.formulas.aggregate_groups import AggregateGroups, unaffected_among
+from apps.sheets.formulas.aggregates import shape, unaffected
 from apps.sheets.formulas.context import BookContext, is_volatile
 from apps.sheets.formulas.evaluator import evaluate
 from apps.sheets.formulas.parser import FormulaSyntaxError, parse, references
@@ -79,6 +80,7 @@ class Book:
         self._ranges: dict[int, dict[tuple[int, int, int, int], Matrix]] = defaultdict(dict)
         self.plans: dict[tuple[int, str], Any] = {}  # (sheet, text) → aggregates.plan
         self.aggregates: set[Key] = set()  # formulas that are one conditional aggregate (aggregates.shape)
+        self._groups: AggregateGroups | None = None  # built on first use; read-only, so copies share it
 
     def copy(self) -> Book:
         """An independent copy (edits to either leave the other as it was), for reading one
@@ -98,8 +100,23 @@ class Book:
         new._open = defaultdict(set, {k: set(v) for k, v in self._open.items()})
         new._extent_before = dict(self._extent_before)
         new._ranges = defaultdict(dict, {k: dict(v) for k, v in self._ranges.items()})  # a Matrix is never changed
-        new.plans, new.aggregates = dict(self.plans), set(self.aggregates)
+        new.plans, new.aggregates, new._groups = dict(self.plans), set(self.aggregates), self._groups
         return new
+
+    def aggregate_groups(self) -> AggregateGroups:
+        """The conditional aggregates grouped by frame (aggregate_groups.py), as the cells now
+        stand; dropped by `_regroup` when what they were built from changes."""
+        if self._groups is None:
+            self._groups = AggregateGroups(self)
+        return self._groups
+
+    def _regroup(self, key: Key | None = None, sheet_id: int | None = None) -> None:
+        """Drop the aggregate groups if they read the cell at `key` (or any cell of `sheet_id`),
+        or, with neither, whatever changed."""
+        groups = self._groups
+        if groups is not None and ((key is None and sheet_id is None) or key in groups.criterion_cells
+                                   or sheet_id in groups.criterion_sheets):
+            self._groups = None
 
     def add_sheet(self, info: SheetInfo) -> None:
         """A new, empty tab that no formula names yet (otherwise reload the book)."""
@@ -186,6 +203,7 @@ class Book:
         self.values[key] = value
         if shape(text) is not None:
             self.aggregates.add(key)
+            self._regroup()
         if deps is None:
             deps, volatile = self.compile(key[0], text)
             if volatile:
@@ -206,6 +224,7 @@ class Book:
         self._extent.pop(key[0], None)
         if shape(text) is not None:
             self.aggregates.add(key)
+            self._regroup()
 
     def loaded(self) -> None:
         """A loader that filled the book's cells directly is done: what was worked out of them
@@ -224,6 +243,7 @@ class Book:
             self._extent_before[sheet_id] = self._extent.get(sheet_id)
 
     def _changed(self, sheet_id: int) -> None:
+        self._regroup(sheet_id=sheet_id)
         self._extent_may_move(sheet_id)
         self._extent.pop(sheet_id, None)
         self._ranges.pop(sheet_id, None)
@@ -252,7 +272,9 @@ class Book:
         del self.formulas[key]
         self.values.pop(key, None)
         self.volatile.discard(key)
-        self.aggregates.discard(key)
+        if key in self.aggregates:
+            self.aggregates.discard(key)
+            self._regroup()
         for dep in self.deps.pop(key, ()):
             self._unindex(dep, key)
         self._clear_spill(key)
@@ -494,6 +516,8 @@ class Book:
         that hold it are replaced by copies showing it (recalculating a running total down a
         table must not make each summary formula re-read the table's other columns, nor a
         deal's amount typed in make every SUMIFS re-read the whole amount column)."""
+        if self._groups is not None and key in self._groups.criterion_cells:
+            self._groups = None  # they read its value
         cache = self._ranges.get(key[0])
         if not cache:
             return

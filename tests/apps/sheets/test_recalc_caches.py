@@ -10,7 +10,8 @@ import random
 from datetime import datetime
 from typing import Any
 
-from apps.sheets.formulas.aggregates import unaffected, unaffected_among
+from apps.sheets.formulas.aggregate_groups import unaffected_among
+from apps.sheets.formulas.aggregates import unaffected
 from apps.sheets.formulas.engine import Book, Key, SheetInfo
 
 CATEGORIES: list[Any] = ["a", "b", "c", "", "A", 1.0, 2.0, True, None, "x*", "b?"]
@@ -99,3 +100,69 @@ def test_the_aggregates_a_cell_cannot_move_are_found_in_one_sweep_as_one_by_one(
             assert unaffected_among(book, readers, cell) == one_by_one, (seed, cell)
             tested += len(one_by_one)
         assert tested > 0  # some were left out: the sweep was tested on both answers
+
+
+# What a summary column's criterion cells may hold: plain text in any case, text that only
+# Unicode case folding matches ("dıane" matches "DIANE", the Kelvin sign matches "k"),
+# wildcards, operators, numbers, dates, booleans, blanks, and errors.
+SUMMARY_CRITERIA: list[Any] = ["a", "A", "b", "diane", "DIANE", "d\u0131ane", "\u212aate", "kate", "b*", "<>a", ">1", "1", 2.0,
+                               "2026-01-05", True, "TRUE", "", None, "=FORMULA_ERROR"]
+SUMMARY_VALUES: list[Any] = ["a", "A", "b", "c", "Diane", "d\u0131ane", "KATE", "kate", "b1", 1.0, 2.0, "1", True, "", None]
+
+
+def _summary_book(rng: random.Random) -> tuple[Book, dict[Key, Any], dict[Key, str]]:
+    """A table (Data!A:C) and a summary column per frame on Sum: SUMIF(A, Sum!A<k>, C),
+    SUMIFS(C, A, Sum!A<k>, B, "<>b") and COUNTIFS(B, Sum!A<k>, A, Sum!A<k+1>), one row each;
+    and a few SUMIF(A, Data!C<k>, C), whose criterion is a cell they sum."""
+    inputs: dict[Key, Any] = {}
+    formulas: dict[Key, str] = {}
+    for r in range(30):
+        inputs[(0, r, 0)] = rng.choice(SUMMARY_VALUES)
+        inputs[(0, r, 1)] = rng.choice(SUMMARY_VALUES)
+        inputs[(0, r, 2)] = rng.choice([rng.uniform(-50, 50), 3.0, None, "t", "a", "b"])
+    for k in range(5):  # criteria inside the summed range itself
+        formulas[(1, 20 + k, 1)] = f"=SUMIF(Data!$A$1:$A$30,Data!C{k + 1},Data!$C$1:$C$30)"
+    for k in range(12):
+        criterion = rng.choice(SUMMARY_CRITERIA)
+        if criterion == "=FORMULA_ERROR":
+            formulas[(1, k, 0)] = "=1/0"
+        else:
+            inputs[(1, k, 0)] = criterion
+        formulas[(1, k, 1)] = f"=SUMIF(Data!$A$1:$A$30,A{k + 1},Data!$C$1:$C$30)"
+        formulas[(1, k, 2)] = f'=SUMIFS(Data!$C$1:$C$30,Data!$A$1:$A$30,A{k + 1},Data!$B$1:$B$30,"<>b")'
+        formulas[(1, k, 3)] = f"=COUNTIFS(Data!$B$1:$B$30,A{k + 1},Data!$A$1:$A$30,A{k + 2})"
+    inputs = {k: v for k, v in inputs.items() if v is not None}
+    return _book(inputs, formulas), inputs, formulas
+
+
+def test_a_summary_column_is_judged_by_group_as_one_by_one_while_its_criteria_change() -> None:
+    """The grouped answer (aggregate_groups.py) is the one-by-one answer for every cell of the
+    table and the summary, after edits to amounts, tested columns and the criterion cells
+    themselves (which the groups read, so an edit there must not leave them stale)."""
+    for seed in range(6):
+        rng = random.Random(300 + seed)
+        book, inputs, formulas = _summary_book(rng)
+        tested = grouped = 0
+        for step in range(50):
+            if rng.random() < 0.3:
+                key = (1, rng.randrange(12), 0)  # a criterion cell
+                value = rng.choice([v for v in SUMMARY_CRITERIA if v != "=FORMULA_ERROR"])
+            else:
+                key = (0, rng.randrange(30), rng.randrange(3))
+                value = rng.choice(SUMMARY_VALUES) if key[2] < 2 else rng.choice([rng.uniform(-50, 50), None, "t", "a", "b"])
+            formulas.pop(key, None)
+            book.set_input(key, value)
+            book.recalc({key}, include_self=True)
+            if value is None:
+                inputs.pop(key, None)
+            else:
+                inputs[key] = value
+            for cell in [(0, rng.randrange(30), rng.randrange(3)) for _ in range(6)] + [(0, rng.randrange(5), 2), key]:
+                readers = [k for k in book.dependants(cell) if k in book.aggregates]
+                one_by_one = {k for k in readers if unaffected(book, k, cell)}
+                assert unaffected_among(book, readers, cell) == one_by_one, (seed, step, cell)
+                tested += len(one_by_one)
+                grouped_keys = {k for groups in book.aggregate_groups().by_column.values() for group in groups for k in group.members}
+                grouped += sum(1 for k in readers if k in grouped_keys)
+            assert _shown(book) == _shown(_book(inputs, formulas)), (seed, step, key, value)
+        assert tested > 0 and grouped > 0  # both answers seen, and the groups did judge
