@@ -61,7 +61,7 @@ class FilterByRule:
                 cells = template_book(ctx, book.id)
                 table = _rows(cells, book.tabs[tab], width, literal)
                 rows = [[norm(v) for v in line] for _, line in table]
-                found = rules_for(title, tab, literal, rows)
+                found = rules_for(title, tab, literal, [line for _, line in table])  # as shown: "Owner is Ann Lee", not "ann lee"
                 header = [cells.get((book.tabs[tab], 0, c)) for c in range(width)]
                 for rule in found:  # what sampling needs, so a create reads nothing: header, last row, kept rows
                     ctx.cache[self._key(rule)] = (header, table[-1][0], [tuple(line[:literal]) for line in rows if rule.holds(line)])

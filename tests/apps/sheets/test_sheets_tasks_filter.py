@@ -65,3 +65,16 @@ def test_thresholds_and_dates_sit_on_no_row_and_every_rule_keeps_some_rows_and_d
             if test.op in ("gt", "lt"):
                 assert all(norm(r[test.col]) != test.value for r in rows), test  # no row sits on the line
     assert norm("$12,000") == norm(12000) and norm("2026-03-04") == norm(to_serial(date(2026, 3, 4))) and norm(" Ann ") == "ann"
+
+
+def test_a_rule_names_its_owner_as_the_table_spells_it(gym: Gym) -> None:
+    env = create_where(gym, TASK, lambda f: f["rule"].startswith("Owner is"))
+    try:
+        f = env.task.facts
+        owner = f["rule"].removeprefix("Owner is ").split(" and ")[0]
+        shown, = act(gym, env.id, ("get_sheet_data", {"spreadsheet_id": f["spreadsheet"], "sheet": f["tab"]}))
+        owners = {line[3] for line in shown["valueRanges"][0]["values"][1:] if len(line) > 3}
+        assert owner in owners, (owner, sorted(owners)[:5])  # "Daniel Phillips", never "daniel phillips"
+        assert f"where Owner is {owner} and" in env.task.prompt
+    finally:
+        gym.delete(env.id)
