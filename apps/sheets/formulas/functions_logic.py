@@ -28,17 +28,15 @@ def _flat_bools(args: tuple[Any, ...]) -> list[bool]:
 
 @function("IF", 2, 3, lazy=True)
 def _if(ctx: Any, test: Any, yes: Any, no: Any = ("bool", False)) -> Any:
+    """A branch left empty (`IF(A2:A="",,B2:B*2)`) gives an empty cell, as in Google Sheets:
+    the way a live column shows nothing on the rows not filled yet."""
     condition = evaluate(test, ctx)
     if is_array(condition):
-        yes_value = evaluate(yes, ctx)
-        no_value = 0.0 if no == ("blank",) else evaluate(no, ctx)
-        return lift(lambda c, y, n: y if to_bool(c) else n, condition, 0.0 if yes == ("blank",) else yes_value, no_value)
+        return lift(lambda c, y, n: y if to_bool(c) else n, condition, evaluate(yes, ctx), evaluate(no, ctx))
     condition = scalar(condition)
     if isinstance(condition, CellError):
         return condition
-    taken = yes if to_bool(condition) else no
-    result = evaluate(taken, ctx)
-    return 0.0 if taken == ("blank",) else result
+    return evaluate(yes if to_bool(condition) else no, ctx)
 
 
 @function("IFS", 2, lazy=True)

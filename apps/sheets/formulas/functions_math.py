@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from decimal import ROUND_DOWN, ROUND_HALF_UP, ROUND_UP, Decimal
 from typing import Any
 
-from apps.sheets.formulas.evaluator import function
+from apps.sheets.formulas.evaluator import function, is_array, lift
 from apps.sheets.formulas.values import (
     CellError, Matrix, check, compare, fail, number_text, parse_date_text, parse_number_text, to_number,
 )
@@ -267,8 +267,11 @@ def _tested(area: Any, test: Callable[[Any], bool]) -> list[bool]:
     return hits
 
 
-def _matching(pairs: tuple[Any, ...], size: int) -> list[int]:
-    """The positions (row by row) where every criterion range meets its criterion."""
+def _matching(pairs: tuple[Any, ...], size: int, each: bool = False) -> list[int]:
+    """The positions (row by row) where every criterion range meets its criterion (`each`: one
+    cell of an array of criteria, see `_matching_each`)."""
+    if each:
+        return _matching_each(pairs, size)
     if not pairs or len(pairs) % 2:
         raise fail("#N/A", "Criteria come in pairs: a criteria range, then its criterion.")
     tested = []
@@ -290,6 +293,128 @@ def _matching(pairs: tuple[Any, ...], size: int) -> list[int]:
     return positions
 
 
+# A criteria range asked one value per row of a summary (`SUMIF(Data!B:B, A2:A, …)`, hundreds
+# of names against thousands of rows) is filed once by the value each cell equals; each plain
+# "equal to this" criterion is then a lookup, not a pass over the range. A criterion with an
+# operator or a wildcard, or a range cell whose case folding is not plain ASCII, is tested as
+# `criterion` tests it, so both ways answer alike.
+_BLANK = ("blank",)
+_NOWHERE: list[int] = []  # the positions of a value no cell equals (never changed)
+_INDEXED: dict[int, tuple[Matrix, dict[tuple[Any, ...], list[int]], list[int], dict[int, set[int]]]] = {}
+_INDEXED_CELLS = [0]
+
+
+def equality_key(spec: Any) -> tuple[Any, ...] | None:
+    """What a criterion that asks for cells equal to one value looks up in a range's index (as
+    `_index` files cells); None for any other criterion (an operator, a wildcard, an error)."""
+    if isinstance(spec, bool):
+        return ("b", spec)
+    if spec is None or spec == "":
+        return _BLANK
+    if isinstance(spec, (int, float)):
+        number = parse_number_text(number_text(float(spec)))  # as `criterion` reads it: 15 digits
+        return None if number is None else ("n", number)
+    if not isinstance(spec, str) or not spec.isascii() or spec[0] in "<>=" or any(ch in spec for ch in "*?~"):
+        return None
+    number = parse_number_text(spec)
+    if number is None:
+        dated = parse_date_text(spec)
+        number = dated[0] if dated else None
+    if number is not None:
+        return ("n", number)
+    if spec.upper() in ("TRUE", "FALSE"):
+        return ("b", spec.upper() == "TRUE")
+    return ("t", spec.lower())
+
+
+def _index(area: Matrix) -> tuple[Matrix, dict[tuple[Any, ...], list[int]], list[int], dict[int, set[int]]]:
+    """(area, positions by the value their cell equals, positions to test one by one, sets made)."""
+    found = _INDEXED.get(id(area))
+    if found is not None and found[0] is area:
+        return found
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    odd: list[int] = []
+    for i, v in enumerate(area.cells()):
+        kind = type(v)
+        if kind is float:
+            key: tuple[Any, ...] = ("n", v)
+        elif kind is str:
+            if not v:
+                key = _BLANK
+            elif v.isascii():
+                key = ("t", v.lower())
+                number = parse_number_text(v)  # numeric text equals its number as well
+                if number is not None:
+                    groups.setdefault(("n", number), []).append(i)
+            else:
+                odd.append(i)
+                continue
+        elif v is None:
+            key = _BLANK
+        elif kind is bool:
+            key = ("b", v)
+        elif kind is int:
+            key = ("n", float(v))
+        elif kind is CellError:
+            continue  # equal to nothing
+        else:
+            odd.append(i)
+            continue
+        groups.setdefault(key, []).append(i)
+    if _INDEXED_CELLS[0] + len(area.cells()) > MAX_TESTED_CELLS:
+        _INDEXED.clear()
+        _INDEXED_CELLS[0] = 0
+    found = _INDEXED[id(area)] = (area, groups, odd, {})
+    _INDEXED_CELLS[0] += len(area.cells())
+    return found
+
+
+def _matching_each(pairs: tuple[Any, ...], size: int) -> list[int]:
+    """`_matching` for one cell of an array of criteria: each criterion asking for one value
+    looked up in its range's index, the others tested as `_matching` does."""
+    if not pairs or len(pairs) % 2:
+        raise fail("#N/A", "Criteria come in pairs: a criteria range, then its criterion.")
+    looked: list[tuple[list[int], dict[int, set[int]] | None]] = []
+    tested: list[list[bool]] = []
+    for i in range(0, len(pairs), 2):
+        area, spec = pairs[i], pairs[i + 1]
+        if isinstance(spec, Matrix):
+            spec = spec.rows[0][0]
+        key = equality_key(spec) if isinstance(area, Matrix) else None
+        if key is None:
+            hits = _tested(area, criterion(spec))
+            if len(hits) != size:
+                raise fail("#VALUE!", "Array arguments to the IFS function are of different size.")
+            tested.append(hits)
+            continue
+        cells = area.cells()
+        if len(cells) != size:
+            raise fail("#VALUE!", "Array arguments to the IFS function are of different size.")
+        _, groups, odd, sets = _index(area)
+        found = groups.get(key, _NOWHERE)
+        extra: list[int] = []
+        if odd:
+            test = criterion(spec)
+            extra = [p for p in odd if test(cells[p])]
+        # a set of a filed list is kept with the index (which keeps the list, so its id)
+        looked.append((sorted(found + extra), None) if extra else (found, sets))
+    if not looked:
+        return _matching(pairs, size)
+    looked.sort(key=lambda entry: len(entry[0]))
+    positions = looked[0][0]
+    for found, sets in looked[1:]:
+        if sets is None:
+            members = set(found)
+        else:
+            members = sets.get(id(found))
+            if members is None:
+                members = sets[id(found)] = set(found)
+        positions = [p for p in positions if p in members]
+    for hits in tested:
+        positions = [p for p in positions if hits[p]]
+    return positions
+
+
 def _values_at(area: Any, positions: list[int]) -> list[float]:
     """The numbers at `positions` of `area` (past its end: nothing), the first error raised."""
     cells = _cells(area)
@@ -308,30 +433,66 @@ def _values_at(area: Any, positions: list[int]) -> list[float]:
     return out
 
 
+def _each_criterion(run: Callable[..., float], args: tuple[Any, ...], at: range) -> Any:
+    """`run(*args)` once per cell of the criteria given as arrays (the arguments at `at`), spilled
+    in their shape: `SUMIF(Data!B:B, A2:A, Data!C:C)` answers one total per name of A2:A, as
+    Google Sheets does in an array formula and Excel's dynamic arrays do; a criterion given as
+    one value applies to every cell. None when every criterion is one value."""
+    if not any(is_array(args[i]) for i in at if i < len(args)):
+        return None
+    places = [i for i in at if i < len(args)]
+
+    def one(*specs: Any) -> float:
+        given = list(args)
+        for i, spec in zip(places, specs, strict=True):
+            given[i] = spec
+        return run(*given, each=True)
+
+    return lift(one, *(args[i] for i in places))
+
+
+def _elementwise(first: int) -> Callable[[Callable[..., float]], Callable[..., Any]]:
+    """A conditional aggregate whose criteria are its arguments first, first + 2, …, answering
+    cell by cell when one of them is an array."""
+    def wrap(run: Callable[..., float]) -> Callable[..., Any]:
+        @functools.wraps(run)
+        def call(*args: Any) -> Any:
+            each = _each_criterion(run, args, range(first, len(args), 2))
+            return run(*args) if each is None else each
+
+        return call
+
+    return wrap
+
+
 @function("SUMIF", 2, 3)
-def _sumif(area: Any, spec: Any, sum_area: Any = None) -> float:
+@_elementwise(1)
+def _sumif(area: Any, spec: Any, sum_area: Any = None, *, each: bool = False) -> float:
     cells = _cells(area)
-    hits = _matching((area, spec), len(cells))
+    hits = _matching((area, spec), len(cells), each)
     return math.fsum(_values_at(sum_area if sum_area is not None else area, hits))
 
 
 @function("SUMIFS", 3)
-def _sumifs(sum_area: Any, *pairs: Any) -> float:
+@_elementwise(2)
+def _sumifs(sum_area: Any, *pairs: Any, each: bool = False) -> float:
     if len(pairs) % 2:
         raise fail("#N/A", "SUMIFS takes a sum range and then pairs of criteria range and criterion")
-    return math.fsum(_values_at(sum_area, _matching(pairs, len(_cells(sum_area)))))
+    return math.fsum(_values_at(sum_area, _matching(pairs, len(_cells(sum_area)), each)))
 
 
 @function("COUNTIF", 2, 2)
-def _countif(area: Any, spec: Any) -> float:
-    return float(len(_matching((area, spec), len(_cells(area)))))
+@_elementwise(1)
+def _countif(area: Any, spec: Any, *, each: bool = False) -> float:
+    return float(len(_matching((area, spec), len(_cells(area)), each)))
 
 
 @function("COUNTIFS", 2)
-def _countifs(*pairs: Any) -> float:
+@_elementwise(1)
+def _countifs(*pairs: Any, each: bool = False) -> float:
     if len(pairs) % 2:
         raise fail("#N/A", "COUNTIFS takes pairs of criteria range and criterion")
-    return float(len(_matching(pairs, len(_cells(pairs[0])))))
+    return float(len(_matching(pairs, len(_cells(pairs[0])), each)))
 
 
 def _mean(found: list[float], name: str) -> float:
@@ -341,23 +502,27 @@ def _mean(found: list[float], name: str) -> float:
 
 
 @function("AVERAGEIF", 2, 3)
-def _averageif(area: Any, spec: Any, avg_area: Any = None) -> float:
-    hits = _matching((area, spec), len(_cells(area)))
+@_elementwise(1)
+def _averageif(area: Any, spec: Any, avg_area: Any = None, *, each: bool = False) -> float:
+    hits = _matching((area, spec), len(_cells(area)), each)
     return _mean(_values_at(avg_area if avg_area is not None else area, hits), "AVERAGEIF")
 
 
 @function("AVERAGEIFS", 3)
-def _averageifs(avg_area: Any, *pairs: Any) -> float:
+@_elementwise(2)
+def _averageifs(avg_area: Any, *pairs: Any, each: bool = False) -> float:
     if len(pairs) % 2:
         raise fail("#N/A", "AVERAGEIFS takes an average range and then pairs of criteria range and criterion")
-    return _mean(_values_at(avg_area, _matching(pairs, len(_cells(avg_area)))), "AVERAGEIFS")
+    return _mean(_values_at(avg_area, _matching(pairs, len(_cells(avg_area)), each)), "AVERAGEIFS")
 
 
 @function("MINIFS", 3)
-def _minifs(area: Any, *pairs: Any) -> float:
-    return min(_values_at(area, _matching(pairs, len(_cells(area)))), default=0.0)
+@_elementwise(2)
+def _minifs(area: Any, *pairs: Any, each: bool = False) -> float:
+    return min(_values_at(area, _matching(pairs, len(_cells(area)), each)), default=0.0)
 
 
 @function("MAXIFS", 3)
-def _maxifs(area: Any, *pairs: Any) -> float:
-    return max(_values_at(area, _matching(pairs, len(_cells(area)))), default=0.0)
+@_elementwise(2)
+def _maxifs(area: Any, *pairs: Any, each: bool = False) -> float:
+    return max(_values_at(area, _matching(pairs, len(_cells(area)), each)), default=0.0)

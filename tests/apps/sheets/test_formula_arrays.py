@@ -5,6 +5,7 @@ shape they write them, against known values."""
 
 from __future__ import annotations
 
+import random
 from datetime import datetime
 from typing import Any
 
@@ -95,3 +96,107 @@ def test_editing_a_cell_the_lifted_formula_reads_recalculates_it() -> None:
     book.set_input((0, 2, 0), "Closed Won")
     book.recalc({(0, 2, 0)})
     assert book.get((0, 0, 5)) == 425
+
+
+# -- live summaries: one formula answering every row of a summary tab --------------------------
+DEALS = [
+    ["Close", "Region", "Amount", "Owner"],
+    [to_serial(datetime(2026, 1, 15)), "East", 100, "ann"], [to_serial(datetime(2026, 2, 28)), "West", 250, "bob"],
+    [to_serial(datetime(2026, 3, 3)), "East", 75, "ann"], [to_serial(datetime(2026, 3, 31)), "North", 300, "cy"],
+    [to_serial(datetime(2025, 12, 1)), "west", 40, "bob"],
+]
+
+
+def summary(formula: str, names: list[Any] | None = None, height: int = 6) -> list[Any]:
+    """The formula in B2 of a summary tab listing regions in column A (East, West, North,
+    South unless given), and what shows in B2 and the cells below it."""
+    names = ["East", "West", "North", "South"] if names is None else names
+    rows: list[list[Any]] = [["Region", "Total"], *([name, None] for name in names)]
+    rows[1][1] = formula
+    book = book_with({"Deals": DEALS, "Summary": rows})
+    return [_shown(book.get((1, 1 + r, 1))) for r in range(height)]
+
+
+PER_ROW = [
+    ("=ARRAYFORMULA(COUNTIFS(Deals!B2:B, A2:A))", [2, 2, 1, 0, None, None]),
+    ("=COUNTIFS(Deals!B2:B, A2:A5)", [2, 2, 1, 0, None, None]),
+    ("=ARRAYFORMULA(COUNTIF(Deals!B2:B6, A2:A5))", [2, 2, 1, 0, None, None]),
+    ("=ARRAYFORMULA(SUMIF(Deals!B2:B, A2:A, Deals!C2:C))", [175, 290, 300, 0, None, None]),
+    ('=ARRAYFORMULA(SUMIFS(Deals!C2:C, Deals!B2:B, A2:A, Deals!A2:A, ">="&DATE(2026,1,1)))', [175, 250, 300, 0, None, None]),
+    ('=ARRAYFORMULA(SUMIFS(Deals!C2:C, Deals!B2:B, A2:A5, Deals!D2:D, "ann"))', [175, 0, 0, 0, None, None]),
+    ("=ARRAYFORMULA(AVERAGEIF(Deals!B2:B6, A2:A5, Deals!C2:C6))", [87.5, 145, 300, "#DIV/0!", None, None]),
+    ("=ARRAYFORMULA(AVERAGEIFS(Deals!C2:C6, Deals!B2:B6, A2:A5))", [87.5, 145, 300, "#DIV/0!", None, None]),
+    ("=ARRAYFORMULA(MAXIFS(Deals!C2:C, Deals!B2:B, A2:A5))", [100, 250, 300, 0, None, None]),
+    ("=ARRAYFORMULA(MINIFS(Deals!C2:C, Deals!B2:B, A2:A5))", [75, 40, 300, 0, None, None]),
+    ('=ARRAYFORMULA(IF(A2:A="", "", SUMIF(Deals!B2:B, A2:A, Deals!C2:C)))', [175, 290, 300, 0, None, None]),
+]
+
+
+@pytest.mark.parametrize(("formula", "expected"), PER_ROW, ids=[c[0] for c in PER_ROW])
+def test_a_range_of_criteria_answers_each_criterion_in_its_row(formula: str, expected: list[Any]) -> None:
+    assert summary(formula) == [float(v) if isinstance(v, (int, float)) else v for v in expected]
+
+
+def test_an_empty_if_branch_leaves_the_rows_not_filled_yet_empty() -> None:
+    got = summary('=ARRAYFORMULA(IF(A2:A="",,COUNTIFS(Deals!B2:B, A2:A)))', names=["East", None, "North", None, "West"])
+    assert got == [2.0, None, 1.0, None, 2.0, None]
+    assert summary('=IF(A2:A5="East",1,)', names=["East", "West", "East", "North"]) == [1.0, None, 1.0, None, None, None]
+
+
+def test_criteria_across_and_down_give_a_grid() -> None:
+    rows = [["Region", "ann", "bob"], ["East"], ["West"]]
+    rows[1] += ["=SUMIFS(Deals!C2:C6, Deals!B2:B6, A2:A3, Deals!D2:D6, B1:C1)"]
+    book = book_with({"Deals": DEALS, "Summary": rows})
+    assert [[book.get((1, r, c)) for c in (1, 2)] for r in (1, 2)] == [[175.0, 0.0], [0.0, 290.0]]
+
+
+def test_an_array_of_criteria_inside_sum_counts_either() -> None:
+    assert summary('=SUM(COUNTIF(Deals!B2:B6, {"East","North"}))', height=2) == [3.0, None]
+
+
+def test_the_spilled_totals_follow_the_data_and_the_names() -> None:
+    rows: list[list[Any]] = [["Region", "Total"], ["East", "=ARRAYFORMULA(IF(A2:A=\"\",,SUMIF(Deals!B2:B, A2:A, Deals!C2:C)))"], ["West"]]
+    book = book_with({"Deals": DEALS, "Summary": rows})
+    assert [book.get((1, r, 1)) for r in (1, 2, 3)] == [175.0, 290.0, None]
+    book.set_input((0, 2, 2), 1000.0)  # West's first deal
+    book.recalc({(0, 2, 2)})
+    assert [book.get((1, r, 1)) for r in (1, 2, 3)] == [175.0, 1040.0, None]
+    book.set_input((1, 3, 0), "North")  # a region added below the others
+    book.recalc({(1, 3, 0)})
+    assert [book.get((1, r, 1)) for r in (1, 2, 3)] == [175.0, 1040.0, 300.0]
+
+
+CELLS = [None, "", "East", "east", "EAST", " East", "East*", "Eas", "5", "5.0", " 5 ", "$1,200", "15%", "2026-01-15", "3/31/2026",
+         "TRUE", "true", "ﬁle", "José", "JOSÉ", "Straße", "\u017fun", "\u0130d", "K", "k", True, False, 0.0, -0.0, 1.0, 5.0, 1200.0, 0.15, 0.1 + 0.2, 0.3,
+         to_serial(datetime(2026, 1, 15)), to_serial(datetime(2026, 3, 31)), CellError("#N/A")]
+CRITERIA = [*CELLS[:-1], "=East", "<>East", "E*", "?ast", ">=5", "<1", "<>", "=", ">=2026-01-01", "~*", "josé", "sun", "id", "k", 2, 0.30000000000000004]
+
+
+def test_an_array_of_criteria_answers_as_each_criterion_written_alone() -> None:
+    """Each cell of a criteria array is answered as the same criterion given as one value, for
+    the values a range holds (numbers, numeric and date text, any case, accents, TRUE/FALSE,
+    blanks, errors) and criteria with and without operators and wildcards."""
+    rng = random.Random(7)
+    n = len(CRITERIA)
+    height = 60
+    each = [f"=COUNTIF(A1:A{height},D1:D{n})", f"=SUMIFS(C1:C{height},A1:A{height},D1:D{n},B1:B{height},E1:E{n})",
+            f'=ARRAYFORMULA(COUNTIFS(B1:B{height},D1:D{n},A1:A{height},"<>East"))', f"=AVERAGEIF(A1:A{height},E1:E{n},C1:C{height})"]
+    alone = [f"=COUNTIF(A1:A{height},D{{r}})", f"=SUMIFS(C1:C{height},A1:A{height},D{{r}},B1:B{height},E{{r}})",
+             f'=COUNTIFS(B1:B{height},D{{r}},A1:A{height},"<>East")', f"=AVERAGEIF(A1:A{height},E{{r}},C1:C{height})"]
+    for trial in range(10):
+        book = book_with({"Data": [[None]]})
+        for r in range(height):
+            for c, value in enumerate((rng.choice(CELLS), rng.choice(CELLS), float(rng.randint(1, 9)))):
+                book.set_input((0, r, c), value)
+        specs = rng.sample(CRITERIA, n)
+        for r in range(n):  # typed as text ('=East), not formulas
+            book.set_input((0, r, 3), specs[r])
+            book.set_input((0, r, 4), rng.choice(CRITERIA))
+        for k in range(len(each)):
+            book.set_formula((0, 0, 6 + k), each[k])
+            for r in range(n):
+                book.set_formula((0, r, 10 + k), alone[k].format(r=r + 1))
+        book.recalc_all()
+        for k in range(len(each)):
+            got = [_shown(book.get((0, r, 6 + k))) for r in range(n)]
+            assert got == [_shown(book.get((0, r, 10 + k))) for r in range(n)], (trial, each[k])
