@@ -21,6 +21,7 @@ ROWS = {
     "create_task_p50_ms": "env create p50 with a task (worst family)",
     "mcp_noop_p50_ms": "MCP bare no-op call p50",
     "rest_noop_p50_ms": "REST bare no-op call p50",
+    "rest_logged_write_vs_noop": "REST logged write p50 (floor)",
     "grade_p50_ms": "grade p50 (solved envs)",
     "rss_per_env_kib": "memory per env after a history read",
     "heap_per_env_kib": "Python heap per env",

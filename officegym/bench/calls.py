@@ -29,6 +29,7 @@ from officegym.faces.probe import Call
 
 FACE_RATIO_TARGET = 1.3
 NOOP_TOOL = "noop"  # the bench server's no-op tool (officegym.bench.server)
+LOGGED_WRITE = "logged-write"  # the bench server's REST route that only logs itself
 
 
 def free_port() -> int:
@@ -126,6 +127,16 @@ def bench_calls(res: Results, cache_dir: Path, envs_dir: Path, seed: int, size: 
                         _rest_samples(http, f"{root}/api/noop/noop", Call("noop", call.args, method=call.method), calls, refs=refs),
                     )
                 _report(res, app.name, probe, figures, calls)
+            # The first app's write, sent to a route that only writes its event row: the part
+            # of every REST write's ratio that no operation can avoid.
+            write = apps.APPS[0].probe.rest_write
+            floor = _rest_samples(http, f"{root}/api/noop/{LOGGED_WRITE}", Call(LOGGED_WRITE, write.args), calls)
+            floor_noop = _rest_samples(http, f"{root}/api/noop/noop", Call("noop", write.args), calls)
+        res.add("rest_logged_write_p50_ms", "REST logged write p50 (floor)", p50(floor), "ms", None,
+                f"one env transaction writing its event row, nothing else; n={calls}")
+        res.add("rest_logged_write_noop_p50_ms", "  the same request to a no-op, p50", p50(floor_noop), "ms")
+        res.add("rest_logged_write_vs_noop", "  / no-op p50", p50(floor) / p50(floor_noop), "x", None,
+                "what every REST write's ratio starts from")
         res.add("mcp_noop_p50_ms", "MCP bare no-op call p50", p50(noop_mcp), "ms", None, "same transport and dispatcher, no arguments, no operation")
         res.add("rest_noop_p50_ms", "REST bare no-op call p50", p50(noop_rest), "ms", None, "same router and env lookup, no arguments, no operation")
 

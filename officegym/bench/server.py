@@ -18,9 +18,10 @@ from fastapi import APIRouter, Depends, FastAPI, Request
 from mcp.server.lowlevel import Server
 from starlette.routing import Mount
 
-from officegym.bench.calls import NOOP_TOOL
+from officegym.bench.calls import LOGGED_WRITE, NOOP_TOOL
+from officegym.core import events
 from officegym.core.env_store import Env
-from officegym.core.web import EnvRoute, current_env
+from officegym.core.web import EnvRoute, current_env, env_store
 from officegym.faces.mcp import text_result
 from officegym.faces.rest import JSONResponse, merged_arguments
 
@@ -39,8 +40,19 @@ def noop_mcp_server() -> Server:
 
 def add_noop_rest(app: FastAPI) -> None:
     """`/envs/{id}/api/noop/…` on the agent app: the env lookup and the arguments read (query
-    string and body, `merged_arguments`), then nothing."""
+    string and body, `merged_arguments`), then nothing; and `…/noop/logged-write`, which then
+    writes its event row in one env transaction."""
     router = APIRouter(route_class=EnvRoute)
+
+    # The least any logged write does: one env transaction that writes its event row and
+    # nothing else. Timed against the no-op, it shows how much of a REST write's ratio no
+    # operation can avoid (the lock, BEGIN, the row, COMMIT).
+    @router.post("/" + LOGGED_WRITE)
+    async def rest_logged_write(request: Request, env: Env = Depends(current_env)) -> JSONResponse:
+        args = await merged_arguments(request)
+        with env_store(request).session(env) as db:
+            events.record(db, face="rest", app="noop", operation=LOGGED_WRITE, tool=LOGGED_WRITE, args=args, result={"ok": True})
+        return JSONResponse({"ok": True})
 
     # Declared as the apps' routes are (an EnvRoute with the env and a path part): a no-op
     # dearer than the real routes' framework work would flatter them in the comparison.
