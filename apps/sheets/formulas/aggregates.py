@@ -59,12 +59,7 @@ def shape(text: str) -> tuple[Any, tuple[Any, ...], tuple[Any, ...]] | None:
 def unaffected(book: Book, key: Key, cell: Key) -> bool:
     """Whether the formula at `key` provably keeps its value when `cell` changes (False when
     in any doubt)."""
-    text = book.formulas.get(key)
-    if text is None:
-        return False
-    found = book.plans.get((key[0], text), _UNPLANNED)
-    if found is _UNPLANNED:
-        found = book.plans[(key[0], text)] = plan(book, key[0], text)
+    found = plan_of(book, key)
     if found is None:
         return False
     summed, parts = found
@@ -97,17 +92,12 @@ def unaffected_each(book: Book, keys: list[Key], cell: Key) -> set[Key]:
     of each, in one sweep (a typed amount reaches a whole summary column of them, and the
     call per formula cost more than its test). A criterion cell's test is built once.
     (`aggregate_groups.unaffected_among` answers most of a summary column without this.)"""
-    formulas, values, inputs, spill, plans = book.formulas, book.values, book.inputs, book.spill, book.plans
+    formulas, values, inputs, spill = book.formulas, book.values, book.inputs, book.spill
     sheet, row, col = cell
     tests: dict[Key, Any] = {}
     kept: set[Key] = set()
     for key in keys:
-        text = formulas.get(key)
-        if text is None:
-            continue
-        found = plans.get((key[0], text), _UNPLANNED)
-        if found is _UNPLANNED:
-            found = plans[(key[0], text)] = plan(book, key[0], text)
+        found = plan_of(book, key)
         if found is None:
             continue
         (target, r1, c1, r2, c2), parts = found
