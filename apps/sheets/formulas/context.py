@@ -25,6 +25,8 @@ def is_volatile(tree: tuple[Any, ...], volatile: frozenset[str]) -> bool:
             stack.extend((node[2], node[3]))
         elif node[0] in ("neg", "pct"):
             stack.append(node[1])
+        elif node[0] == "array":  # {TODAY(), 1}
+            stack.extend(item for row in node[1] for item in row)
     return False
 
 

@@ -88,8 +88,33 @@ def evaluate(node: tuple[Any, ...], ctx: Context) -> Any:
     if kind == "blank":
         return None
     if kind == "array":
-        return Matrix([[scalar(evaluate(item, ctx)) for item in row] for row in node[1]])
+        return _array_literal(node[1], ctx)
     raise ValueError(f"unknown node {kind!r}")
+
+
+def _array_literal(rows: tuple[tuple[Any, ...], ...], ctx: Context) -> Matrix:
+    """`{1,2;3,4}`, and ranges or arrays within it side by side (`{Data!C2:C, Data!A2:A}`, the
+    way to look left with VLOOKUP) and one above the other (`{A2:B5; D2:E5}`), as Google Sheets
+    joins them: the parts of a row must have one height, the rows one width."""
+    values = [[evaluate(item, ctx) for item in row] for row in rows]
+    if not any(isinstance(v, Matrix) and (v.height != 1 or v.width != 1) for line in values for v in line):
+        return Matrix([[scalar(v) for v in line] for line in values])
+    joined: list[list[Any]] = []
+    width = None
+    for line in values:
+        parts = [v if isinstance(v, Matrix) else Matrix([[v]]) for v in line]
+        height = parts[0].height
+        if any(part.height != height for part in parts):
+            raise FormulaError("#VALUE!", f"Function ARRAY_ROW parameter 2 has mismatched row size. Expected: {height}. "
+                                          f"Actual: {next(p.height for p in parts if p.height != height)}.")
+        block = [[v for part in parts for v in part.rows[r]] for r in range(height)]
+        if width is None:
+            width = len(block[0]) if block else 0
+        elif block and len(block[0]) != width:
+            raise FormulaError("#VALUE!", f"Function ARRAY_COL parameter 2 has mismatched column size. Expected: {width}. "
+                                          f"Actual: {len(block[0])}.")
+        joined.extend(block)
+    return Matrix(joined)
 
 
 def _call(name: str, args: tuple[Any, ...], ctx: Context) -> Any:
@@ -156,6 +181,24 @@ def lift(op: Callable[..., Any], *values: Any) -> Matrix:
     height = max(m.height for m in arrays)
     width = max(m.width for m in arrays)
     return Matrix([[_safe(op, *(_element(v, r, c) for v in values)) for c in range(width)] for r in range(height)])
+
+
+def lift_at(run: Callable[..., Any], args: tuple[Any, ...] | list[Any], places: Any) -> Matrix | None:
+    """`run(*args, each=True)` once per cell of the arguments at `places` given as arrays, the
+    others as they are, spilled in the arrays' shape (`VLOOKUP(A2:A, …)`, `SUMIF(…, A2:A, …)`:
+    one answer per key, as in Google Sheets' array formulas and Excel's dynamic arrays); an
+    answer that is itself an array gives its first cell. None when no such argument is an array."""
+    places = [i for i in places if i < len(args)]
+    if not any(is_array(args[i]) for i in places):
+        return None
+
+    def one(*chosen: Any) -> Any:
+        given = list(args)
+        for i, value in zip(places, chosen, strict=True):
+            given[i] = value
+        return scalar(run(*given, each=True))
+
+    return lift(one, *(args[i] for i in places))
 
 
 def _element(value: Any, r: int, c: int) -> Any:
@@ -229,4 +272,4 @@ def number_or_error(value: Any) -> Any:
     return value
 
 
-__all__ = ["FUNCTIONS", "Context", "Fn", "evaluate", "function", "check", "is_array", "lift"]
+__all__ = ["FUNCTIONS", "Context", "Fn", "evaluate", "function", "check", "is_array", "lift", "lift_at"]

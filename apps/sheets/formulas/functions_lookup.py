@@ -4,9 +4,10 @@ SORT, UNIQUE whose results spill into the cells below and to the right."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
-from apps.sheets.formulas.evaluator import function
+from apps.sheets.formulas.evaluator import function, lift_at
 from apps.sheets.formulas.functions_math import _wildcard
 from apps.sheets.formulas.values import CellError, Matrix, compare, fail, matrix_of, scalar, to_bool, to_number
 
@@ -44,51 +45,111 @@ def _approx(items: list[Any], key: Any, descending: bool = False) -> int | None:
     return best
 
 
+# One lookup per row of a live column (`ARRAYFORMULA(VLOOKUP(A2:A, Data!A:C, 3, FALSE))`) asks
+# the same keys hundreds of times: the first position of each value is found once per range,
+# as `_exact` compares (text ignoring case, numbers by value, a blank only a blank, "" only "").
+# A key with a wildcard is still matched cell by cell.
+_FIRST: dict[tuple[int, str], tuple[Matrix, dict[tuple[Any, ...], int]]] = {}
+_FIRST_CELLS = [0]
+MAX_FIRST_CELLS = 200_000
+
+
+def _exact_key(value: Any) -> tuple[Any, ...] | None:
+    kind = type(value)
+    if kind is float or (kind is int):
+        return ("n", float(value))
+    if kind is str:
+        return ("t", value.lower())
+    if value is None:
+        return ("blank",)
+    if kind is bool:
+        return ("b", value)
+    return None  # an error equals nothing
+
+
+def _first_exact(area: Matrix, looked_in: Callable[[], list[Any]], key: Any, part: str) -> int | None:
+    """The first position of `looked_in()`, the `part` of `area` looked in ("first column",
+    "first row" or "cells"), that `_exact` matches."""
+    if isinstance(key, str) and any(ch in key for ch in "*?~"):
+        return next((i for i, k in enumerate(looked_in()) if _exact(k, key)), None)
+    wanted = _exact_key(key)
+    if wanted is None:
+        return None
+    found = _FIRST.get((id(area), part))
+    if found is None or found[0] is not area:
+        first: dict[tuple[Any, ...], int] = {}
+        keys = looked_in()
+        for i, k in enumerate(keys):
+            filed = _exact_key(k)
+            if filed is not None and filed not in first:
+                first[filed] = i
+        if _FIRST_CELLS[0] + len(keys) > MAX_FIRST_CELLS:
+            _FIRST.clear()
+            _FIRST_CELLS[0] = 0
+        found = _FIRST[(id(area), part)] = (area, first)
+        _FIRST_CELLS[0] += len(keys)
+    return found[1].get(wanted)
+
+
 def _not_found(name: str, key: Any) -> Any:
     shown = key if not isinstance(key, float) or key != int(key) else int(key)
     return CellError("#N/A", f"Did not find value '{shown}' in {name} evaluation.")
 
 
-def _lookup(name: str, key: Any, table: Any, index: Any, sorted_flag: Any, by_rows: bool) -> Any:
+def _lookup(name: str, key: Any, table: Any, index: Any, sorted_flag: Any, by_rows: bool, each: bool = False) -> Any:
     key = scalar(key)
     grid = matrix_of(table)
     position = int(to_number(index))
-    lines = grid.rows if by_rows else [list(col) for col in zip(*grid.rows)]
-    width = len(lines[0]) if lines else 0
+    width = (grid.width if by_rows else grid.height) if grid.rows else 0
     if position < 1:
         raise fail("#VALUE!", f"Function {name} parameter 3 value is {position}. It should be greater than or equal to 1.")
     if position > width:
         raise fail("#REF!", f"{name} evaluates to an out of bounds range.")
-    keys = [line[0] for line in lines]
+
+    def keys() -> list[Any]:  # the first column (VLOOKUP) or row (HLOOKUP)
+        return grid.column(0) if by_rows else list(grid.rows[0])
+
     approximate = sorted_flag is not None and to_bool(sorted_flag)
-    found = _approx(keys, key) if approximate else next((i for i, k in enumerate(keys) if _exact(k, key)), None)
+    if approximate:
+        found = _approx(keys(), key)
+    elif each and isinstance(table, Matrix):
+        found = _first_exact(table, keys, key, "first column" if by_rows else "first row")
+    else:
+        found = next((i for i, k in enumerate(keys()) if _exact(k, key)), None)
     if found is None:
         return _not_found(name, key)
-    return lines[found][position - 1]
+    return grid.rows[found][position - 1] if by_rows else grid.rows[position - 1][found]
 
 
 @function("VLOOKUP", 3, 4)
-def _vlookup(key: Any, table: Any, index: Any, is_sorted: Any = True) -> Any:
-    return _lookup("VLOOKUP", key, table, index, is_sorted, by_rows=True)
+def _vlookup(key: Any, table: Any, index: Any, is_sorted: Any = True, *, each: bool = False) -> Any:
+    """Given keys (`A2:A`) or columns (`{2,3}`) as arrays, one answer per key and column."""
+    spilled = lift_at(_vlookup, (key, table, index, is_sorted), (0, 2))
+    return spilled if spilled is not None else _lookup("VLOOKUP", key, table, index, is_sorted, by_rows=True, each=each)
 
 
 @function("HLOOKUP", 3, 4)
-def _hlookup(key: Any, table: Any, index: Any, is_sorted: Any = True) -> Any:
-    return _lookup("HLOOKUP", key, table, index, is_sorted, by_rows=False)
+def _hlookup(key: Any, table: Any, index: Any, is_sorted: Any = True, *, each: bool = False) -> Any:
+    spilled = lift_at(_hlookup, (key, table, index, is_sorted), (0, 2))
+    return spilled if spilled is not None else _lookup("HLOOKUP", key, table, index, is_sorted, by_rows=False, each=each)
 
 
 def _vector(area: Any) -> list[Any]:
     grid = matrix_of(area)
     if grid.height != 1 and grid.width != 1:
         raise fail("#N/A", "the range must be a single row or a single column")
-    return list(grid.flat())
+    return grid.cells()  # shared with every reader of the range: read, never changed
 
 
 @function("MATCH", 2, 3)
-def _match(key: Any, area: Any, kind: Any = 1.0) -> float:
+def _match(key: Any, area: Any, kind: Any = 1.0, *, each: bool = False) -> Any:
+    spilled = lift_at(_match, (key, area, kind), (0,))
+    if spilled is not None:
+        return spilled
     key, items, mode = scalar(key), _vector(area), int(to_number(kind))
     if mode == 0:
-        found = next((i for i, v in enumerate(items) if _exact(v, key)), None)
+        found = _first_exact(area, area.cells, key, "cells") if each and isinstance(area, Matrix) else next(
+            (i for i, v in enumerate(items) if _exact(v, key)), None)
     else:
         found = _approx(items, key, descending=mode < 0)
     if found is None:
@@ -97,7 +158,12 @@ def _match(key: Any, area: Any, kind: Any = 1.0) -> float:
 
 
 @function("INDEX", 1, 3)
-def _index(area: Any, row: Any = 0.0, col: Any = None) -> Any:
+def _index(area: Any, row: Any = 0.0, col: Any = None, *, each: bool = False) -> Any:
+    """Given rows or columns as arrays (`INDEX(Data!C:C, MATCH(A2:A, Data!A:A, 0))`), one cell per
+    row and column asked."""
+    spilled = lift_at(_index, (area, row, col), (1, 2))
+    if spilled is not None:
+        return spilled
     grid = matrix_of(area)
     r = int(to_number(row)) if row is not None else 0
     c = int(to_number(col)) if col is not None else 0
@@ -115,14 +181,20 @@ def _index(area: Any, row: Any = 0.0, col: Any = None) -> Any:
 
 
 @function("XLOOKUP", 3, 6)
-def _xlookup(key: Any, lookup: Any, result: Any, missing: Any = None, match_mode: Any = 0.0, search_mode: Any = 1.0) -> Any:
+def _xlookup(key: Any, lookup: Any, result: Any, missing: Any = None, match_mode: Any = 0.0, search_mode: Any = 1.0,
+             *, each: bool = False) -> Any:
+    spilled = lift_at(_xlookup, (key, lookup, result, missing, match_mode, search_mode), (0,))
+    if spilled is not None:
+        return spilled
     key, items = scalar(key), _vector(lookup)
     grid = matrix_of(result)
     vertical = matrix_of(lookup).width == 1 and matrix_of(lookup).height >= 1
     mode, direction = int(to_number(match_mode)), int(to_number(search_mode))
     order = range(len(items)) if direction >= 0 else range(len(items) - 1, -1, -1)
     found = None
-    if mode in (0, 2):
+    if mode in (0, 2) and each and direction >= 0 and isinstance(lookup, Matrix):
+        found = _first_exact(lookup, lookup.cells, key, "cells")
+    elif mode in (0, 2):
         found = next((i for i in order if _exact(items[i], key)), None)
     else:
         exact = next((i for i in order if _exact(items[i], key)), None)

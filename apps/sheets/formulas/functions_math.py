@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from decimal import ROUND_DOWN, ROUND_HALF_UP, ROUND_UP, Decimal
 from typing import Any
 
-from apps.sheets.formulas.evaluator import function, is_array, lift
+from apps.sheets.formulas.evaluator import function, lift_at
 from apps.sheets.formulas.values import (
     CellError, Matrix, check, compare, fail, number_text, parse_date_text, parse_number_text, to_number,
 )
@@ -433,31 +433,14 @@ def _values_at(area: Any, positions: list[int]) -> list[float]:
     return out
 
 
-def _each_criterion(run: Callable[..., float], args: tuple[Any, ...], at: range) -> Any:
-    """`run(*args)` once per cell of the criteria given as arrays (the arguments at `at`), spilled
-    in their shape: `SUMIF(Data!B:B, A2:A, Data!C:C)` answers one total per name of A2:A, as
-    Google Sheets does in an array formula and Excel's dynamic arrays do; a criterion given as
-    one value applies to every cell. None when every criterion is one value."""
-    if not any(is_array(args[i]) for i in at if i < len(args)):
-        return None
-    places = [i for i in at if i < len(args)]
-
-    def one(*specs: Any) -> float:
-        given = list(args)
-        for i, spec in zip(places, specs, strict=True):
-            given[i] = spec
-        return run(*given, each=True)
-
-    return lift(one, *(args[i] for i in places))
-
-
 def _elementwise(first: int) -> Callable[[Callable[..., float]], Callable[..., Any]]:
     """A conditional aggregate whose criteria are its arguments first, first + 2, …, answering
-    cell by cell when one of them is an array."""
+    cell by cell when one of them is an array: `SUMIF(Data!B:B, A2:A, Data!C:C)` gives one total
+    per name of A2:A (a criterion given as one value applies to every cell)."""
     def wrap(run: Callable[..., float]) -> Callable[..., Any]:
         @functools.wraps(run)
         def call(*args: Any) -> Any:
-            each = _each_criterion(run, args, range(first, len(args), 2))
+            each = lift_at(run, args, range(first, len(args), 2))
             return run(*args) if each is None else each
 
         return call

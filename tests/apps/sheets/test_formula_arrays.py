@@ -200,3 +200,71 @@ def test_an_array_of_criteria_answers_as_each_criterion_written_alone() -> None:
         for k in range(len(each)):
             got = [_shown(book.get((0, r, 6 + k))) for r in range(n)]
             assert got == [_shown(book.get((0, r, 10 + k))) for r in range(n)], (trial, each[k])
+
+
+LOOKUPS = [
+    ("=ARRAYFORMULA(VLOOKUP(A2:A5, Deals!B2:C6, 2, FALSE))", [100, 250, 300, NA, None, None]),
+    ("=ARRAYFORMULA(IFERROR(VLOOKUP(A2:A, Deals!B2:D, 3, FALSE), \"-\"))", ["ann", "bob", "cy", "-", None, None]),
+    ("=ARRAYFORMULA(VLOOKUP(A2:A5, {Deals!B2:B6, Deals!A2:A6}, 2, FALSE))",  # looking left, as Google Sheets users do
+     [to_serial(datetime(2026, 1, 15)), to_serial(datetime(2026, 2, 28)), to_serial(datetime(2026, 3, 31)), NA, None, None]),
+    ("=ARRAYFORMULA(MATCH(A2:A5, Deals!B2:B6, 0))", [1, 2, 4, NA, None, None]),
+    ("=ARRAYFORMULA(INDEX(Deals!D2:D6, MATCH(A2:A5, Deals!B2:B6, 0)))", ["ann", "bob", "cy", NA, None, None]),
+    ('=ARRAYFORMULA(XLOOKUP(A2:A5, Deals!B2:B6, Deals!C2:C6, "none"))', [100, 250, 300, "none", None, None]),
+    ("=ARRAYFORMULA(HLOOKUP(A2:A5, {\"East\",\"West\";1,2}, 2, FALSE))", [1, 2, NA, NA, None, None]),
+    ('=ARRAYFORMULA(IF(A2:A="",,IFERROR(VLOOKUP(A2:A,{Deals!B2:B,Deals!D2:D},2,FALSE))))', ["ann", "bob", "cy", "", None, None]),
+]
+
+
+@pytest.mark.parametrize(("formula", "expected"), LOOKUPS, ids=[c[0] for c in LOOKUPS])
+def test_a_range_of_lookup_keys_looks_up_each_key(formula: str, expected: list[Any]) -> None:
+    assert summary(formula) == [float(v) if isinstance(v, (int, float)) else v for v in expected]
+
+
+def test_a_row_of_columns_returns_each_column() -> None:
+    rows = [["Region"], ["East", '=ARRAYFORMULA(VLOOKUP(A2:A3, Deals!B2:D6, {2,3}, FALSE))'], ["North"]]
+    book = book_with({"Deals": DEALS, "Summary": rows})
+    assert [[book.get((1, r, c)) for c in (1, 2)] for r in (1, 2)] == [[100.0, "ann"], [300.0, "cy"]]
+
+
+ARRAY_LITERALS = [
+    ("=ROWS({Deals!B2:B6; Deals!B2:B3})", 7), ("=COLUMNS({Deals!A2:B6, Deals!D2:D6})", 3),
+    ("=INDEX({Deals!D2:D6, Deals!C2:C6}, 4, 2)", 300), ('=SUM(INDEX({1;Deals!C2:C3}, 0, 1))', 351), ('={1,2;Deals!C2:C3}', "#VALUE!"),
+    ("=INDEX({Deals!B2:B6; \"Total\"}, 6)", "Total"),
+    ("={Deals!B2:B6, Deals!C2:C3}", "#VALUE!"), ("={Deals!B2:C3; Deals!B2:B3}", "#VALUE!"),
+]
+
+
+@pytest.mark.parametrize(("formula", "expected"), ARRAY_LITERALS, ids=[c[0] for c in ARRAY_LITERALS])
+def test_ranges_in_braces_join_side_by_side_and_one_above_the_other(formula: str, expected: Any) -> None:
+    got = summary(formula, height=1)[0]
+    assert got == (float(expected) if isinstance(expected, int) else expected)
+
+
+def test_a_range_of_lookup_keys_answers_as_each_key_looked_up_alone() -> None:
+    """Each key of an array of keys finds what the same key looked up alone finds (exact match:
+    text in any case, numbers, numeric text, TRUE/FALSE, blanks, "", accents, wildcards, errors)."""
+    rng = random.Random(11)
+    keys = [c for c in CRITERIA if not (isinstance(c, str) and c.startswith("="))]
+    n, height = len(keys), 60
+    each = [f"=ARRAYFORMULA(MATCH(D1:D{n}, A1:A{height}, 0))", f"=ARRAYFORMULA(VLOOKUP(D1:D{n}, A1:C{height}, 3, FALSE))",
+            f'=ARRAYFORMULA(XLOOKUP(D1:D{n}, B1:B{height}, C1:C{height}, "none"))', f"=HLOOKUP(D1:D{n}, E1:P2, 2, FALSE)"]
+    alone = [f"=MATCH(D{{r}}, A1:A{height}, 0)", f"=VLOOKUP(D{{r}}, A1:C{height}, 3, FALSE)",
+             f'=XLOOKUP(D{{r}}, B1:B{height}, C1:C{height}, "none")', "=HLOOKUP(D{r}, E1:P2, 2, FALSE)"]
+    for trial in range(10):
+        book = book_with({"Data": [[None]]})
+        for r in range(height):
+            for c, value in enumerate((rng.choice(CELLS), rng.choice(CELLS), float(r))):
+                book.set_input((0, r, c), value)
+        for c in range(4, 16):
+            book.set_input((0, 0, c), rng.choice(CELLS))
+            book.set_input((0, 1, c), float(c))
+        for r, key in enumerate(rng.sample(keys, n)):
+            book.set_input((0, r, 3), key)
+        for k in range(len(each)):
+            book.set_formula((0, 2, 16 + k), each[k])
+            for r in range(n):
+                book.set_formula((0, 2 + r, 20 + k), alone[k].format(r=r + 1))
+        book.recalc_all()
+        for k in range(len(each)):
+            got = [_shown(book.get((0, 2 + r, 16 + k))) for r in range(n)]
+            assert got == [_shown(book.get((0, 2 + r, 20 + k))) for r in range(n)], (trial, each[k])

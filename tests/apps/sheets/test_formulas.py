@@ -179,3 +179,9 @@ def test_hostile_formulas_give_errors_not_hangs() -> None:
     too_deep = book.get((0, 0, 1))
     assert isinstance(too_deep, CellError) and too_deep.code == "#ERROR!"
     assert book.get((0, 0, 2)) == 1 and book.get((0, 0, 3)) == 5000
+
+
+def test_a_clock_inside_braces_makes_the_formula_volatile() -> None:
+    book = book_with({"Calc": [[None]]})
+    assert book.compile(0, "={TODAY(), 1}")[1] is True
+    assert book.compile(0, "={1, 2}")[1] is False
