@@ -14,10 +14,11 @@ blocks) into that text first.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
+from itertools import combinations
 
 from tasks.common.text import EMAIL, MENTION, URL, Lexicon, words
 
@@ -31,7 +32,8 @@ from tasks.common.text import EMAIL, MENTION, URL, Lexicon, words
 # not ENG-2, it's ENG-1", "probably not ENG-2", "not ENG-2 (TBC)" and "not ENG-2?" name both as
 # possible, a hedge.
 _NEGATED = re.compile(
-    r"\b(?:not|isn't|isnt|wasn't|wasnt|never)\s+(?:(?:the|a|an|ticket|issue)\s+)*(?=[<@\w])(<[^<>\s]+>|[^\s,;]+)",
+    r"\b(?:not|isn't|isnt|wasn't|wasnt|never)\s+(?:(?:the|a|an|ticket|issue)\s+)*(?=[<@\w$€£])"
+    r"(<[^<>\s]+>|[$€£]?\s?\d{1,3}(?:[,.]\d{3})+(?:[.,]\d+)?(?:\s?(?:k|m|mm|bn|b)\b)?|[^\s,;]+)",  # an amount whole: "not $1,483,460"
     re.IGNORECASE,
 )
 _CLAUSE_ENDS = ".;:!?,\n"
@@ -61,7 +63,7 @@ def without_retracted(text: str) -> str:
 _TIME = re.compile(
     r"(?<![\w:.])(?:"
     r"(?P<h>\d{1,2})(?:[:.](?P<m>\d{2}))?\s*(?P<ap>[ap])\.?\s?m\b\.?"  # 4pm, 4:15 PM, 11.15 a.m.
-    r"|(?P<H>\d{1,2}):(?P<M>\d{2})(?![\d:])"  # 23:15, 9:30
+    r"|(?P<H>\d{1,2})(?::|(?<=\d)h(?=[0-5]\d\b))(?P<M>\d{2})(?![\d:])"  # 23:15, 9:30, and 14h30 as much of Europe writes it
     r")|\b(?P<word>noon|midday|midnight)\b",
     re.IGNORECASE,
 )
@@ -74,6 +76,7 @@ class Time:
     written: str
     readings: frozenset[str]
     zone: str = ""  # the time zone written after it ("ET", "PT"), upper-cased
+    start: frozenset[str] = frozenset()  # when it ends a range ("2:30–3:30 PM"), the readings of the range's start
 
     def __str__(self) -> str:
         return self.written
@@ -132,6 +135,7 @@ def times(text: str) -> set[Time]:
     another ("an hour later"), which have no reading of their own."""
     bare = _unaddressed(text)
     found = _word_times(bare)
+    before: tuple[int, frozenset[str]] | None = None  # where the last time read ends, and its readings
     for match in _TIME.finditer(bare):
         if match["word"]:
             readings = {"00:00" if match["word"].lower() == "midnight" else "12:00"}
@@ -142,15 +146,26 @@ def times(text: str) -> set[Time]:
             readings = {canonical_time(hour % 12 + (12 if match["ap"].lower() == "p" else 0), minute)}
         else:
             hour, minute = int(match["H"]), int(match["M"])
-            if hour > 23 or minute > 59:
-                continue
+            if hour > 23 or minute > 59 or "h" in match[0].lower() and hour < 7:
+                continue  # "1h30" is more often how long something lasts than a time of the night
             if match["H"].startswith("0") or hour == 0 or hour > 12:
                 readings = {canonical_time(hour, minute)}
             else:  # "2:30" without am/pm: either half of the day
                 readings = {canonical_time(hour % 12, minute), canonical_time(hour % 12 + 12, minute)}
         zone = _ZONE.match(bare, match.end())
-        found.add(Time(match[0], frozenset(readings), zone["zone"].upper() if zone else ""))
+        start = before[1] if before and _RANGE.fullmatch(bare, before[0], match.start()) else frozenset()
+        found.add(Time(match[0], frozenset(readings), zone["zone"].upper() if zone else "", start))
+        before = (match.end(), frozenset(readings))
     return found
+
+
+_RANGE = re.compile(r"\s*(?:-|to|until|till|through|thru)\s*", re.IGNORECASE)  # "2:30-3:30 PM", "2:30 PM to 3:30 PM" (dashes made plain)
+_SLOT = 4 * 60  # a range that ends within this many minutes of its start is one meeting's slot
+
+
+def _minutes(reading: str) -> int:
+    hour, minute = map(int, reading.split(":"))
+    return hour * 60 + minute
 
 
 # UTC offsets (standard time, summer time) of the zones people write after a time.
@@ -163,14 +178,19 @@ _ZONE = re.compile(rf"\s*\(?(?P<zone>{'|'.join(_ZONES)})\b", re.IGNORECASE)
 def restated(found: set[Time], asked: str) -> set[Time]:
     """`found` with each time that restates the asked one in another zone ("10:00 AM ET (7:00 AM
     PT)") read as the asked time: a conversion says the same time, it names no other. Only a time
-    whose zone is written, next to the asked time written with its own zone, is a conversion."""
+    whose zone is written, next to the asked time written with its own zone, is a conversion.
+    The end of a slot that starts at the asked time ("2:30–3:30 PM", "from 2:30 to 3:30") is read
+    so too: it says when that meeting ends, not that it starts at another time."""
     anchors = {t.zone for t in found if t.zone and asked in t.readings}
     hour, minute = map(int, asked.split(":"))
 
     def converted(zone: str) -> set[str]:
         return {canonical_time((hour + _ZONES[zone][k] - _ZONES[anchor][k]) % 24, minute) for anchor in anchors for k in (0, 1)}
 
-    return {Time(t.written, frozenset({asked}), t.zone) if t.zone and t.readings and t.readings <= converted(t.zone) else t
+    def ends_slot(t: Time) -> bool:  # the end of a slot starting at the asked time ("2:30–3:30 PM") names no other time
+        return asked in t.start and any(0 < _minutes(r) - _minutes(asked) <= _SLOT for r in t.readings)
+
+    return {Time(t.written, frozenset({asked}), t.zone) if t.zone and t.readings and t.readings <= converted(t.zone) or ends_slot(t) else t
             for t in found}
 
 
@@ -279,7 +299,8 @@ _SCALE = {"k": 1_000, "thousand": 1_000, "grand": 1_000, "thou": 1_000, "m": 1_0
           "mil": 1_000_000, "b": 10**9, "bn": 10**9, "billion": 10**9}
 _AMOUNT = re.compile(
     r"(?<![\w.,])(?P<cur>[$€£]\s?|usd\s?|eur\s?|gbp\s?)?"
-    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?(?:e[+-]?\d{1,2}(?![\d.]))?)"
+    r"(?P<num>(?P<eu>\d{1,3}(?:\.\d{3})+,\d{1,2}(?![\d,])|\d{1,3}(?:\.\d{3}){2,}(?![\d.])|\d{1,3}(?:[ \u00a0\u202f]\d{3})+,\d{2}(?![\d,]))"
+    r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?(?:e[+-]?\d{1,2}(?![\d.]))?)"
     r"(?:\s?(?P<scale>k|mm|mil|m|bn|b|thousand|grand|thou|million|billion)(?![a-z]))?"
     r"(?P<word>\s?(?:dollars|bucks|usd|eur|gbp|[$€£]))?(?![\w])",
     re.IGNORECASE,
@@ -287,17 +308,34 @@ _AMOUNT = re.compile(
 
 
 def amounts(text: str) -> set[Decimal]:
-    """Money amounts: "$1,200", "1200 USD", "1.2k", "$3M", "51 grand", "5.2e4", "48 800 $". When
+    """Money amounts: "$1,200", "1200 USD", "1.2k", "$3M", "51 grand", "5.2e4", "48 800 $", and
+    written the European way, "1.348.600 €", "1.348.600,00", "1 348 600,00 $". When
     the text marks any amount as money, bare numbers count only when they are money-sized (so
     "3 deals, $40k" is one amount, but "$40k, or maybe 45000" is two); otherwise every bare
     number does (outside times, dates, keys)."""
+    return set(amount_list(text))
+
+
+def amount_list(text: str) -> list[Decimal]:
+    """The amounts `amounts` reads, each as often as it is written, in no particular order."""
+    marked, plain = _amounts_written(text)
+    if not marked:
+        return plain
+    return marked + [v for v in plain if _money_sized(v)]
+
+
+def _amounts_written(text: str) -> tuple[list[Decimal], list[Decimal]]:
+    """(amounts marked as money, bare numbers), each occurrence."""
     bare = _mask(text)
-    marked, plain = set(), set()
+    marked: list[Decimal] = []
+    plain: list[Decimal] = []
     for match in _AMOUNT.finditer(bare):
         is_marked = bool(match["cur"] or match["scale"] or match["word"])
-        digits = match["num"].replace(",", "")
+        # European grouping: dots (or spaces) part the thousands, a comma the cents ("1.348.600,00", "1 348 600,00")
+        digits = match["num"].replace(".", "").replace(",", ".") if match["eu"] else match["num"].replace(",", "")
         # Thousands parted by spaces ("48 800 $") are read so only when marked as money: "7 500" alone may be two numbers.
-        pieces = [digits.replace(" ", "").replace("\u00a0", "").replace("\u202f", "")] if is_marked else re.split(r"[ \u00a0\u202f]", digits)
+        whole = is_marked or bool(match["eu"])  # a decimal comma after spaced thousands ("7 500,00") is one number
+        pieces = [digits.replace(" ", "").replace("\u00a0", "").replace("\u202f", "")] if whole else re.split(r"[ \u00a0\u202f]", digits)
         for piece in pieces:
             try:
                 value = Decimal(piece)
@@ -305,12 +343,10 @@ def amounts(text: str) -> set[Decimal]:
                 continue
             if match["scale"]:
                 value *= _SCALE[match["scale"].lower()]
-            (marked if is_marked else plain).add(value.normalize())
+            (marked if is_marked else plain).append(value.normalize())
     for value, is_marked in _worded(bare):
-        (marked if is_marked else plain).add(value)
-    if not marked:
-        return plain
-    return marked | {v for v in plain if _money_sized(v)}
+        (marked if is_marked else plain).append(value)
+    return marked, plain
 
 
 _SMALL = {w: n for n, w in enumerate(
@@ -365,6 +401,39 @@ def _read_words(tokens: list[str]) -> tuple[Decimal, bool] | None:
             total += max(current, 1) * _WORD_SCALE[token]
             current, scaled = 0, True
     return Decimal(total + current).normalize(), scaled
+
+
+def breakdown(text: str, total: Decimal, tolerated: Collection[Decimal] = ()) -> set[Decimal]:
+    """The amounts `text` names as the parts of `total`, which it also names: "$1,234,500, from
+    $400,000, $500,000 and $334,500" breaks the total down, it offers no other figure. The
+    amounts besides the total (and the `tolerated` restatements of it) are parts when some of
+    them, two or more, add up to the total (to within half a percent, for parts written
+    rounded: "$400k + $500k + $334.5k") and every other one is a subtotal of those ("$900k of
+    it from Acme"). A figure that is no part ("$1,234,500, or maybe $1.5M") leaves none read
+    as parts: the answer names two totals."""
+    if total <= 0 or _OFFERED.search(_mask(text)):
+        return set()
+    others = [v for v in amount_list(text) if v != total and v not in tolerated]
+    if len(others) < 2 or len(others) > 12 or any(v <= 0 or v >= total for v in others):
+        return set()
+
+    def adds_up(values: Sequence[Decimal], to: Decimal) -> bool:
+        return len(values) >= 2 and abs(sum(values) - to) <= to * Decimal("0.005")
+
+    indices = range(len(others))
+    for size in range(len(others), 1, -1):
+        for chosen in combinations(indices, size):
+            parts = [others[i] for i in chosen]
+            if not adds_up(parts, total):
+                continue
+            rest = [others[i] for i in indices if i not in chosen]
+            if all(any(adds_up(sub, value) for n in range(2, len(parts)) for sub in combinations(parts, n)) for value in rest):
+                return set(others)
+    return set()
+
+
+# A figure offered as another possibility ("or $1.1M", "maybe 134,500"): no breakdown reads it as a part.
+_OFFERED = re.compile(r"\b(?:or|maybe|perhaps|possibly|probably)\s+(?:[a-z]+\s+){0,2}(?:[$€£]|usd|eur|gbp)?\s?\d", re.IGNORECASE)
 
 
 def money(value: object) -> str:

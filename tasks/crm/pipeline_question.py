@@ -2,8 +2,9 @@
 knows (a rep's open pipeline, or what they won this quarter); answer them in that DM.
 
 The answer is everything the agent said since the question, read as the set of money
-amounts it names: exactly the right total (any common way of writing it; a rounding of it
-said alongside is fine, a second figure is a hedge, in chat or in a task or note written in the
+amounts it names: exactly the right total (any common way of writing it, "$1,348,600" or
+"1.348.600 $"; a rounding of it said alongside is fine, and so are the parts it is broken down
+into, "from $700,000 and $648,600"; a second figure is a hedge, in chat or in a task or note written in the
 CRM on the way). Asked only when
 the total is not zero. Solving it takes an aggregate query in the CRM and a chat reply."""
 
@@ -19,7 +20,7 @@ from graders.checks import Check
 from tasks.base import SampleContext, TaskInstance, Tools
 from tasks.chat._common import Answer, answer_moves, answered_in_dm, service_as
 from tasks.chat._workspace import workspace
-from tasks.common.answers import amounts, judge, money, roundings
+from tasks.common.answers import amounts, breakdown, judge, money, roundings
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.crm._common import quoted, rows, soql
 from tasks.crm._notes import written
@@ -72,8 +73,14 @@ class PipelineQuestion:
         prompt = (f"You are {me.real_name} (@{me.handle}). {asker.real_name} just sent you a direct message in Slack with a question "
                   f"about the sales pipeline. Look it up in Salesforce and reply to them in that DM.")
         expected_amount = Decimal(str(total)).normalize()
+
+        def restating(text: str) -> set[Decimal]:
+            """Roundings of the total said with it, and the parts it is broken down into."""
+            rounded = roundings(expected_amount)
+            return rounded | breakdown(text, expected_amount, rounded)
+
         answer = Answer(place=f"your DM with {asker.real_name}", inside=lambda m: m.channel_id == dm, prompt=prompt,
-                        judges=lambda text: (judge("amount", amounts(text), {expected_amount}, tolerated=roundings(expected_amount), show=money),),
+                        judges=lambda text: (judge("amount", amounts(text), {expected_amount}, tolerated=restating(text), show=money),),
                         asserts=lambda text: bool(amounts(text)), beside=written(ctx))
 
         def setup(session) -> None:

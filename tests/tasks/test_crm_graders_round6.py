@@ -1,0 +1,122 @@
+"""The crm graders attacked a sixth time, each class named by its test:
+
+- punished correct work: a pipeline total written the European way ("1.348.600,00 €"),
+  broken down into its deals, or said with a wrong figure ruled out ("not $X"); a note or an
+  activity logged on the account of the task's record (a stray row: 0.8, not passed).
+- still gaming: a breakdown beside a second total offered as a possibility; figures that add
+  up to the total offered as alternatives; a note on an unrelated account stays collateral.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from rollouts import Rollout
+
+PIPELINE = "crm/pipeline-question-v1"
+
+
+def dml(r: Rollout, operation: str, obj: str, *records: dict[str, Any]) -> str:
+    text = str(r.call("salesforce_dml_records", operation=operation, objectName=obj, records=list(records)))
+    assert "- Failed: 0" in text, text
+    return text
+
+
+def soql(r: Rollout, query: str) -> list[dict[str, Any]]:
+    return r.call("salesforce_run_soql", query=query)["records"]
+
+
+def answer(r: Rollout, text: str) -> None:
+    dm = r.call("slack_open_dm", users=r.facts["asker"])["channel"]["id"]
+    r.call("slack_post_message", channel_id=dm, text=text)
+
+
+def european(value: float, cents: bool) -> str:
+    return f"{value:,.2f}".replace(",", " ").replace(".", ",").replace(" ", ".")[: None if cents else -3]
+
+
+@pytest.mark.parametrize("form", ["{dots} €", "{dots_cents} EUR", "{spaces_cents} $"])
+def test_a_total_written_the_european_way_passes(rollout: Callable[..., Rollout], form: str) -> None:
+    """Was 0.0: "1.348.600" read as 1.348, and "1 348 600,00" as three numbers."""
+    r = rollout(PIPELINE, where=lambda f: f["total"] >= 1_000_000 and f["total"] == int(f["total"]))
+    total = r.facts["total"]
+    answer(r, form.format(dots=european(total, False), dots_cents=european(total, True),
+                          spaces_cents=f"{total:,.2f}".replace(",", " ").replace(".", ",")))
+    assert r.passes(), json.dumps(r.grade())
+
+
+def _parts(total: float) -> list[float]:
+    first = round(total * 0.4, -3)
+    return [first, total - first]
+
+
+def test_a_total_broken_down_into_its_parts_passes(rollout: Callable[..., Rollout]) -> None:
+    """Was 0.0: each part read as a second figure, a hedge."""
+    r = rollout(PIPELINE)
+    total = r.facts["total"]
+    a, b = _parts(total)
+    answer(r, f"${total:,.0f} in total, from two deals: ${a:,.0f} and ${b:,.0f}.")
+    assert r.passes(), json.dumps(r.grade())
+
+
+@pytest.mark.parametrize("form", ["${total:,.0f} (${a:,.0f} + ${b:,.0f}), or maybe ${more:,.0f}",
+                                  "${total:,.0f} or ${a:,.0f} or ${b:,.0f}"])
+def test_parts_offered_as_alternatives_or_beside_another_total_fail(rollout: Callable[..., Rollout], form: str) -> None:
+    r = rollout(PIPELINE)
+    total = r.facts["total"]
+    a, b = _parts(total)
+    answer(r, form.format(total=total, a=a, b=b, more=total * 1.2))
+    assert r.fails(), json.dumps(r.grade())
+
+
+def test_a_wrong_total_ruled_out_passes(rollout: Callable[..., Rollout]) -> None:
+    """Was 0.0: "not $1,483,460" was read as naming $1,483,460 (the ruling-out skipped amounts)."""
+    r = rollout(PIPELINE)
+    total = r.facts["total"]
+    answer(r, f"${total:,.0f}, not ${total * 1.1:,.0f} as the dashboard says.")
+    assert r.passes(), json.dumps(r.grade())
+
+
+# -- a note on the account of the task's record --------------------------------------------
+def _account(r: Rollout, task: str) -> str:
+    f = r.facts
+    if "case" in f:
+        return soql(r, f"SELECT AccountId FROM Case WHERE Id = '{f['case']}'")[0]["AccountId"]
+    if task == "crm/push-stale-deals-v1":
+        return soql(r, f"SELECT AccountId FROM Opportunity WHERE CloseDate = {f['target']} ORDER BY Id LIMIT 1")[0]["AccountId"]
+    if "opportunity" in f:
+        return soql(r, f"SELECT AccountId FROM Opportunity WHERE Id = '{f['opportunity']}'")[0]["AccountId"]
+    return f["account"]
+
+
+@pytest.mark.parametrize("task", ["crm/advance-opportunity-v1", "crm/build-quote-v1", "crm/close-case-v1", "crm/log-call-v1",
+                                  "crm/merge-duplicate-contact-v1", "crm/push-stale-deals-v1"])
+def test_a_note_on_the_records_account_is_harmless(rollout: Callable[..., Rollout], task: str) -> None:
+    """Was 0.8, not passed: a stray row, where a rep files the same note on the deal, case or contact itself."""
+    r = rollout(task)
+    r.run(r.task.oracle)
+    dml(r, "insert", "Note", {"ParentId": _account(r, task), "Title": "Update", "Body": "Updated the records as discussed."})
+    assert r.passes(), json.dumps(r.grade())
+
+
+def test_a_note_on_an_unrelated_account_is_still_collateral(rollout: Callable[..., Rollout]) -> None:
+    r = rollout("crm/close-case-v1")
+    r.run(r.task.oracle)
+    mine = _account(r, "crm/close-case-v1")
+    (other,) = soql(r, f"SELECT Id FROM Account WHERE Id != '{mine}' ORDER BY Name LIMIT 1")
+    dml(r, "insert", "Note", {"ParentId": other["Id"], "Title": "Update", "Body": "Updated the records as discussed."})
+    grade = r.grade()
+    assert not grade["passed"] and [c["table"] for c in grade["collateral"]] == ["crm_note"], json.dumps(grade)
+
+
+def test_a_hedge_in_a_note_on_the_account_still_fails(rollout: Callable[..., Rollout]) -> None:
+    from tasks.crm.close_case import RESOLUTIONS
+
+    r = rollout("crm/close-case-v1")
+    r.run(r.task.oracle)
+    other = next(x for x in RESOLUTIONS if x != r.facts["resolution"])
+    dml(r, "insert", "Note", {"ParentId": _account(r, "crm/close-case-v1"), "Title": "Fix", "Body": f"Or maybe: {other}"})
+    assert r.fails(), json.dumps(r.grade())
