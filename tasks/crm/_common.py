@@ -106,8 +106,8 @@ def allow_update(obj: str, record_id: str, columns: set[str] | frozenset[str]) -
 
 
 def allow_notes_and_activities(actor: str, record_ids: Any, kinds: tuple[str, ...] = ("Note", "Task", "Event")) -> list[Expect]:
-    """What a careful rep adds on the way, on the records a task is about: a note on one, a call or
-    a to-do logged on one. Not collateral; a family whose answer is free text reads them with it
+    """What a careful rep adds on the way, on the records a task is about (and those `around`
+    them): a note on one, a call or a to-do logged on one. Not collateral; a family whose answer is free text reads them with it
     (tasks/crm/_notes.py), so a hedge written there is still a hedge. `record_ids` is a collection
     of Ids, or a reader of the final state giving them (records the task itself creates)."""
     given = record_ids if callable(record_ids) else None
@@ -122,6 +122,18 @@ def allow_notes_and_activities(actor: str, record_ids: Any, kinds: tuple[str, ..
 
     links = {"Note": ("ParentId",), "Task": ("WhatId", "WhoId"), "Event": ("WhatId", "WhoId")}
     return [Expect(table(kind), "insert", on(*links[kind]), given=given) for kind in kinds]
+
+
+def around(ctx: SampleContext, obj: str, record_ids: Any) -> set[str]:
+    """The records a task is about (`record_ids` of `obj`) and the ones a rep files notes on with
+    them: the account each belongs to, and a case's contact. A note or an activity logged there
+    ("renewal signed", "customer confirmed the fix") is the same record-keeping as one on the
+    record itself, never a change wider than the task."""
+    found = set(record_ids)
+    for record_id in record_ids:
+        record = by_id(ctx, obj, record_id)
+        found |= {record.get(link) for link in ("AccountId", "ContactId") if record.get(link)}
+    return found
 
 
 def allow_rolled_up_amount(opportunity_id: str) -> Expect:

@@ -117,7 +117,7 @@ class MergeDuplicateContact:
                       # the history moves to the original and nothing else of it changes (re-opened, re-worded ...)
                       *(allow_update("Task", i, {"WhoId"}) for i in history_ids["Task"]),
                       *(allow_update("Case", i, {"ContactId"}) for i in history_ids["Case"]),
-                      *allow_notes_and_activities(myself, {original["Id"]})],
+                      *allow_notes_and_activities(myself, {original["Id"], original["AccountId"]})],
             oracle=oracle,
             setup=setup,
             alternatives=(with_subqueries,),
