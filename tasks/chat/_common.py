@@ -88,6 +88,7 @@ class Answer:
     judges: Callable[[str], Iterable[Verdict]]
     asserts: Callable[[str], bool]
     beside: Callable[[Session], Iterable[str]] | None = None
+    beneath: bool = False  # replies in the thread of your own post there are in the place too (a follow-up, not a second place)
 
     def check(self, actor_id: str, since: str) -> Callable[[Session], CheckResult]:
         def run(db: Session) -> CheckResult:
@@ -95,6 +96,9 @@ class Answer:
             here = [m for m in mine if self.inside(m)]
             if not here:
                 return failed(f"nothing from you in {self.place}")
+            if self.beneath:
+                under = {(m.channel_id, m.ts) for m in here}
+                here += [m for m in mine if m not in here and (m.channel_id, m.thread_ts) in under]
             other = written(db, actor_id, since)  # canvases, scheduled posts, topics: said, never in place
             apart = "\n".join(self.beside(db)) if self.beside is not None else ""  # other apps: read with the answer
             said_text = "\n".join(t for t in (text_of(mine), other, apart) if t)
@@ -104,7 +108,7 @@ class Answer:
             for verdict in self.judges(text):
                 if not verdict.ok:
                     return failed(f"what you posted {verdict.detail}")
-            elsewhere = without_retracted("\n".join(t for t in (text_of([m for m in mine if not self.inside(m)]), other) if t))
+            elsewhere = without_retracted("\n".join(t for t in (text_of([m for m in mine if m not in here]), other) if t))
             if elsewhere and self.asserts(elsewhere):
                 return failed(f"you also posted the answer outside {self.place}: it belongs in one place")
             return passed(f"answered in {self.place}: {'; '.join(v.detail for v in self.judges(text))}")
@@ -132,6 +136,20 @@ def allow_posts(channel_id: str, actor_id: str, thread_ts: str | None | tuple[st
         return row["channel_id"] == channel_id and row["user_id"] == actor_id and row["thread_ts"] in threads
 
     return Expect("chat_messages", "insert", covers)
+
+
+def allow_follow_ups(channel_id: str, actor_id: str, since: str) -> list[Expect]:
+    """Replies in the thread of a post the actor made in the channel during the task ("same room
+    as usual", a correction of a typo): a follow-up to their own post, not a post elsewhere."""
+    def own_posts(db: Session) -> frozenset[str]:
+        query = select(Message.ts).where(Message.channel_id == channel_id, Message.user_id == actor_id, Message.ts > since)
+        return frozenset(db.scalars(query))
+
+    def in_own_thread(change: RowChange, own: frozenset[str]) -> bool:  # a reply, or the post itself once it has replies
+        row = change.row
+        return row["channel_id"] == channel_id and row["user_id"] == actor_id and row["thread_ts"] in own
+
+    return [Expect("chat_messages", "insert", in_own_thread, given=own_posts)]
 
 
 def allow_thread_start(channel_id: str, parent_ts: str) -> Expect:

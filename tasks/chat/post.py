@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from graders.checks import Check
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
-from tasks.chat._common import Answer, allow_posts, careful_steps, is_top_level, post, post_everywhere, wreck
+from tasks.chat._common import Answer, allow_follow_ups, allow_posts, careful_steps, is_top_level, post, post_everywhere, wreck
 from tasks.crm._notes import written as crm_written
 from tasks.chat._workspace import Room, workspace
 from officegym.core import clock
@@ -77,6 +77,7 @@ class PostInChannel:
             ),
             asserts=lambda text: bool(ws.customers.find(text) or days(text, today) or times(text)),
             beside=crm_written(ctx),
+            beneath=True,
         )
 
         async def oracle(tools: Tools) -> None:
@@ -118,7 +119,7 @@ class PostInChannel:
         return TaskInstance(
             prompt=prompt,
             checks=[Check(f"posted the update in #{room.name}", answer.check(me.id, since))],
-            expected=[allow_posts(room.id, me.id), *careful_steps(me.id, ws.public)],
+            expected=[allow_posts(room.id, me.id), *allow_follow_ups(room.id, me.id, since), *careful_steps(me.id, ws.public)],
             oracle=oracle,
             alternatives=(terse,),
             moves=Moves(say=say, wrong=wrong, everything=everything, wrong_record=wrong_record, shotgun=shotgun, wreck=wreck),

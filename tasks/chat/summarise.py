@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from graders.checks import Check
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
-from tasks.chat._common import Answer, allow_posts, careful_steps, is_top_level, post, post_everywhere, wreck
+from tasks.chat._common import Answer, allow_follow_ups, allow_posts, careful_steps, is_top_level, post, post_everywhere, wreck
 from tasks.crm._notes import written as crm_written
 from tasks.chat._workspace import Post, Room, workspace
 from tasks.common.answers import judge, mentions, ticket_keys
@@ -70,6 +70,7 @@ class SummariseThread:
             ),
             asserts=lambda text: bool(ticket_keys(text, ws.projects) or ws.customers.find(text)),
             beside=crm_written(ctx),
+            beneath=True,
         )
 
         async def oracle(tools: Tools) -> None:
@@ -114,7 +115,7 @@ class SummariseThread:
         return TaskInstance(
             prompt=prompt,
             checks=[Check(f"summary in #{target.name}: the ticket key, the customer, and exactly who replied", answer.check(me.id, since))],
-            expected=[allow_posts(target.id, me.id), *careful_steps(me.id, ws.public)],
+            expected=[allow_posts(target.id, me.id), *allow_follow_ups(target.id, me.id, since), *careful_steps(me.id, ws.public)],
             oracle=oracle,
             alternatives=(by_name,),
             moves=Moves(
