@@ -316,6 +316,9 @@ def amounts(text: str) -> set[Decimal]:
     return set(amount_list(text))
 
 
+_DOT_THOUSANDS = re.compile(r"\d{1,3}\.\d{3}")
+
+
 def amount_list(text: str) -> list[Decimal]:
     """The amounts `amounts` reads, each as often as it is written, in no particular order."""
     marked, plain = _amounts_written(text)
@@ -333,6 +336,8 @@ def _amounts_written(text: str) -> tuple[list[Decimal], list[Decimal]]:
         is_marked = bool(match["cur"] or match["scale"] or match["word"])
         # European grouping: dots (or spaces) part the thousands, a comma the cents ("1.348.600,00", "1 348 600,00")
         digits = match["num"].replace(".", "").replace(",", ".") if match["eu"] else match["num"].replace(",", "")
+        if is_marked and not match["scale"] and _DOT_THOUSANDS.fullmatch(match["num"]):
+            digits = match["num"].replace(".", "")  # money has cents, not three decimals: "267.100 USD" is 267,100
         # Thousands parted by spaces ("48 800 $") are read so only when marked as money: "7 500" alone may be two numbers.
         whole = is_marked or bool(match["eu"])  # a decimal comma after spaced thousands ("7 500,00") is one number
         pieces = [digits.replace(" ", "").replace("\u00a0", "").replace("\u202f", "")] if whole else re.split(r"[ \u00a0\u202f]", digits)

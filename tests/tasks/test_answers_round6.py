@@ -69,3 +69,10 @@ def test_the_end_of_the_asked_slot_names_no_other_time(text: str) -> None:
 @pytest.mark.parametrize("text", ["2:30 PM or 3:30 PM", "between 2:30 and 3:30 PM", "3:30 PM - 4:30 PM", "2:30 PM (until 9:30 PM)"])
 def test_a_second_time_that_ends_no_slot_of_the_asked_time_is_another_time(text: str) -> None:
     assert any("14:30" not in readings for readings in _read(text))
+
+
+@pytest.mark.parametrize(("written", "value"), [("267.100 USD", "267100"), ("EUR 32.400", "32400"), ("$1.234M", "1234000"),
+                                                ("267.100", "267.1"), ("$32.40", "32.4")])
+def test_money_with_three_digits_after_one_dot_is_thousands(written: str, value: str) -> None:
+    """Money has cents, never three decimals: "267.100 USD" is written the European way (a scale keeps the decimal)."""
+    assert amounts(written) == {Decimal(value)}
