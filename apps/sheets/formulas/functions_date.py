@@ -1,5 +1,6 @@
 """Dates: DATE, TODAY and NOW (the env's clock, never the machine's), YEAR, MONTH, DAY,
-WEEKDAY, EDATE, EOMONTH, DAYS, NETWORKDAYS. Dates are serial numbers, day 0 = 1899-12-30."""
+WEEKDAY, EDATE, EOMONTH, DAYS, NETWORKDAYS, DATEVALUE, WEEKNUM, ISOWEEKNUM. Dates are serial
+numbers, day 0 = 1899-12-30."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from apps.sheets.formulas.evaluator import function
-from apps.sheets.formulas.values import Matrix, check, fail, from_serial, to_number, to_serial
+from apps.sheets.formulas.values import Matrix, check, fail, from_serial, parse_date_text, scalar, to_number, to_serial
 
 
 def _day(value: Any) -> date:
@@ -109,3 +110,39 @@ def _networkdays(start: Any, end: Any, holidays: Any = None) -> float:
             count += 1
     count -= sum(1 for h in skip if first <= h <= last and h.weekday() < 5)
     return float(sign * count)
+
+
+@function("DATEVALUE", 1, 1, elementwise=True)
+def _datevalue(text: Any) -> float:
+    """The date serial of a date written as text ('2026-03-31', '3/31/2026'); a date already a
+    number is that day."""
+    value = check(scalar(text))
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(math.floor(value))
+    if isinstance(value, str):
+        found = parse_date_text(value)
+        if found is not None:
+            return float(math.floor(found[0]))
+    raise fail("#VALUE!", f"DATEVALUE parameter '{value}' cannot be parsed to date/time.")
+
+
+_WEEK_STARTS = {1: 6, 2: 0, 11: 0, 12: 1, 13: 2, 14: 3, 15: 4, 16: 5, 17: 6}  # the weekday (Monday = 0) a week starts on
+
+
+@function("WEEKNUM", 1, 2, elementwise=True)
+def _weeknum(value: Any, kind: Any = 1.0) -> float:
+    """The week of the year: week 1 holds January 1st, weeks start on Sunday (type 1), Monday
+    (2 or 11), … (12-17); type 21 is the ISO week."""
+    day, mode = _day(value), int(to_number(kind))
+    if mode == 21:
+        return float(day.isocalendar()[1])
+    if mode not in _WEEK_STARTS:
+        raise fail("#NUM!", f"Function WEEKNUM parameter 2 value {mode} is out of range.")
+    first = date(day.year, 1, 1)
+    offset = (first.weekday() - _WEEK_STARTS[mode]) % 7  # days of week 1 before January 1st
+    return float((day.timetuple().tm_yday - 1 + offset) // 7 + 1)
+
+
+@function("ISOWEEKNUM", 1, 1, elementwise=True)
+def _isoweeknum(value: Any) -> float:
+    return float(_day(value).isocalendar()[1])

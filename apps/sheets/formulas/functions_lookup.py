@@ -1,5 +1,6 @@
-"""Lookup and arrays: VLOOKUP, HLOOKUP, INDEX, MATCH, XLOOKUP, and the array functions FILTER,
-SORT, UNIQUE whose results spill into the cells below and to the right."""
+"""Lookup and arrays: VLOOKUP, HLOOKUP, INDEX, MATCH, XLOOKUP, ROW, COLUMN, CHOOSE, and the array
+functions FILTER, SORT, SORTN, UNIQUE, TRANSPOSE, HSTACK, VSTACK whose results spill into the
+cells below and to the right."""
 
 from __future__ import annotations
 
@@ -319,3 +320,104 @@ def _rows(area: Any) -> float:
 @function("COLUMNS", 1, 1)
 def _columns(area: Any) -> float:
     return float(matrix_of(area).width)
+
+
+def _place(ctx: Any, node: Any, name: str) -> tuple[int, int, int, int]:
+    """(first row, first column, rows, columns) of the reference a ROW or COLUMN is given; an
+    open end (A2:A) stops where the sheet's data does, as the range reads."""
+    if node[0] == "name":
+        found = ctx.resolve_name(node[1])
+        if found is None:
+            raise fail("#NAME?", f"Unknown range name: '{node[1]}'.")
+        sheet, grid = found
+    elif node[0] == "ref":
+        sheet, grid = node[1], node[2]
+    else:
+        raise fail("#VALUE!", f"Function {name} parameter 1 expects a cell reference.")
+    height, width = (grid.r2 - grid.r1 if grid.r2 is not None else None), (grid.c2 - grid.c1 if grid.c2 is not None else None)
+    if height is None or width is None:
+        area = ctx.read(sheet, grid)
+        height, width = height or area.height, width or area.width
+    return grid.r1, grid.c1, height, width
+
+
+@function("ROW", 1, 1, lazy=True)
+def _row(ctx: Any, ref: Any) -> Any:
+    """The row number of a reference; of a range, one per row (`ARRAYFORMULA(ROW(A2:A))`)."""
+    first, _, height, _ = _place(ctx, ref, "ROW")
+    return float(first + 1) if height == 1 else Matrix([[float(first + 1 + r)] for r in range(height)])
+
+
+@function("COLUMN", 1, 1, lazy=True)
+def _column(ctx: Any, ref: Any) -> Any:
+    _, first, _, width = _place(ctx, ref, "COLUMN")
+    return float(first + 1) if width == 1 else Matrix([[float(first + 1 + c) for c in range(width)]])
+
+
+@function("CHOOSE", 2, elementwise=True)
+def _choose(index: Any, *values: Any) -> Any:
+    """The index-th value; an array of indexes over ranges (`CHOOSE({1,2}, C2:C, A2:A)`) builds
+    the columns side by side, cell by cell."""
+    k = int(to_number(index))
+    if not 1 <= k <= len(values):
+        raise fail("#VALUE!", f"Function CHOOSE parameter 1 value is {k}. Valid values are between 1 and {len(values)} inclusive.")
+    return values[k - 1]
+
+
+def _stack(parts: tuple[Any, ...], across: bool) -> Matrix:
+    grids = [matrix_of(p) for p in parts]
+    missing = CellError("#N/A", "No value in this part of the stacked arrays.")
+    if across:
+        height = max(g.height for g in grids)
+        return Matrix([[v for g in grids for v in (g.rows[r] if r < g.height else [missing] * g.width)] for r in range(height)])
+    width = max(g.width for g in grids)
+    return Matrix([row + [missing] * (width - len(row)) for g in grids for row in g.rows])
+
+
+@function("HSTACK", 1, errors_ok=True)
+def _hstack(*parts: Any) -> Matrix:
+    """The arrays side by side (a shorter one ends in #N/A, as in Google Sheets)."""
+    return _stack(parts, across=True)
+
+
+@function("VSTACK", 1, errors_ok=True)
+def _vstack(*parts: Any) -> Matrix:
+    """The arrays one above the other (a narrower one ends in #N/A)."""
+    return _stack(parts, across=False)
+
+
+@function("SORTN", 1)
+def _sortn(area: Any, n: Any = 1.0, ties: Any = 0.0, *keys: Any) -> Any:
+    """The first n rows once sorted (by the columns and orders given, else the first ascending);
+    ties mode 1 adds the rows tied with the n-th, mode 2 keeps n rows of distinct sort keys."""
+    count = int(to_number(n if n is not None else 1.0))
+    mode = int(to_number(ties if ties is not None else 0.0))
+    if count < 0:
+        raise fail("#NUM!", f"Function SORTN parameter 2 value is {count}. It should be greater than or equal to 0.")
+    ordered = _sort(area, *keys)  # by the first column, ascending, when no order is given
+    columns = [int(to_number(keys[i])) - 1 for i in range(0, len(keys), 2)] or [0]
+
+    def sort_key(row: list[Any]) -> tuple[Any, ...]:
+        return tuple(v.lower() if isinstance(v, str) else v for v in (row[c] for c in columns))
+
+    rows = ordered.rows
+    if mode == 0:
+        kept = rows[:count]
+    elif mode == 1:
+        kept = rows[:count]
+        if kept:
+            last = sort_key(kept[-1])
+            kept = kept + [r for r in rows[count:] if sort_key(r) == last]
+    elif mode == 2:
+        seen: set[tuple[Any, ...]] = set()
+        kept = []
+        for row in rows:
+            k = sort_key(row)
+            if k not in seen and len(kept) < count:
+                seen.add(k)
+                kept.append(row)
+    else:
+        raise fail("#VALUE!", f"Function SORTN parameter 3 value is {mode}. Valid values are 0, 1 and 2.")
+    if not kept:
+        raise fail("#N/A", "SORTN has no rows to show.")
+    return Matrix([list(r) for r in kept])

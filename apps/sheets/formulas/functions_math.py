@@ -1,5 +1,6 @@
 """Math and statistics: SUM, AVERAGE, COUNT, COUNTA, MIN, MAX, ROUND and friends, and the
-conditional aggregates SUMIF(S), COUNTIF(S), AVERAGEIF(S) with spreadsheet criteria."""
+conditional aggregates SUMIF(S), COUNTIF(S), AVERAGEIF(S) with spreadsheet criteria; LARGE, SMALL,
+RANK, STDEV, VAR, COUNTUNIQUE, CEILING, FLOOR, SEQUENCE."""
 
 from __future__ import annotations
 
@@ -509,3 +510,104 @@ def _minifs(area: Any, *pairs: Any, each: bool = False) -> float:
 @_elementwise(2)
 def _maxifs(area: Any, *pairs: Any, each: bool = False) -> float:
     return max(_values_at(area, _matching(pairs, len(_cells(area)), each)), default=0.0)
+
+
+# -- ranking, spread, distinct counts, rounding to a multiple, sequences -------------------------
+def _nth(data: Any, n: Any, name: str, largest: bool) -> float:
+    found = sorted(numbers((data,)), reverse=largest)
+    k = int(to_number(n))
+    if not found:
+        raise fail("#NUM!", f"{name} has no valid input data.")
+    if not 1 <= k <= len(found):
+        raise fail("#NUM!", f"Function {name} parameter 2 value {k} is out of range.")
+    return found[k - 1]
+
+
+@function("LARGE", 2, 2)
+def _large(data: Any, n: Any, *, each: bool = False) -> Any:
+    """The n-th largest number; `LARGE(B2:B, {1,2,3})` spills the top three."""
+    spilled = lift_at(_large, (data, n), (1,))
+    return spilled if spilled is not None else _nth(data, n, "LARGE", largest=True)
+
+
+@function("SMALL", 2, 2)
+def _small(data: Any, n: Any, *, each: bool = False) -> Any:
+    spilled = lift_at(_small, (data, n), (1,))
+    return spilled if spilled is not None else _nth(data, n, "SMALL", largest=False)
+
+
+def _rank(value: Any, data: Any, ascending: Any = 0.0, *, each: bool = False) -> Any:
+    """1 for the largest (or, ascending, the smallest); ties share the better rank. Given values
+    as an array (`RANK(B2:B, B2:B)`), one rank each; a value not in the data is #N/A."""
+    spilled = lift_at(_rank, (value, data, ascending), (0,))
+    if spilled is not None:
+        return spilled
+    number = to_number(value)
+    found = list(numbers((data,)))
+    if number not in found:
+        raise fail("#N/A", f"RANK's value '{number_text(number)}' was not found in the data.")
+    up = ascending is not None and to_number(ascending) != 0
+    return float(1 + sum(1 for v in found if (v < number if up else v > number)))
+
+
+function("RANK", 2, 3)(_rank)
+function("RANK.EQ", 2, 3)(_rank)
+
+
+def _spread(args: tuple[Any, ...], name: str, sample: bool, root: bool) -> float:
+    found = list(numbers(args))
+    if len(found) < (2 if sample else 1):
+        raise fail("#DIV/0!", f"Evaluation of function {name} caused a divide by zero error.")
+    spread = statistics.variance(found) if sample else statistics.pvariance(found)
+    return math.sqrt(spread) if root else float(spread)
+
+
+for _name, _sample, _root in (("STDEV", True, True), ("STDEV.S", True, True), ("STDEVP", False, True), ("STDEV.P", False, True),
+                              ("VAR", True, False), ("VAR.S", True, False), ("VARP", False, False), ("VAR.P", False, False)):
+    function(_name, 1)(functools.partial(lambda *args, _n, _s, _r: _spread(args, _n, _s, _r), _n=_name, _s=_sample, _r=_root))
+
+
+@function("COUNTUNIQUE", 1)
+def _countunique(*args: Any) -> float:
+    """How many different values (blank cells aside; text compared as UNIQUE compares it)."""
+    seen = set()
+    for arg in args:
+        for v in (arg.cells() if isinstance(arg, Matrix) else [arg]):
+            if v is None:
+                continue
+            seen.add((type(v).__name__, v.lower() if isinstance(v, str) else v))
+    return float(len(seen))
+
+
+def _to_multiple(value: Any, factor: Any, name: str, up: bool) -> float:
+    number, step = to_number(value), to_number(factor)
+    if step == 0:
+        return 0.0
+    if number > 0 and step < 0:
+        raise fail("#NUM!", f"{name} parameter 2 must be positive when parameter 1 is positive.")
+    ratio = number / step
+    nearest = round(ratio)
+    if abs(ratio - nearest) < 1e-12:  # already a multiple (0.3/0.1 is 2.9999999999999996)
+        ratio = nearest
+    return float((math.ceil(ratio) if up else math.floor(ratio)) * Decimal(repr(step)))
+
+
+@function("CEILING", 1, 2, elementwise=True)
+def _ceiling(value: Any, factor: Any = 1.0) -> float:
+    return _to_multiple(value, factor, "CEILING", up=True)
+
+
+@function("FLOOR", 1, 2, elementwise=True)
+def _floor(value: Any, factor: Any = 1.0) -> float:
+    return _to_multiple(value, factor, "FLOOR", up=False)
+
+
+@function("SEQUENCE", 1, 4)
+def _sequence(rows: Any, columns: Any = 1.0, start: Any = 1.0, step: Any = 1.0) -> Matrix:
+    height, width = int(to_number(rows)), int(to_number(columns if columns is not None else 1.0))
+    first, by = to_number(start if start is not None else 1.0), to_number(step if step is not None else 1.0)
+    if height < 1 or width < 1:
+        raise fail("#VALUE!", "SEQUENCE needs at least one row and one column.")
+    if height * width > 1_000_000:
+        raise fail("#VALUE!", "SEQUENCE would be larger than 1,000,000 cells.")
+    return Matrix([[first + (r * width + c) * by for c in range(width)] for r in range(height)])

@@ -1,8 +1,10 @@
 """Text: CONCAT/CONCATENATE/&, TEXTJOIN, LEFT, RIGHT, MID, LEN, UPPER, LOWER, TRIM, PROPER,
-SUBSTITUTE, TEXT (through the number formats), VALUE."""
+SUBSTITUTE, TEXT (through the number formats), VALUE, FIND, SEARCH, EXACT, SPLIT and the
+regular expressions REGEXMATCH, REGEXEXTRACT, REGEXREPLACE."""
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -136,3 +138,107 @@ def _value(text: Any) -> float:
             raise fail("#VALUE!", f"VALUE parameter '{to_text(v)}' cannot be parsed to number.")
         return dated[0]
     return parsed
+
+
+# -- finding, comparing, splitting and regular expressions ------------------------------------
+def _found_at(name: str, needle: Any, haystack: Any, start: Any, fold: bool) -> float:
+    want, text, begin = to_text(needle), to_text(haystack), int(to_number(start))
+    if begin < 1 or begin > len(text) + 1:
+        raise fail("#VALUE!", f"Function {name} parameter 3 value is {begin}. It should be between 1 and {len(text) + 1}.")
+    at = (text.lower().find(want.lower(), begin - 1) if fold else text.find(want, begin - 1))
+    if at < 0:
+        raise fail("#VALUE!", f"In {name} evaluation, cannot find '{want}' within '{text}'.")
+    return float(at + 1)
+
+
+@function("FIND", 2, 3, elementwise=True)
+def _find(needle: Any, haystack: Any, start: Any = 1.0) -> float:
+    """Where text starts in other text (1-based), matching case; #VALUE! when absent."""
+    return _found_at("FIND", needle, haystack, start, fold=False)
+
+
+@function("SEARCH", 2, 3, elementwise=True)
+def _search(needle: Any, haystack: Any, start: Any = 1.0) -> float:
+    """FIND ignoring case."""
+    return _found_at("SEARCH", needle, haystack, start, fold=True)
+
+
+@function("EXACT", 2, 2, elementwise=True)
+def _exact_text(a: Any, b: Any) -> bool:
+    return to_text(a) == to_text(b)
+
+
+def _split_one(text: Any, delimiter: str, each: bool, drop_empty: bool) -> list[Any]:
+    value = to_text(text)
+    if not delimiter:
+        raise fail("#VALUE!", "Function SPLIT parameter 2 value should be non-empty.")
+    pattern = "[" + re.escape(delimiter) + "]" if each else re.escape(delimiter)
+    parts = re.split(pattern, value)
+    if drop_empty:
+        parts = [p for p in parts if p != ""]
+    out: list[Any] = []
+    for part in parts:
+        number = parse_number_text(part)
+        out.append(number if number is not None else part)  # "12" is the number 12, as Google Sheets gives it
+    return out or [None]
+
+
+@function("SPLIT", 2, 4)
+def _split(text: Any, delimiter: Any, split_by_each: Any = True, remove_empty: Any = True) -> Matrix:
+    """The pieces of text between delimiters, across one row; each character of the delimiter
+    splits unless split_by_each is FALSE. Given a column of text, one row each (short rows end
+    blank)."""
+    sep = to_text(delimiter)
+    each = True if split_by_each is None else to_bool(split_by_each)
+    drop = True if remove_empty is None else to_bool(remove_empty)
+    if not isinstance(text, Matrix) or (text.height == 1 and text.width == 1):
+        return Matrix([_split_one(scalar(text), sep, each, drop)])
+    rows = [_split_one(check(v), sep, each, drop) for v in text.cells()]
+    width = max(len(r) for r in rows)
+    return Matrix([r + [None] * (width - len(r)) for r in rows])
+
+
+@functools.lru_cache(maxsize=256)
+def _regex(pattern: str) -> re.Pattern[str]:
+    try:
+        return re.compile(pattern)
+    except re.error as bad:
+        raise fail("#REF!", f"Function REGEX parameter 2 value \"{pattern}\" is not a valid regular expression: {bad}.") from None
+
+
+@function("REGEXMATCH", 2, 2, elementwise=True)
+def _regexmatch(text: Any, pattern: Any) -> bool:
+    """Whether part of the text matches the regular expression."""
+    return _regex(to_text(pattern)).search(to_text(text)) is not None
+
+
+@function("REGEXEXTRACT", 2, 2)
+def _regexextract(text: Any, pattern: Any) -> Any:
+    """The first match; with capture groups, what they captured (several groups: one per cell
+    across). Given a column of text, one answer each."""
+    if isinstance(text, Matrix) and (text.height > 1 or text.width > 1):
+        return Matrix([[_extract(check(v), pattern, first=True) for v in row] for row in text.rows])
+    return _extract(scalar(text), pattern, first=False)
+
+
+def _extract(text: Any, pattern: Any, first: bool) -> Any:
+    compiled = _regex(to_text(scalar(pattern)))
+    found = compiled.search(to_text(text))
+    if found is None:
+        raise fail("#N/A", "REGEXEXTRACT: the text does not match the regular expression.")
+    groups = found.groups()
+    if not groups:
+        return found.group(0)
+    if len(groups) == 1 or first:
+        return groups[0] if groups[0] is not None else ""
+    return Matrix([[g if g is not None else "" for g in groups]])
+
+
+@function("REGEXREPLACE", 3, 3, elementwise=True)
+def _regexreplace(text: Any, pattern: Any, replacement: Any) -> str:
+    """Every match replaced; $1, $2… in the replacement are what the groups captured."""
+    template = re.sub(r"\$(\d+)", r"\\g<\1>", to_text(replacement).replace("\\", "\\\\"))
+    try:
+        return _regex(to_text(pattern)).sub(template, to_text(text))
+    except (re.error, IndexError) as bad:
+        raise fail("#VALUE!", f"REGEXREPLACE: {bad}") from None

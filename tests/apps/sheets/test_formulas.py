@@ -185,3 +185,47 @@ def test_a_clock_inside_braces_makes_the_formula_volatile() -> None:
     book = book_with({"Calc": [[None]]})
     assert book.compile(0, "={TODAY(), 1}")[1] is True
     assert book.compile(0, "={1, 2}")[1] is False
+
+
+# Functions a summary or a cleanup is written with that answered #NAME? before (Data: Ann/East/100,
+# Bob/West/250, Cy/East/75, Di/North/300; dates 2026-01-15, 02-28, 03-03, 03-31).
+MORE = [
+    ("=LARGE(Data!C2:C5,2)", 250), ("=SMALL(Data!C2:C5,1)", 75), ("=SUM(LARGE(Data!C2:C5,{1,2}))", 550),
+    ("=RANK(250,Data!C2:C5)", 2), ("=RANK(250,Data!C2:C5,1)", 3), ("=RANK.EQ(300,Data!C2:C5)", 1), ("=SUM(RANK(Data!C2:C5,Data!C2:C5))", 10),
+    ("=STDEV(1,2,3,4)", 1.2909944487358056), ("=STDEVP(1,2,3,4)", 1.118033988749895), ("=VAR.S(1,2,3,4)", 5 / 3), ("=VARP(1,2,3,4)", 1.25),
+    ("=COUNTUNIQUE(Data!B2:B5)", 3), ('=COUNTUNIQUE(Data!B1:B9,"east",1,"1")', 6),
+    ("=CEILING(2.1)", 3), ("=CEILING(23.26,0.25)", 23.5), ("=CEILING(0.3,0.1)", 0.3), ("=CEILING(-2.5,1)", -2), ("=FLOOR(7.9,2)", 6), ("=FLOOR(-2.5)", -3),
+    ("=SUM(SEQUENCE(3))", 6), ("=INDEX(SEQUENCE(2,3,10,5),2,1)", 25),
+    ('=FIND("st","Sheets test")', 10), ('=SEARCH("T","Sheets test")', 5), ('=SEARCH("s","Sheets",2)', 6),
+    ('=SUMPRODUCT(--ISNUMBER(SEARCH("e",Data!B2:B5)))', 3), ('=EXACT("a","A")', False), ("=EXACT(1,\"1\")", True),
+    ('=INDEX(SPLIT("a,b;;c",",;"),3)', "c"), ('=COLUMNS(SPLIT("a,,b",",",TRUE,FALSE))', 3), ('=SUM(SPLIT("1,2,3",","))', 6),
+    ('=INDEX(SPLIT("a--b","--",FALSE),2)', "b"),
+    ('=REGEXMATCH("INV-1004","^INV-\\d+$")', True), ('=SUMPRODUCT(--REGEXMATCH(Data!A2:A5,"^[AB]"))', 2),
+    ('=REGEXEXTRACT("Order 1234 shipped","\\d+")', "1234"), ('=REGEXEXTRACT("ann@acme.com","@(.+)$")', "acme.com"),
+    ('=INDEX(REGEXEXTRACT("2026-03","(\\d+)-(\\d+)"),2)', "03"), ('=REGEXREPLACE("2026-03-31","(\\d+)-(\\d+)-(\\d+)","$3/$2/$1")', "31/03/2026"),
+    ('=DATEVALUE("2026-03-31")', to_serial(datetime(2026, 3, 31))), ("=DATEVALUE(Data!D2)", to_serial(datetime(2026, 1, 15))),
+    ("=WEEKNUM(DATE(2026,1,3))", 1), ("=WEEKNUM(DATE(2026,1,4))", 2), ("=WEEKNUM(DATE(2026,1,4),2)", 1), ("=WEEKNUM(DATE(2025,12,31))", 53),
+    ("=WEEKNUM(DATE(2027,1,1),21)", 53), ("=ISOWEEKNUM(Data!D5)", 14),
+    ("=ROW(Data!C5)", 5), ("=COLUMN(Data!C5)", 3), ("=SUM(ROW(Data!A2:A5))", 14), ("=ROWS(ROW(Data!A2:A))", 4),
+    ('=CHOOSE(2,"a","b","c")', "b"), ('=VLOOKUP("Bob",CHOOSE({1,2},Data!A2:A5,Data!C2:C5),2,FALSE)', 250),
+    ("=ROWS(HSTACK(Data!A2:A5,Data!C2:C3))", 4), ('=ROWS(VSTACK({"Name","Amount"},Data!A2:B5))', 5), ("=COLUMNS(VSTACK(Data!A1:C1,Data!A2:B5))", 3),
+    ("=INDEX(SORTN(Data!A2:C5,2,0,3,FALSE),2,1)", "Bob"), ("=ROWS(SORTN({1;2;2;3},2,1,1,FALSE))", 3), ("=ROWS(SORTN({1;3;3;2},2,2,1,FALSE))", 2),
+    ("=SORTN(Data!C2:C5)", 75),
+]
+
+
+@pytest.mark.parametrize(("formula", "expected"), MORE, ids=[c[0] for c in MORE])
+def test_more_functions_compute_known_values(formula: str, expected: Any) -> None:
+    test_functions_compute_known_values(formula, expected)
+
+
+MORE_ERRORS = [
+    ("=LARGE(Data!C2:C5,9)", "#NUM!"), ("=RANK(7,Data!C2:C5)", "#N/A"), ("=STDEV(1)", "#DIV/0!"), ('=FIND("T","Sheets test")', "#VALUE!"),
+    ('=REGEXEXTRACT("abc","\\d")', "#N/A"), ('=REGEXMATCH("x","(")', "#REF!"), ('=DATEVALUE("nope")', "#VALUE!"), ('=CHOOSE(4,"a","b")', "#VALUE!"),
+    ("=INDEX(HSTACK(Data!A2:A5,Data!C2:C3),4,2)", "#N/A"), ("=ROW(5)", "#VALUE!"),
+]
+
+
+@pytest.mark.parametrize(("formula", "code"), MORE_ERRORS, ids=[e[0] for e in MORE_ERRORS])
+def test_more_functions_give_the_spreadsheet_errors(formula: str, code: str) -> None:
+    test_errors_are_the_spreadsheet_codes_with_a_reason(formula, code)
