@@ -1,7 +1,8 @@
 """chat/create-channel-and-invite-v1: set up a private account channel with the right people.
 
 What the task allows is exactly what a correct solution makes: the one channel (private, live,
-any topic or purpose), its account team as members, and posts in it (a welcome message). The
+any topic or purpose), its account team as members, and what sets it up: posts in it (a welcome
+message), a pin of one. The
 channels the agent created are judged as a set too: a wrong channel made on the way fails.
 """
 
@@ -159,6 +160,8 @@ class CreateChannelAndInvite:
                        given=new_channel_id),
                 Expect("chat_messages", "insert", lambda c, new: c.row["channel_id"] == new and c.row["user_id"] == me.id,
                        given=new_channel_id),
+                # setting the new channel up: its welcome pinned
+                Expect("chat_pins", "insert", lambda c, new: c.row["channel_id"] == new and c.row["pinned_by"] == me.id, given=new_channel_id),
                 *careful_steps(me.id, ws.public),
             ],
             oracle=oracle,

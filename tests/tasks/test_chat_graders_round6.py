@@ -81,3 +81,31 @@ def test_a_reply_under_someone_elses_post_is_still_not_the_answer(rollout: Calla
     theirs = next(m["ts"] for m in history if m.get("user") != history[0]["user"])
     r.call("slack_reply_to_thread", channel_id=f["channel"], thread_ts=theirs, text="Thanks!")
     assert not r.grade()["passed"]
+
+
+# -- create-channel-and-invite: setting the new channel up ---------------------------------
+CHANNEL = "chat/create-channel-and-invite-v1"
+
+
+def _channel(r: Rollout) -> str:
+    made = r.call("slack_list_conversations", types="private_channel", limit=200)["channels"]
+    return next(c["id"] for c in made if c["name"] == r.facts["name"])
+
+
+def test_pinning_the_welcome_in_the_new_channel_passes(rollout: Callable[..., Rollout]) -> None:
+    """Was 0.8, not passed: the pin was a stray row, though it sets up the channel the task made."""
+    r = rollout(CHANNEL)
+    r.run(r.task.oracle)
+    channel = _channel(r)
+    welcome = r.call("slack_post_message", channel_id=channel, text="Welcome, this is the account channel.")["ts"]
+    r.call("slack_pin_message", channel_id=channel, timestamp=welcome)
+    assert r.passes(), json.dumps(r.grade())
+
+
+def test_a_pin_elsewhere_is_still_collateral(rollout: Callable[..., Rollout]) -> None:
+    r = rollout(CHANNEL)
+    r.run(r.task.oracle)
+    r.call("slack_join_channel", channel_id="#random")
+    latest = r.call("slack_get_channel_history", channel_id="#random", limit=1)["messages"][0]["ts"]
+    r.call("slack_pin_message", channel_id="#random", timestamp=latest)
+    assert not r.grade()["passed"]
