@@ -41,15 +41,46 @@ def _if(ctx: Any, test: Any, yes: Any, no: Any = ("bool", False)) -> Any:
 
 @function("IFS", 2, lazy=True)
 def _ifs(ctx: Any, *pairs: Any) -> Any:
+    """The value of the first condition that holds; a condition over a range
+    (`IFS(B2:B>500,"high",B2:B>100,"mid",TRUE,"low")`) answers cell by cell."""
     if len(pairs) % 2:
         raise fail("#N/A", "IFS takes pairs of condition and value")
     for i in range(0, len(pairs), 2):
-        condition = scalar(evaluate(pairs[i], ctx))
+        condition = evaluate(pairs[i], ctx)
+        if is_array(condition):
+            return _ifs_each([condition] + [evaluate(node, ctx) for node in pairs[i + 1:]])
+        condition = scalar(condition)
         if isinstance(condition, CellError):
             return condition
         if to_bool(condition):
             return evaluate(pairs[i + 1], ctx)
     raise fail("#N/A", "No match.")
+
+
+def _ifs_each(values: list[Any]) -> Any:
+    """IFS cell by cell over evaluated (condition, value, …) from the first array condition on."""
+    def one(*cells: Any) -> Any:
+        for i in range(0, len(cells), 2):
+            if isinstance(cells[i], CellError):
+                return cells[i]
+            if to_bool(cells[i]):
+                return cells[i + 1]
+        return CellError("#N/A", "No match.")
+
+    return lift(one, *values)
+
+
+def _switch_one(subject: Any, *cases: Any) -> Any:
+    if isinstance(subject, CellError):
+        return subject
+    for i in range(0, len(cases) - 1, 2):
+        if isinstance(cases[i], CellError):
+            return cases[i]
+        if compare(subject, cases[i]) == 0:
+            return cases[i + 1]
+    if len(cases) % 2:
+        return cases[-1]
+    return CellError("#N/A", "No match.")
 
 
 @function("IFERROR", 1, 2, lazy=True)
@@ -71,7 +102,12 @@ def _ifna(ctx: Any, value: Any, fallback: Any) -> Any:
 
 @function("SWITCH", 3, lazy=True)
 def _switch(ctx: Any, expr: Any, *cases: Any) -> Any:
-    subject = scalar(evaluate(expr, ctx))
+    """The value of the first case equal to the subject, else the default; a subject over a
+    range (`SWITCH(A2:A,"W","Won","L","Lost","Open")`) answers cell by cell."""
+    subject = evaluate(expr, ctx)
+    if is_array(subject):
+        return lift(_switch_one, subject, *(evaluate(node, ctx) for node in cases))
+    subject = scalar(subject)
     if isinstance(subject, CellError):
         return subject
     for i in range(0, len(cases) - 1, 2):

@@ -268,3 +268,16 @@ def test_a_range_of_lookup_keys_answers_as_each_key_looked_up_alone() -> None:
         for k in range(len(each)):
             got = [_shown(book.get((0, 2 + r, 16 + k))) for r in range(n)]
             assert got == [_shown(book.get((0, 2 + r, 20 + k))) for r in range(n)], (trial, each[k])
+
+
+BRANCHES = [
+    ('=ARRAYFORMULA(IFS(B2:B5>200,"high",B2:B5>80,"mid",TRUE,"low"))', [["mid"], ["high"], ["low"], ["high"]]),
+    ('=IFS(B2:B5>200,"high",B2:B5>80,"mid")', [["mid"], ["high"], [NA], ["high"]]),
+    ('=ARRAYFORMULA(SWITCH(LEFT(A2:A5,6),"Closed","done","Negoti","talking","open"))', [["done"], ["talking"], ["done"], ["open"]]),
+    ("=ARRAYFORMULA(NETWORKDAYS(D2:D5, DATE(2026,3,31)))", [[54], [22], [85], [1]]),
+]
+
+
+@pytest.mark.parametrize(("formula", "expected"), BRANCHES, ids=[c[0] for c in BRANCHES])
+def test_ifs_switch_and_networkdays_over_ranges_answer_each_row(formula: str, expected: list[list[Any]]) -> None:
+    assert results(formula) == [[float(v) if isinstance(v, int) else v for v in row] for row in expected]
