@@ -10,7 +10,7 @@ from typing import Any
 
 from apps.sheets.formulas.evaluator import function, lift_at
 from apps.sheets.formulas.functions_math import _wildcard
-from apps.sheets.formulas.values import CellError, Matrix, compare, fail, matrix_of, scalar, to_bool, to_number
+from apps.sheets.formulas.values import CellError, Matrix, compare, fail, matrix_of, rank, scalar, to_bool, to_number
 
 
 def _exact(a: Any, key: Any) -> bool:
@@ -282,6 +282,11 @@ def _ascending(flag: Any) -> bool:
     return to_bool(value) if value is not None else True
 
 
+def _row_key(row: list[Any]) -> tuple[Any, ...]:
+    """What makes rows the same for UNIQUE: text ignoring case, and the type (TRUE is not 1)."""
+    return tuple((type(v).__name__, v.lower() if isinstance(v, str) else v) for v in row)
+
+
 @function("UNIQUE", 1, 3)
 def _unique(area: Any, by_column: Any = False, exactly_once: Any = False) -> Any:
     grid = matrix_of(area)
@@ -289,15 +294,14 @@ def _unique(area: Any, by_column: Any = False, exactly_once: Any = False) -> Any
     counts: dict[tuple, int] = {}
     order: list[tuple] = []
     for row in rows:
-        key = tuple(v.lower() if isinstance(v, str) else v for v in row)
+        key = _row_key(row)
         if key not in counts:
             order.append(key)
             counts[key] = 0
         counts[key] += 1
     first = {}
     for row in rows:
-        key = tuple(v.lower() if isinstance(v, str) else v for v in row)
-        first.setdefault(key, row)
+        first.setdefault(_row_key(row), row)
     kept = [first[k] for k in order if not to_bool(exactly_once) or counts[k] == 1]
     if not kept:
         raise fail("#N/A", "No unique values found.")
@@ -310,6 +314,33 @@ def _unique(area: Any, by_column: Any = False, exactly_once: Any = False) -> Any
 def _transpose(area: Any) -> Any:
     """The area with its rows as columns: spills down what was across, and across what was down."""
     return Matrix([list(column) for column in zip(*matrix_of(area).rows)])
+
+
+@function("LOOKUP", 2, 3)
+def _lookup_vector(key: Any, search: Any, result: Any = None) -> Any:
+    """The result at the last position of the search range whose value is not above the key,
+    among values of the key's kind (numbers with numbers, text with text), errors and blanks
+    skipped: on sorted data the sorted-lookup answer, and LOOKUP(2, 1/(A2:A="x"), B2:B) the
+    last row where A is "x". Without a result range, the last column (or row) of the search
+    range."""
+    key = scalar(key)
+    grid = matrix_of(search)
+    tall = grid.height >= grid.width
+    items = grid.column(0) if tall else list(grid.rows[0]) if grid.rows else []
+    found = None
+    for i, item in enumerate(items):
+        if item is None or isinstance(item, CellError) or rank(item) != rank(key):
+            continue
+        if compare(item, key) <= 0:
+            found = i
+    if found is None:
+        return _not_found("LOOKUP", key)
+    if result is None:
+        return grid.rows[found][-1] if tall else grid.rows[-1][found]
+    values = _vector(result)
+    if found >= len(values):
+        raise fail("#N/A", "LOOKUP's result range is smaller than its search range.")
+    return values[found]
 
 
 @function("ROWS", 1, 1)

@@ -229,3 +229,20 @@ MORE_ERRORS = [
 @pytest.mark.parametrize(("formula", "code"), MORE_ERRORS, ids=[e[0] for e in MORE_ERRORS])
 def test_more_functions_give_the_spreadsheet_errors(formula: str, code: str) -> None:
     test_errors_are_the_spreadsheet_codes_with_a_reason(formula, code)
+
+
+LOOKUP_AND_UNIQUE = [
+    ('=LOOKUP(2,1/(Data!B2:B5="East"),Data!A2:A5)', "Cy"),  # the last row where Region is East
+    ('=LOOKUP(150,{100,200,300},{"a","b","c"})', "a"), ('=LOOKUP("C",{"A","B","D"},{1,2,3})', 2), ("=LOOKUP(3,{1,2;10,20})", 2),
+    ("=LOOKUP(50,{100,200})", "#N/A"),
+    ('=ROWS(UNIQUE({1;TRUE;1;"1"}))', 3),  # TRUE is not 1, and the text "1" is not the number
+]
+
+
+@pytest.mark.parametrize(("formula", "expected"), LOOKUP_AND_UNIQUE, ids=[c[0] for c in LOOKUP_AND_UNIQUE])
+def test_lookup_finds_the_last_value_not_above_the_key_and_unique_keeps_types_apart(formula: str, expected: Any) -> None:
+    got = evaluate(formula)
+    if isinstance(expected, str) and expected.startswith("#"):
+        assert isinstance(got, CellError) and got.code == expected
+    else:
+        test_functions_compute_known_values(formula, expected)
