@@ -6,10 +6,13 @@ HTTP status), so `googleapiclient.discovery.build("sheets", "v4", client_options
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
 
+from apps.sheets import drive_query
+from apps.sheets.drive import MAX_SEARCH
 from apps.sheets.errors import CODE_HTTP, SheetsError, error_body
 from apps.sheets.operations import OPERATIONS
 from officegym.core.env_store import Env
@@ -31,7 +34,7 @@ def _query(request: Request) -> dict[str, Any]:
 
 
 async def _run(request: Request, env: Env, name: str, args: dict[str, Any], *, body_into: str | None = None,
-               body_fields: bool = False) -> JSONResponse:
+               body_fields: bool = False, shape: Callable[[Any], Any] | None = None) -> JSONResponse:
     op = OPERATIONS[name]
     try:
         if request.method in ("POST", "PUT"):
@@ -46,6 +49,8 @@ async def _run(request: Request, env: Env, name: str, args: dict[str, Any], *, b
                 if "majorDimension" in body:
                     args.setdefault("majorDimension", body["majorDimension"])
         result = call(request, env, OPERATIONS, op, args, route=f"{request.method} {url_path(request).split('/api/sheets', 1)[-1]}")
+        if shape is not None:
+            result = shape(result)
     except BadBody as bad:
         return JSONResponse(error_body(SheetsError("INVALID_ARGUMENT", f"Invalid JSON payload received. {bad}")), status_code=400)
     except AppError as error:
@@ -109,13 +114,64 @@ async def get(spreadsheet_id: str, request: Request, env: Env = Depends(current_
 
 
 # -- Drive-side extras ---------------------------------------------------------------------
+# What a Drive client sends with files.list (gspread, google-api-python-client): such a request
+# is answered in Drive's shape. A bare GET (or the search tool's `query` word) keeps the plain
+# [{id, title}] listing.
+_DRIVE_PARAMS = frozenset(("q", "alt", "fields", "pageSize", "pageToken", "orderBy", "spaces", "corpora", "driveId",
+                           "supportsAllDrives", "includeItemsFromAllDrives", "supportsTeamDrives", "includeTeamDriveItems"))
+_MAX_PAGE = 1000
+
+
 @router.get("/drive/v3/files")
 async def files(request: Request, env: Env = Depends(current_env)) -> JSONResponse:
-    args = _query(request)
-    words = args.get("q") or args.get("query")  # Drive's `q`; `query` as the search tool names it
-    if words:
-        return await _run(request, env, "sheets.files.search", {"query": words, "max_results": args.get("pageSize", 20)})
-    return await _run(request, env, "sheets.files.list", {"folder_id": args.get("folderId")})
+    params = request.query_params
+    if not _DRIVE_PARAMS.intersection(params.keys()):
+        args = _query(request)
+        if args.get("query"):
+            return await _run(request, env, "sheets.files.search", {"query": args["query"], "max_results": args.get("pageSize", 20)})
+        return await _run(request, env, "sheets.files.list", {"folder_id": args.get("folderId")})
+    return await _drive_list(request, env)
+
+
+async def _drive_list(request: Request, env: Env) -> JSONResponse:
+    """Drive's files.list: `q` in Drive's query language, `pageSize`/`pageToken`, answered as
+    {kind: "drive#fileList", incompleteSearch, files: [{kind, id, name, mimeType, …}], nextPageToken?}."""
+    params = request.query_params
+    try:
+        query = drive_query.parse(params["q"]) if params.get("q", "").strip() else None
+        size = min(max(int(params.get("pageSize") or 100), 1), _MAX_PAGE)
+        start = max(int(params.get("pageToken") or 0), 0)
+        folder = (query.folder() if query else None) or params.get("folderId")
+        word = None if folder or query is None else query.search_word()
+    except SheetsError as error:
+        return JSONResponse(error_body(error), status_code=400)
+    except ValueError:
+        return JSONResponse(error_body(SheetsError("INVALID_ARGUMENT", "Invalid Value: pageSize and pageToken are numbers here")), status_code=400)
+
+    def shape(found: list[dict[str, Any]]) -> dict[str, Any]:
+        files = []
+        for f in found:
+            file = {"kind": "drive#file", "id": f["id"], "name": f.get("name", f.get("title")), "mimeType": drive_query.SHEET_MIME}
+            if f.get("created_time"):
+                file["createdTime"], file["modifiedTime"] = f["created_time"], f["modified_time"]
+            if folder:
+                file["parents"] = [folder]
+            if query is None or query.matches(file, word):
+                files.append(file)
+        page = {"kind": "drive#fileList", "incompleteSearch": False, "files": files[start:start + size]}
+        if start + size < len(files):
+            page["nextPageToken"] = str(start + size)
+        return page
+
+    if word:
+        return await _run(request, env, "sheets.files.search", {"query": word, "max_results": MAX_SEARCH}, shape=shape)
+    return await _run(request, env, "sheets.files.list", {"folder_id": folder}, shape=shape)
+
+
+@router.get("/drive/v3/files/{file_id}/comments")
+async def comments(file_id: str, request: Request, env: Env = Depends(current_env)) -> JSONResponse:
+    """Drive's comments.list: files here carry no comments (gspread's copy() reads them to copy them)."""
+    return JSONResponse({"kind": "drive#commentList", "comments": []})
 
 
 @router.post("/drive/v3/files/{spreadsheet_id}/permissions")
