@@ -17,7 +17,8 @@ from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.phrases import judge_field
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import allow, allow_notes_and_activities, allow_update, around, by_id, dml, me, row, rows, say_as_task, snapshot, soql, try_dml, wreck
+from tasks.crm._common import (allow, allow_notes_and_activities, allow_update, around, by_id, dml, me, row, rows, saved_unchanged, say_as_task,
+                               snapshot, soql, try_dml, wreck)
 from tasks.crm._notes import written
 
 RESOLUTIONS = ("Reset the SSO certificate and confirmed logins work", "Raised the API rate limit for their workspace",
@@ -88,7 +89,7 @@ class CloseCase:
         return TaskInstance(
             prompt=prompt,
             checks=[Check(f"case {case['CaseNumber']} closed with its resolution", closed)],
-            expected=[allow_update("Case", case["Id"], CLOSING),
+            expected=[allow_update("Case", case["Id"], CLOSING), *saved_unchanged(),
                       allow("CaseComment", "insert", ParentId=case["Id"]), *allow_notes_and_activities(me(ctx), around(ctx, "Case", {case["Id"]}))],
             oracle=oracle,
             alternatives=(in_two_steps, with_a_closing_comment),

@@ -20,7 +20,8 @@ from graders.rubric import Expect
 from tasks.base import Moves, SampleContext, TaskInstance, ToolError, Tools
 from tasks.common.text import words
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import allow_notes_and_activities, allow_update, dml, me, quoted, row, rows, say_as_task, snapshot, soql, table, wreck
+from tasks.crm._common import (allow_notes_and_activities, allow_update, dml, me, quoted, row, rows, saved_unchanged, say_as_task, snapshot, soql,
+                               table, wreck)
 
 CONVERSION = {"IsConverted", "Status", "ConvertedDate", "ConvertedAccountId", "ConvertedContactId", "ConvertedOpportunityId"}
 # What the lead's contact keeps of the lead (and its email): one filled in otherwise is another person's, while one
@@ -126,7 +127,7 @@ class ConvertLead:
         return TaskInstance(
             prompt=f"You are {ctx.actor.name}. The lead {lead['Name']} from {lead['Company']} has qualified. Convert the lead in Salesforce, {ask}.",
             checks=[Check(f"lead {lead['Name']} converted as asked", converted)],
-            expected=[allow_update("Lead", lead["Id"], CONVERSION), *made_by_conversion(lead["Id"], with_opp),
+            expected=[allow_update("Lead", lead["Id"], CONVERSION), *made_by_conversion(lead["Id"], with_opp), *saved_unchanged(),
                       *allow_notes_and_activities(me(ctx), converted_into(lead["Id"]))],
             oracle=oracle,
             alternatives=(account_first,),

@@ -121,3 +121,46 @@ def test_a_hedge_in_a_note_on_the_account_still_fails(rollout: Callable[..., Rol
     other = next(x for x in RESOLUTIONS if x != r.facts["resolution"])
     dml(r, "insert", "Note", {"ParentId": _account(r, "crm/close-case-v1"), "Title": "Fix", "Body": f"Or maybe: {other}"})
     assert r.fails(), json.dumps(r.grade())
+
+
+# -- a record saved with nothing of it changed ----------------------------------------------
+def _put_back(r: Rollout, task: str) -> None:
+    """A slip on a look-alike record, put back exactly as it was: only its audit stamps moved."""
+    if task == "crm/close-case-v1":
+        (other,) = soql(r, f"SELECT Id, Status FROM Case WHERE IsClosed = false AND Id != '{r.facts['case']}' LIMIT 1")
+        dml(r, "update", "Case", {"Id": other["Id"], "Status": "Closed", "Resolution__c": r.facts["resolution"]})
+        dml(r, "update", "Case", {"Id": other["Id"], "Status": other["Status"], "Resolution__c": None})
+    else:
+        (other,) = soql(r, f"SELECT Id, StageName FROM Opportunity WHERE IsClosed = false AND Id != '{r.facts['opportunity']}' "
+                           "AND StageName != 'Negotiation/Review' LIMIT 1")
+        dml(r, "update", "Opportunity", {"Id": other["Id"], "StageName": "Negotiation/Review"})
+        dml(r, "update", "Opportunity", {"Id": other["Id"], "StageName": other["StageName"]})
+
+
+@pytest.mark.parametrize("task", ["crm/close-case-v1", "crm/advance-opportunity-v1"])
+def test_a_slip_on_another_record_put_back_exactly_passes(rollout: Callable[..., Rollout], task: str) -> None:
+    """Was 0.4: the record's content was as it had been, but its audit stamps moved, read as an overwrite."""
+    r = rollout(task)
+    _put_back(r, task)
+    r.run(r.task.oracle)
+    assert r.passes(), json.dumps(r.grade())
+
+
+def test_a_slip_left_half_undone_still_fails(rollout: Callable[..., Rollout]) -> None:
+    r = rollout("crm/close-case-v1")
+    (other,) = soql(r, f"SELECT Id, Status FROM Case WHERE IsClosed = false AND Id != '{r.facts['case']}' LIMIT 1")
+    dml(r, "update", "Case", {"Id": other["Id"], "Status": "Closed", "Resolution__c": r.facts["resolution"]})
+    dml(r, "update", "Case", {"Id": other["Id"], "Status": other["Status"]})  # the resolution stays written on it
+    r.run(r.task.oracle)
+    grade = r.grade()
+    assert not grade["passed"] and [c["table"] for c in grade["collateral"]] == ["crm_case"], json.dumps(grade)
+
+
+@pytest.mark.parametrize("task", ["crm/log-call-v1", "crm/assign-follow-up-v1", "crm/reassign-departing-rep-v1", PIPELINE])
+def test_a_record_saved_as_it_was_is_harmless(rollout: Callable[..., Rollout], task: str) -> None:
+    """Was 0.4: an account saved with its own name (an edit form saved without changes) moved only its stamps."""
+    r = rollout(task)
+    r.run(r.task.oracle)
+    (account,) = soql(r, "SELECT Id, Name FROM Account ORDER BY Name LIMIT 1")
+    dml(r, "update", "Account", {"Id": account["Id"], "Name": account["Name"]})
+    assert r.passes(), json.dumps(r.grade())
