@@ -1,12 +1,12 @@
 """Jira Software's agile REST routes (`/rest/agile/1.0/…`): boards, sprints, moving issues
-into a sprint. Included in the tickets REST router (api.py), with its plumbing."""
+into a sprint or under an epic. Included in the tickets REST router (api.py), with its plumbing."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 
-from apps.tickets.api_common import AGILE, bad, body_of, fields_param, run
+from apps.tickets.api_common import AGILE, bad, body_of, fields_param, key_of, run
 from officegym.core.env_store import Env
 from officegym.core.web import EnvRoute, current_env
 from officegym.faces.rest import BadBody
@@ -62,3 +62,28 @@ async def update_sprint(request: Request, sprint_id: str, env: Env = Depends(cur
         return bad(problem)
     return await run(request, env, "tickets.updateSprint", {"sprint_id": sprint_id, "name": body.get("name"), "state": body.get("state"),
                                                              "start_date": body.get("startDate"), "end_date": body.get("endDate"), "goal": body.get("goal")})
+
+
+MAX_EPIC_ISSUES = 50  # Jira's limit for one call
+
+
+@router.post(AGILE + "/epic/{epic}/issue")
+async def move_to_epic(request: Request, epic: str, env: Env = Depends(current_env)) -> Response:
+    """Jira Software's "move issues to epic" (the jira client's add_issues_to_epic): each issue
+    goes under the epic; the epic `none` takes them out of their epic. 204, as Jira answers."""
+    try:
+        body = await body_of(request)
+    except BadBody as problem:
+        return bad(problem)
+    issues = body.get("issues")
+    if not isinstance(issues, list) or not 1 <= len(issues) <= MAX_EPIC_ISSUES:
+        return bad(ValueError(f"the body needs issues: a list of 1 to {MAX_EPIC_ISSUES} issue keys or ids, e.g. {{\"issues\": [\"ENG-12\"]}}"))
+    for issue in issues:
+        ref = key_of(issue)
+        if epic.lower() == "none":
+            answered = await run(request, env, "tickets.updateIssue", {"issue": ref, "fields": {"parent": None}}, status=204)
+        else:
+            answered = await run(request, env, "tickets.linkToEpic", {"issue": ref, "epic": epic}, status=204)
+        if answered.status_code >= 400:
+            return answered
+    return answered

@@ -240,7 +240,9 @@ class TicketsService:
                      duedate: DateText | None = None, fields: JsonObject | None = None, style: Style = "jira", cloud_id: CloudId | None = None) -> dict[str, Any]:
         """Create an issue in a project; `fields` takes Jira's field JSON for anything else."""
         self.check_cloud(cloud_id)
-        given = F.normalize(decode(fields, "fields", dict), EDITABLE | {"project"})
+        raw = dict(decode(fields, "fields", dict))
+        sprint = _take_sprint(raw)
+        given = F.normalize(raw, EDITABLE | {"project"})
         flat = {"summary": summary, "description": description, "issuetype": issue_type, "assignee": assignee, "priority": priority,
                 "labels": labels, "components": components, "parent": parent, "duedate": duedate}
         values = {**given, **{k: v for k, v in flat.items() if v is not None}}
@@ -267,6 +269,8 @@ class TicketsService:
         issue.save(self.db)
         watchers = sorted({w for w in (issue.reporter_id, issue.assignee_id) if w})
         Q.INSERT_WATCHER.run_many(self.db, [{"issue_id": issue.id, "account_id": w} for w in watchers])
+        if sprint is not None and sprint != (None,):
+            agile.add_issues_to_sprint(self, sprint[0], issue.key)
         if style == "simplified":
             return {"message": "Issue created successfully", "issue": self.one(issue, style, new=True)}
         return {"id": str(issue.id), "key": issue.key, "self": f"{self.base}/rest/api/3/issue/{issue.id}"}
@@ -321,19 +325,25 @@ class TicketsService:
         """Edit fields (Jira's `fields`, and `update` verbs like {"labels": [{"add": "x"}]}); optionally transition and comment."""
         self.check_cloud(cloud_id)
         found = self.draft(issue)
-        values = F.normalize(decode(fields, "fields", dict), EDITABLE)
-        values.update(F.normalize(decode(additional_fields, "additional_fields", dict), EDITABLE))
+        given, extra = dict(decode(fields, "fields", dict)), dict(decode(additional_fields, "additional_fields", dict))
+        sprint = _take_sprint(given) or _take_sprint(extra)
+        values = F.normalize(given, EDITABLE)
+        values.update(F.normalize(extra, EDITABLE))
         if components is not None:
             values["components"] = components
         values.update(self.verbs(found, decode(update, "update", dict)))
-        if not values and transition is None and comment is None:
+        if not values and transition is None and comment is None and sprint is None:
             raise TicketsError("invalid_arguments", "nothing to update: pass fields, e.g. {\"summary\": \"New title\"} or {\"priority\": {\"name\": \"High\"}}")
         self.record(found, self.apply(found, values))
         if transition:
             self._transition(found, transition, {}, None)
         if comment:
             collab.add_comment_row(self, found, F.text(comment, "comment"))
+        if sprint == (None,):
+            self._leave_open_sprints(found)
         found.save(self.db)
+        if sprint is not None and sprint != (None,):
+            agile.add_issues_to_sprint(self, sprint[0], found.key)
         if style == "simplified":
             return {"message": "Issue updated successfully", "issue": self.one(found, style)}
         return {}
@@ -423,6 +433,40 @@ class TicketsService:
     get_create_meta = site.get_create_meta
     _maybe_issue = site.maybe_issue
 
+    def _leave_open_sprints(self, issue: Any) -> None:
+        """The Sprint field cleared by an edit: the issue goes back to the backlog (out of its open sprints)."""
+        before = Q.OPEN_SPRINT_NAMES.scalars(self.db, issue_id=issue.id)
+        if before:
+            Q.LEAVE_OTHER_OPEN_SPRINTS.run(self.db, issue_id=issue.id, sprint_id=0)
+            self.record(issue, [("Sprint", None, ", ".join(before), None, None)])
+
 
 def _text(value: Any) -> str | None:
     return None if value is None else str(value)
+
+
+_SPRINT_NAMES = (catalog.SPRINT_FIELD, "sprint")
+
+
+def _take_sprint(fields: dict[str, Any]) -> tuple[int | None] | None:
+    """The Sprint field of an edit or a creation, taken out of `fields`: Jira Cloud sets it with the
+    sprint's id (37, "37", {"id": 37}, [37]), and null or [] sends the issue back to the backlog.
+    None when the field is not given, (None,) when it is cleared, (id,) for a sprint."""
+    name = next((k for k in fields if str(k).strip().lower() in _SPRINT_NAMES), None)
+    if name is None:
+        return None
+    value = fields.pop(name)
+    if isinstance(value, list):
+        if len(value) > 1:
+            raise TicketsError("invalid_field", "An issue is in one open sprint: give the Sprint field one sprint id.", field=catalog.SPRINT_FIELD)
+        value = value[0] if value else None
+    if isinstance(value, dict):
+        value = value.get("id")
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if value is None or value == "":
+        return (None,)
+    if isinstance(value, bool) or not str(value).strip().isdigit() or len(str(value).strip()) > 9:
+        raise TicketsError("invalid_field", f"Number value expected as the Sprint id (the board's sprints list the ids), got {str(value)[:40]!r}.",
+                           field=catalog.SPRINT_FIELD)
+    return (int(str(value).strip()),)

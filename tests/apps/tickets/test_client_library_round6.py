@@ -1,0 +1,109 @@
+"""Two ways the `jira` package plans work that Jira Cloud accepts, over real HTTP: moving
+issues under an epic with the agile API (`add_issues_to_epic`: POST /rest/agile/1.0/epic/{epic}/issue,
+a 404 here) and putting an issue in a sprint by setting its Sprint field (customfield_10020)
+on an edit or a creation (a 400 "cannot be set" here). Correct work done either way scored 0."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from jira import JIRA, JIRAError
+
+from officegym.core.env_store import Env
+from officegym.gym import Gym
+
+SPRINT = "customfield_10020"
+
+
+@pytest.fixture(scope="module")
+def agent_url(gym: Gym) -> Iterator[str]:
+    from officegym.server import create_agent_app
+
+    server = uvicorn.Server(uvicorn.Config(create_agent_app(gym), host="127.0.0.1", port=0, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the agent server did not start"
+        time.sleep(0.01)
+    yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+def client(agent_url: str, env: Env) -> JIRA:
+    return JIRA(server=f"{agent_url}/envs/{env.id}/api/tickets")
+
+
+def parent_of(jira: JIRA, key: str) -> str | None:
+    parent = getattr(jira.issue(key, fields="parent").fields, "parent", None)
+    return parent.key if parent is not None else None
+
+
+def backlog_story(jira: JIRA) -> Any:
+    return jira.search_issues("project = ENG AND issuetype = Story AND resolution = EMPTY AND sprint IS EMPTY ORDER BY key ASC", maxResults=1)[0]
+
+
+def future_sprint(jira: JIRA) -> Any:
+    board = jira.boards(projectKeyOrID="ENG")[0]
+    return jira.sprints(board.id, state="future")[0]
+
+
+def sprint_keys(jira: JIRA, sprint_id: int) -> set[str]:
+    return {i.key for i in jira.search_issues(f"sprint = {sprint_id}", maxResults=False)}
+
+
+def test_add_issues_to_epic_puts_them_under_it(agent_url: str, env: Env) -> None:
+    jira = client(agent_url, env)
+    epic = jira.search_issues("project = ENG AND issuetype = Epic ORDER BY key ASC", maxResults=1)[0]
+    bug = jira.search_issues(f"project = ENG AND issuetype = Bug AND parent != {epic.key} ORDER BY key ASC", maxResults=1)[0]
+    jira.add_issues_to_epic(epic.id, [bug.key])  # by the epic's id, as the client's docs show
+    assert parent_of(jira, bug.key) == epic.key
+    api = f"{agent_url}/envs/{env.id}/api/tickets/rest/agile/1.0"
+    assert httpx.post(f"{api}/epic/none/issue", json={"issues": [bug.key]}).status_code == 204
+    assert parent_of(jira, bug.key) is None
+    assert httpx.post(f"{api}/epic/{epic.key}/issue", json={"issues": [bug.id]}).status_code == 204, "by key and issue id"
+    assert parent_of(jira, bug.key) == epic.key
+
+    missing = httpx.post(f"{api}/epic/{epic.key}/issue", json={"issues": ["ENG-99999"]})
+    assert missing.status_code == 404 and missing.json()["errorMessages"]
+    not_epic = httpx.post(f"{api}/epic/{bug.key}/issue", json={"issues": [epic.key]})
+    assert not_epic.status_code == 400 and "not an Epic" in str(not_epic.json())
+    assert httpx.post(f"{api}/epic/{epic.key}/issue", json={"issue": bug.key}).status_code == 400
+
+
+def test_the_sprint_field_moves_an_issue_into_a_sprint_and_back(agent_url: str, env: Env) -> None:
+    jira = client(agent_url, env)
+    story, sprint = backlog_story(jira), future_sprint(jira)
+    story.update(fields={SPRINT: sprint.id})
+    assert story.key in sprint_keys(jira, sprint.id)
+    history = jira.issue(story.key, expand="changelog").changelog.histories
+    assert any(item.field == "Sprint" and item.toString == sprint.name for h in history for item in h.items)
+
+    story.update(fields={SPRINT: None})
+    assert story.key not in sprint_keys(jira, sprint.id), "null sends it back to the backlog"
+    for shape in (str(sprint.id), {"id": sprint.id}, [sprint.id]):
+        story.update(fields={SPRINT: shape})
+        assert story.key in sprint_keys(jira, sprint.id), shape
+        story.update(fields={SPRINT: []})
+        assert story.key not in sprint_keys(jira, sprint.id)
+
+    with pytest.raises(JIRAError) as bad:
+        story.update(fields={SPRINT: "next one"})
+    assert bad.value.status_code == 400 and SPRINT in bad.value.response.json()["errors"]
+    with pytest.raises(JIRAError) as unknown:
+        story.update(fields={SPRINT: 987654})
+    assert unknown.value.status_code == 404
+
+
+def test_a_new_issue_can_be_created_in_a_sprint(agent_url: str, env: Env) -> None:
+    jira = client(agent_url, env)
+    sprint = future_sprint(jira)
+    made = jira.create_issue(fields={"project": {"key": "ENG"}, "summary": "Rotate the signing keys", "issuetype": {"name": "Task"}, SPRINT: sprint.id})
+    assert made.key in sprint_keys(jira, sprint.id)
