@@ -4,6 +4,7 @@ way out and read on the way in."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 
@@ -35,12 +36,38 @@ def to_text(value: Any) -> str:
         return str(value.get("text", ""))
     if kind == "hardBreak":
         return "\n"
-    children = value.get("content") or []
-    inner = "".join(to_text(child) for child in children if isinstance(child, dict))
+    if kind in _INLINE_ATTRS:
+        return _inline(kind, value.get("attrs") if isinstance(value.get("attrs"), dict) else {})
+    children = [child for child in value.get("content") or [] if isinstance(child, dict)]
     if kind == "doc":
-        return "\n\n".join(to_text(child) for child in children if isinstance(child, dict))
+        return "\n\n".join(to_text(child) for child in children)
+    if kind in ("bulletList", "orderedList", "table"):
+        return "\n".join(to_text(child) for child in children)
+    if kind == "tableRow":
+        return " | ".join(to_text(child) for child in children)
+    inner = "".join(to_text(child) for child in children)
     if kind == "listItem":
         return "- " + inner
-    if kind in ("bulletList", "orderedList"):
-        return "\n".join(to_text(child) for child in children if isinstance(child, dict))
     return inner
+
+
+# Nodes whose words are in their attributes, not in text children: a smart link to an issue
+# (what Jira's editor makes of a pasted issue key or URL), a mention, an emoji, a date, a status lozenge.
+_INLINE_ATTRS = frozenset(("inlineCard", "blockCard", "embedCard", "mention", "emoji", "date", "status"))
+
+
+def _inline(kind: str, attrs: dict[str, Any]) -> str:
+    if kind in ("inlineCard", "blockCard", "embedCard"):
+        data = attrs.get("data")
+        return str(attrs.get("url") or (data.get("url") if isinstance(data, dict) else "") or "")
+    if kind == "mention":
+        text = str(attrs.get("text") or "")
+        return text if text.startswith("@") or not text else "@" + text
+    if kind == "emoji":
+        return str(attrs.get("text") or attrs.get("shortName") or "")
+    if kind == "date":
+        try:
+            return datetime.fromtimestamp(int(str(attrs.get("timestamp"))) / 1000, UTC).date().isoformat()
+        except (TypeError, ValueError, OverflowError, OSError):
+            return ""
+    return str(attrs.get("text") or "")

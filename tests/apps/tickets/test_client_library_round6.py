@@ -107,3 +107,23 @@ def test_a_new_issue_can_be_created_in_a_sprint(agent_url: str, env: Env) -> Non
     sprint = future_sprint(jira)
     made = jira.create_issue(fields={"project": {"key": "ENG"}, "summary": "Rotate the signing keys", "issuetype": {"name": "Task"}, SPRINT: sprint.id})
     assert made.key in sprint_keys(jira, sprint.id)
+
+
+def test_rich_text_keeps_the_words_of_smart_links_mentions_and_dates(agent_url: str, env: Env) -> None:
+    """A v3 comment whose issue key is a smart link (what Jira's editor makes of a pasted key), with a
+    mention, an emoji, a date and a status lozenge: the words are kept (the smart link and the mention were
+    dropped, so 'Escalated to engineering as ENG-61' read 'Escalated to engineering as .')."""
+    jira = client(agent_url, env)
+    who = jira.issue("SUP-1").fields.reporter
+    doc = {"type": "doc", "version": 1, "content": [
+        {"type": "paragraph", "content": [
+            {"type": "text", "text": "Escalated to engineering as "}, {"type": "inlineCard", "attrs": {"url": "https://aurera.atlassian.net/browse/ENG-41"}},
+            {"type": "text", "text": ", cc "}, {"type": "mention", "attrs": {"id": who.accountId, "text": f"@{who.displayName}"}},
+            {"type": "text", "text": " "}, {"type": "emoji", "attrs": {"shortName": ":thumbsup:", "text": "👍"}}]},
+        {"type": "paragraph", "content": [
+            {"type": "text", "text": "Due "}, {"type": "date", "attrs": {"timestamp": "1788220800000"}},
+            {"type": "text", "text": " "}, {"type": "status", "attrs": {"text": "BLOCKED", "color": "red"}}]}]}
+    made = httpx.post(f"{agent_url}/envs/{env.id}/api/tickets/rest/api/3/issue/SUP-1/comment", json={"body": doc})
+    assert made.status_code == 201, made.text
+    text = jira.comments("SUP-1")[-1].body  # v2 answers plain text
+    assert text == f"Escalated to engineering as https://aurera.atlassian.net/browse/ENG-41, cc @{who.displayName} 👍\n\nDue 2026-09-01 BLOCKED"
