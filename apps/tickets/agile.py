@@ -104,6 +104,38 @@ def get_sprint_issues(self, sprint_id: int, fields: Names | None = None, start_a
     return {"expand": "schema,names", "startAt": start, "maxResults": size, "total": total, "issues": issues}
 
 
+@operation("tickets.getSprint")
+def get_sprint(self, sprint_id: int, style: Style = "jira") -> dict[str, Any]:
+    """One sprint: its name, state, dates, goal and board."""
+    sprint = _sprint(self, sprint_id)
+    if style == "simplified":
+        return _sprint_out(self, sprint, style)
+    return shapes.sprint(sprint, self.base)
+
+
+_DONE_STATUSES = tuple(s.name for s in catalog.STATUSES if s.category == "done")
+
+
+@operation("tickets.getBoardIssues")
+def get_board_issues(self, board_id: int, backlog: bool = False, fields: Names | None = None, start_at: Offset | None = None,
+                     max_results: Limit | None = None, style: Style = "jira") -> dict[str, Any]:
+    """A board's issues in rank order; with backlog, only its backlog: the issues no future or
+    active sprint holds that are not done (Jira Software's board backlog)."""
+    board = _board(self, board_id)
+    stmt = select(Issue).where(Issue.project_key == board.project_key)
+    if backlog:
+        in_open = select(SprintIssue.issue_id).join(Sprint, Sprint.id == SprintIssue.sprint_id).where(Sprint.state.in_(("future", "active")))
+        stmt = stmt.where(Issue.id.not_in(in_open), Issue.status.not_in(_DONE_STATUSES))
+    total = shapes.count(self.db, stmt)
+    start, size = start_at or 0, min(max_results or 50, 100)
+    page = list(self.db.scalars(stmt.order_by(Issue.rank, Issue.id).offset(start).limit(size)))
+    wanted = F.string_list(fields, "fields") if fields else None
+    issues = self.shape(page, style, wanted=wanted)
+    if style == "simplified":
+        return {"total": total, "start_at": start, "max_results": size, "issues": issues}
+    return {"expand": "schema,names", "startAt": start, "maxResults": size, "total": total, "issues": issues}
+
+
 @operation("tickets.addIssuesToSprint", writes=True)
 def add_issues_to_sprint(self, sprint_id: int, issues: Names) -> dict[str, Any]:
     """Move issues into an open sprint (out of any other open sprint); their subtasks follow."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 
+from apps.tickets import catalog
 from apps.tickets.api_common import AGILE, bad, body_of, fields_param, key_of, run
 from officegym.core.env_store import Env
 from officegym.core.web import EnvRoute, current_env
@@ -26,6 +27,20 @@ async def board_sprints(request: Request, board_id: str, env: Env = Depends(curr
     q = request.query_params
     return await run(request, env, "tickets.getSprints", {"board_id": board_id, "state": q.get("state"), "start_at": q.get("startAt"),
                                                            "max_results": q.get("maxResults")}, shape=lambda b: b)
+
+
+@router.get(AGILE + "/board/{board_id}/backlog")
+@router.get(AGILE + "/board/{board_id}/issue")
+async def board_issues(request: Request, board_id: str, env: Env = Depends(current_env)) -> Response:
+    q = request.query_params
+    return await run(request, env, "tickets.getBoardIssues", {"board_id": board_id, "backlog": request.url.path.endswith("/backlog"),
+                                                               "fields": fields_param(request), "start_at": q.get("startAt"),
+                                                               "max_results": q.get("maxResults")}, shape=lambda b: b)
+
+
+@router.get(AGILE + "/sprint/{sprint_id}")
+async def sprint(request: Request, sprint_id: str, env: Env = Depends(current_env)) -> Response:
+    return await run(request, env, "tickets.getSprint", {"sprint_id": sprint_id})
 
 
 @router.get(AGILE + "/sprint/{sprint_id}/issue")
@@ -64,7 +79,7 @@ async def update_sprint(request: Request, sprint_id: str, env: Env = Depends(cur
                                                              "start_date": body.get("startDate"), "end_date": body.get("endDate"), "goal": body.get("goal")})
 
 
-MAX_EPIC_ISSUES = 50  # Jira's limit for one call
+MAX_EPIC_ISSUES = 50  # Jira's limit for one call (moving issues to an epic or the backlog)
 
 
 @router.post(AGILE + "/epic/{epic}/issue")
@@ -84,6 +99,24 @@ async def move_to_epic(request: Request, epic: str, env: Env = Depends(current_e
             answered = await run(request, env, "tickets.updateIssue", {"issue": ref, "fields": {"parent": None}}, status=204)
         else:
             answered = await run(request, env, "tickets.linkToEpic", {"issue": ref, "epic": epic}, status=204)
+        if answered.status_code >= 400:
+            return answered
+    return answered
+
+
+@router.post(AGILE + "/backlog/issue")
+async def move_to_backlog(request: Request, env: Env = Depends(current_env)) -> Response:
+    """Jira Software's "move issues to backlog" (the jira client's move_to_backlog): out of their
+    open sprints, as clearing the Sprint field does. 204, as Jira answers."""
+    try:
+        body = await body_of(request)
+    except BadBody as problem:
+        return bad(problem)
+    issues = body.get("issues")
+    if not isinstance(issues, list) or not 1 <= len(issues) <= MAX_EPIC_ISSUES:
+        return bad(ValueError(f"the body needs issues: a list of 1 to {MAX_EPIC_ISSUES} issue keys or ids, e.g. {{\"issues\": [\"ENG-12\"]}}"))
+    for issue in issues:
+        answered = await run(request, env, "tickets.updateIssue", {"issue": key_of(issue), "fields": {catalog.SPRINT_FIELD: None}}, status=204)
         if answered.status_code >= 400:
             return answered
     return answered

@@ -15,7 +15,7 @@ from apps.tickets import fields as F
 from apps.tickets.drafts import Draft
 from apps.tickets.errors import TicketsError, not_found
 from apps.tickets.ids import format_duration, jira_time, parse_duration, parse_time
-from apps.tickets.models import ChangeItem, Comment, Issue, Link, User, Watcher, Worklog
+from apps.tickets.models import ChangeItem, Comment, Issue, Link, RemoteLink, User, Watcher, Worklog
 from apps.tickets.params import CloudId, Body, DateText, Duration, IssueRef, Limit, Offset, Style, UserRef
 from officegym.core.operations import operation
 
@@ -180,6 +180,17 @@ def link_to_epic(self, issue: IssueRef, epic: IssueRef, style: Style = "jira") -
     if style == "simplified":
         return {"message": f"Issue {found.key} has been linked to epic {parent.key}.", "issue": self.one(found, style)}
     return {}
+
+
+@operation("tickets.getRemoteLinks")
+def get_remote_links(self, issue: IssueRef, style: Style = "jira") -> dict[str, Any]:
+    """An issue's links to pages outside Jira (a support ticket's Salesforce case)."""
+    found = self.issue(issue)
+    links = list(self.db.scalars(select(RemoteLink).where(RemoteLink.issue_id == found.id).order_by(RemoteLink.id)))
+    if style == "simplified":
+        return {"_list": [{"id": str(r.id), "url": r.url, "title": r.title} for r in links]}
+    return {"_list": [{"id": r.id, "self": f"{self.base}/rest/api/3/issue/{found.key}/remotelink/{r.id}", "application": {},
+                       "object": {"url": r.url, "title": r.title, "icon": {}, "status": {"icon": {}}}} for r in links]}
 
 
 # -- watchers ------------------------------------------------------------------------------

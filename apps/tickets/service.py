@@ -408,6 +408,7 @@ class TicketsService:
     create_issue_link = collab.create_issue_link
     delete_issue_link = collab.delete_issue_link
     link_to_epic = collab.link_to_epic
+    get_remote_links = collab.get_remote_links
     get_watchers = collab.get_watchers
     add_watcher = collab.add_watcher
     remove_watcher = collab.remove_watcher
@@ -416,6 +417,8 @@ class TicketsService:
     get_boards = agile.get_boards
     get_sprints = agile.get_sprints
     get_sprint_issues = agile.get_sprint_issues
+    get_sprint = agile.get_sprint
+    get_board_issues = agile.get_board_issues
     add_issues_to_sprint = agile.add_issues_to_sprint
     create_sprint = agile.create_sprint
     update_sprint = agile.update_sprint

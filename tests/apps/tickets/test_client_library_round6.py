@@ -127,3 +127,37 @@ def test_rich_text_keeps_the_words_of_smart_links_mentions_and_dates(agent_url: 
     assert made.status_code == 201, made.text
     text = jira.comments("SUP-1")[-1].body  # v2 answers plain text
     assert text == f"Escalated to engineering as https://aurera.atlassian.net/browse/ENG-41, cc @{who.displayName} 👍\n\nDue 2026-09-01 BLOCKED"
+
+
+def test_sprint_planning_reads_and_the_backlog_move(agent_url: str, env: Env) -> None:
+    """j.sprint(id) was a 405, the board's backlog and j.move_to_backlog 404s."""
+    jira = client(agent_url, env)
+    sprint = future_sprint(jira)
+    assert jira.sprint(sprint.id).name == sprint.name and jira.sprint(sprint.id).state == "future"
+    board = jira.boards(projectKeyOrID="ENG")[0]
+    agile = f"{agent_url}/envs/{env.id}/api/tickets/rest/agile/1.0"
+    backlog = httpx.get(f"{agile}/board/{board.id}/backlog", params={"fields": "summary,customfield_10016", "maxResults": 100}).json()
+    by_jql = {i.key for i in jira.search_issues("project = ENG AND statusCategory != Done AND (sprint IS EMPTY OR sprint NOT IN openSprints())",
+                                                maxResults=False)}
+    assert {i["key"] for i in backlog["issues"]} == by_jql and backlog["total"] == len(by_jql) > 0
+    assert set(backlog["issues"][0]["fields"]) == {"summary", "customfield_10016"}
+    everything = httpx.get(f"{agile}/board/{board.id}/issue", params={"maxResults": 1}).json()
+    assert everything["total"] == len(jira.search_issues("project = ENG", maxResults=False))
+
+    story = backlog_story(jira)
+    jira.add_issues_to_sprint(sprint.id, [story.key])
+    assert story.key in sprint_keys(jira, sprint.id)
+    assert story.key not in {i["key"] for i in httpx.get(f"{agile}/board/{board.id}/backlog", params={"maxResults": 100}).json()["issues"]}
+    jira.move_to_backlog([story.key])
+    assert story.key not in sprint_keys(jira, sprint.id)
+    with pytest.raises(JIRAError) as missing:
+        jira.sprint(987654)
+    assert missing.value.status_code == 404
+
+
+def test_a_support_tickets_salesforce_case_is_a_remote_link(agent_url: str, env: Env) -> None:
+    jira = client(agent_url, env)
+    ticket = jira.search_issues('project = SUP AND "Salesforce Case" IS NOT EMPTY ORDER BY key ASC', maxResults=1, fields="customfield_10050")[0]
+    links = jira.remote_links(ticket.key)
+    assert [link.object.title for link in links] == [f"Salesforce Case {ticket.fields.customfield_10050}"]
+    assert "salesforce.com" in links[0].object.url
