@@ -208,6 +208,12 @@ async def add_worklog(request: Request, version: str, issue: str, env: Env = Dep
                                                            "comment": body.get("comment"), "started": body.get("started"), "api": v}, status=201)
 
 
+@router.get(API + "/issue/{issue}/editmeta")
+async def edit_meta(request: Request, version: str, issue: str, env: Env = Depends(current_env)) -> Response:
+    version_of(version)
+    return await run(request, env, "tickets.getEditMeta", {"issue": issue})
+
+
 @router.get(API + "/issue/{issue}/remotelink")
 async def remote_links(request: Request, version: str, issue: str, env: Env = Depends(current_env)) -> Response:
     version_of(version)

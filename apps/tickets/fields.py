@@ -19,6 +19,9 @@ ALIASES = {
     catalog.CASE_FIELD: "case_number", "salesforce case": "case_number", "salesforce_case": "case_number",
     "epic link": "parent", "epic_link": "parent", "customfield_10014": "parent",
 }
+# A canonical name → the field id Jira's clients send it by (errors name fields this way).
+JIRA_IDS = {"story_points": f"{catalog.STORY_POINTS} (Story Points)", "case_number": f"{catalog.CASE_FIELD} (Salesforce Case)",
+            "sprint": f"{catalog.SPRINT_FIELD} (Sprint)"}
 CHANGELOG_NAMES = {"issuetype": "issuetype", "components": "Component", "fixVersions": "Fix Version", "parent": "IssueParentAssociation",
                    "story_points": "Story Points", "case_number": "Salesforce Case"}
 
@@ -29,8 +32,9 @@ def normalize(fields: dict[str, Any], allowed: set[str]) -> dict[str, Any]:
     for name, value in fields.items():
         canonical = ALIASES.get(str(name).strip().lower()) or ALIASES.get(str(name).strip())
         if canonical is None or canonical not in allowed:
+            settable = sorted(JIRA_IDS.get(a, a) for a in allowed)
             raise TicketsError("invalid_field", f"Field '{name}' cannot be set. It is not on the appropriate screen, or unknown. "
-                                                f"Settable here: {', '.join(sorted(allowed))}.", field=str(name)[:64])
+                                                f"Settable here: {', '.join(settable)}.", field=str(name)[:64])
         out[canonical] = value
     return out
 

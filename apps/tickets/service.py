@@ -242,7 +242,7 @@ class TicketsService:
         self.check_cloud(cloud_id)
         raw = dict(decode(fields, "fields", dict))
         sprint = _take_sprint(raw)
-        given = F.normalize(raw, EDITABLE | {"project"})
+        given = F.normalize(raw, EDITABLE | {"project", "sprint"})
         flat = {"summary": summary, "description": description, "issuetype": issue_type, "assignee": assignee, "priority": priority,
                 "labels": labels, "components": components, "parent": parent, "duedate": duedate}
         values = {**given, **{k: v for k, v in flat.items() if v is not None}}
@@ -327,8 +327,8 @@ class TicketsService:
         found = self.draft(issue)
         given, extra = dict(decode(fields, "fields", dict)), dict(decode(additional_fields, "additional_fields", dict))
         sprint = _take_sprint(given) or _take_sprint(extra)
-        values = F.normalize(given, EDITABLE)
-        values.update(F.normalize(extra, EDITABLE))
+        values = F.normalize(given, EDITABLE | {"sprint"})  # (the Sprint field is taken out above; named among the settable ones)
+        values.update(F.normalize(extra, EDITABLE | {"sprint"}))
         if components is not None:
             values["components"] = components
         values.update(self.verbs(found, decode(update, "update", dict)))
@@ -434,6 +434,7 @@ class TicketsService:
     accessible_resources = site.accessible_resources
     search_text = site.search_text
     get_create_meta = site.get_create_meta
+    get_edit_meta = site.get_edit_meta
     _maybe_issue = site.maybe_issue
 
     def _leave_open_sprints(self, issue: Any) -> None:

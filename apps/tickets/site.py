@@ -11,7 +11,7 @@ from sqlalchemy import select
 from apps.tickets import catalog
 from apps.tickets.errors import TicketsError
 from apps.tickets.models import Issue
-from apps.tickets.params import CloudId, IssueTypeName, Keyword, Limit, ProjectRef
+from apps.tickets.params import CloudId, IssueRef, IssueTypeName, Keyword, Limit, ProjectRef
 from officegym.core.operations import operation
 
 SCOPES = ("read:jira-work", "write:jira-work", "read:jira-user")
@@ -71,9 +71,27 @@ def get_create_meta(self, project: ProjectRef, issue_type: IssueTypeName, cloud_
     if proj.key == "ENG":
         fields.append(_field("fixVersions", "Fix versions", "array", False, [{"id": v["id"], "name": v["name"]} for v in self.get_versions(project="ENG")["_list"]]))
         fields.append(_field(catalog.STORY_POINTS, "Story Points", "number", False))
+        fields.append(_field(catalog.SPRINT_FIELD, "Sprint", "array", False))  # set with a sprint's id
     if proj.key == "SUP":
         fields.append(_field(catalog.CASE_FIELD, "Salesforce Case", "string", False))
     return {"startAt": 0, "maxResults": len(fields), "total": len(fields), "fields": fields}
+
+
+@operation("tickets.getEditMeta")
+def get_edit_meta(self, issue: IssueRef) -> dict[str, Any]:
+    """The fields an edit of this issue may set (Jira's editmeta): {fields: {id: {name, required, schema, operations, allowedValues}}}."""
+    found = self.issue(issue)
+    meta = get_create_meta(self, project=found.project_key, issue_type=found.issue_type)["fields"]
+    fields: dict[str, Any] = {}
+    for field in meta:
+        if field["fieldId"] == "project":
+            continue
+        shaped = {k: v for k, v in field.items() if k not in ("fieldId", "hasDefaultValue", "defaultValue")}
+        shaped["required"] = field["fieldId"] in ("summary", "issuetype") or (field["fieldId"] == "parent" and field["required"])
+        if field["fieldId"] in ("labels", "components", "fixVersions"):
+            shaped["operations"] = ["add", "set", "remove"]
+        fields[field["fieldId"]] = shaped
+    return {"fields": fields}
 
 
 def _field(field_id: str, name: str, kind: str, required: bool, allowed: list[Any] | None = None, default: Any = None) -> dict[str, Any]:

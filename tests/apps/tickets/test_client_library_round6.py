@@ -161,3 +161,16 @@ def test_a_support_tickets_salesforce_case_is_a_remote_link(agent_url: str, env:
     links = jira.remote_links(ticket.key)
     assert [link.object.title for link in links] == [f"Salesforce Case {ticket.fields.customfield_10050}"]
     assert "salesforce.com" in links[0].object.url
+
+
+def test_editmeta_names_what_an_edit_may_set_and_errors_name_fields_by_their_ids(agent_url: str, env: Env) -> None:
+    jira = client(agent_url, env)
+    meta = jira.editmeta("ENG-40")["fields"]
+    assert {"summary", "priority", "labels", "components", "customfield_10016", SPRINT} <= set(meta) and "project" not in meta
+    assert meta["labels"]["operations"] == ["add", "set", "remove"] and meta["summary"]["required"]
+    assert {p["name"] for p in meta["priority"]["allowedValues"]} >= {"Highest", "Lowest"}
+    assert "customfield_10050" in jira.editmeta("SUP-1")["fields"]
+    with pytest.raises(JIRAError) as refused:
+        jira.issue("ENG-40").update(fields={"colour": "red"})
+    message = refused.value.response.json()["errors"]["colour"]
+    assert "customfield_10016 (Story Points)" in message and f"{SPRINT} (Sprint)" in message and "story_points" not in message
