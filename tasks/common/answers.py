@@ -408,18 +408,26 @@ def _read_words(tokens: list[str]) -> tuple[Decimal, bool] | None:
     return Decimal(total + current).normalize(), scaled
 
 
-def breakdown(text: str, total: Decimal, tolerated: Collection[Decimal] = ()) -> set[Decimal]:
+def breakdown(text: str, total: Decimal, tolerated: Collection[Decimal] = (), known: Collection[Decimal] = ()) -> set[Decimal]:
     """The amounts `text` names as the parts of `total`, which it also names: "$1,234,500, from
     $400,000, $500,000 and $334,500" breaks the total down, it offers no other figure. The
     amounts besides the total (and the `tolerated` restatements of it) are parts when some of
     them, two or more, add up to the total (to within half a percent, for parts written
     rounded: "$400k + $500k + $334.5k") and every other one is a subtotal of those ("$900k of
-    it from Acme"). A figure that is no part ("$1,234,500, or maybe $1.5M") leaves none read
-    as parts: the answer names two totals."""
+    it from Acme"). With `known`, the amounts the total is the sum of (each deal's), one of
+    them named alone is a part too ("the largest is Acme at $400k"). A figure that is no part
+    ("$1,234,500, or maybe $1.5M"), or one offered as a possibility ("could be $400k"), leaves
+    none read as parts: the answer names two totals."""
     if total <= 0 or _OFFERED.search(_mask(text)):
         return set()
     others = [v for v in amount_list(text) if v != total and v not in tolerated]
-    if len(others) < 2 or len(others) > 12 or any(v <= 0 or v >= total for v in others):
+    if not others or len(others) > 12 or any(v <= 0 or v >= total for v in others):
+        return set()
+    if any(_DOUBT.search(sentence) and set(amount_list(sentence)) - {total} for sentence in _SENTENCE.split(text)):
+        return set()  # "…, not sure, 400,000 maybe": a figure in a doubting sentence is offered, not a part
+    if all(any(v == k or v in roundings(k) for k in known) for v in others):
+        return set(others)
+    if len(others) < 2:
         return set()
 
     def adds_up(values: Sequence[Decimal], to: Decimal) -> bool:
@@ -437,8 +445,11 @@ def breakdown(text: str, total: Decimal, tolerated: Collection[Decimal] = ()) ->
     return set()
 
 
-# A figure offered as another possibility ("or $1.1M", "maybe 134,500"): no breakdown reads it as a part.
-_OFFERED = re.compile(r"\b(?:or|maybe|perhaps|possibly|probably)\s+(?:[a-z]+\s+){0,2}(?:[$€£]|usd|eur|gbp)?\s?\d", re.IGNORECASE)
+_SENTENCE = re.compile(r"(?<=[;!?\n])|(?<=\.)(?!\d)")  # ends kept: a question mark doubts its sentence
+_DOUBT = re.compile(r"\b(?:or|maybe|perhaps|possibly|probably|likely|might|could|guess|unsure|not\s+sure|tbc|tbd)\b|\?", re.IGNORECASE)
+# A figure offered as another possibility ("or $1.1M", "maybe 134,500", "could be $400k"): no breakdown reads it as a part.
+_OFFERED = re.compile(r"\b(?:or|maybe|perhaps|possibly|probably|likely|might|could|guess|unsure|not\s+sure|tbc|tbd|if|unless|whether)"
+                      r"\s+(?:[a-z]+\s+){0,2}(?:[$€£]|usd|eur|gbp)?\s?\d", re.IGNORECASE)
 
 
 def money(value: object) -> str:

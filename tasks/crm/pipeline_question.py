@@ -4,7 +4,8 @@ knows (a rep's open pipeline, or what they won this quarter); answer them in tha
 The answer is everything the agent said since the question, read as the set of money
 amounts it names: exactly the right total (any common way of writing it, "$1,348,600" or
 "1.348.600 $"; a rounding of it said alongside is fine, and so are the parts it is broken down
-into, "from $700,000 and $648,600"; a second figure is a hedge, in chat or in a task or note written in the
+into, "from $700,000 and $648,600", or one deal's amount, "the largest is $700k"; a second
+figure is a hedge, in chat or in a task or note written in the
 CRM on the way). Asked only when
 the total is not zero. Solving it takes an aggregate query in the CRM and a chat reply."""
 
@@ -37,9 +38,9 @@ class PipelineQuestion:
     difficulty = "medium"
     summary = "A manager asks in Slack for a rep's pipeline total; compute it in Salesforce and answer in the DM."
 
-    def _pool(self, ctx: SampleContext) -> tuple[tuple[tuple[str, str, str, str, float, str], ...]]:
-        """(rep's user id, rep's name, kind, asker's chat id, total, the DM's id): all the instance needs."""
-        def build() -> list[tuple[str, str, str, str, float, str]]:
+    def _pool(self, ctx: SampleContext) -> tuple[tuple[tuple[str, str, str, str, float, str, tuple[float, ...]], ...]]:
+        """(rep's user id, rep's name, kind, asker's chat id, total, the DM's id, the deals' amounts): all the instance needs."""
+        def build() -> list[tuple[str, str, str, str, float, str, tuple[float, ...]]]:
             ws = workspace(ctx)
             chat = service_as(ctx.db, ws.me.id)
             users = {u["Id"]: u for u in rows(ctx.db, "User")}
@@ -53,10 +54,10 @@ class PipelineQuestion:
                 if asker is None or asker.id == ws.me.id or names.count(user["Name"]) != 1:
                     continue
                 deals = rows(ctx.db, "Opportunity", TABLES["Opportunity"].c.OwnerId == owner)
-                totals = {"open": sum(d["Amount"] or 0 for d in deals if not d["IsClosed"]),
-                          "won": sum(d["Amount"] or 0 for d in deals if d["IsWon"] and start <= d["CloseDate"] < end)}
+                summed = {"open": tuple(d["Amount"] for d in deals if not d["IsClosed"] and d["Amount"]),
+                          "won": tuple(d["Amount"] for d in deals if d["IsWon"] and start <= d["CloseDate"] < end and d["Amount"])}
                 dm = chat.dm_id(ws.me.id, asker.id)
-                found += [(owner, user["Name"], kind, asker.id, total, dm) for kind, total in totals.items() if total > 0]
+                found += [(owner, user["Name"], kind, asker.id, sum(parts), dm, parts) for kind, parts in summed.items() if sum(parts) > 0]
             return shuffled(self.id, ctx, found)
 
         return (cached(ctx, self.id, build),)
@@ -66,7 +67,7 @@ class PipelineQuestion:
 
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
         ws = workspace(ctx)
-        ((owner, rep, kind, asker_id, total, dm),) = choose(self.id, ctx.variant, *self._pool(ctx))
+        ((owner, rep, kind, asker_id, total, dm, deals),) = choose(self.id, ctx.variant, *self._pool(ctx))
         me, asker = ws.me, ws.users[asker_id]
         wording, condition = KINDS[kind]
         question = "Quick one: " + wording.format(rep=rep)
@@ -77,7 +78,7 @@ class PipelineQuestion:
         def restating(text: str) -> set[Decimal]:
             """Roundings of the total said with it, and the parts it is broken down into."""
             rounded = roundings(expected_amount)
-            return rounded | breakdown(text, expected_amount, rounded)
+            return rounded | breakdown(text, expected_amount, rounded, known=[Decimal(str(d)).normalize() for d in deals])
 
         answer = Answer(place=f"your DM with {asker.real_name}", inside=lambda m: m.channel_id == dm, prompt=prompt,
                         judges=lambda text: (judge("amount", amounts(text), {expected_amount}, tolerated=restating(text), show=money),),

@@ -76,3 +76,19 @@ def test_a_second_time_that_ends_no_slot_of_the_asked_time_is_another_time(text:
 def test_money_with_three_digits_after_one_dot_is_thousands(written: str, value: str) -> None:
     """Money has cents, never three decimals: "267.100 USD" is written the European way (a scale keeps the decimal)."""
     assert amounts(written) == {Decimal(value)}
+
+
+DEALS = (Decimal(400_000), Decimal(500_000), Decimal(334_500))
+
+
+@pytest.mark.parametrize("text", ["$1,234,500; the largest is Acme at $500k", "$1,234,500 (biggest deal: $400,000)",
+                                  "$1,234,500; closing May 15: $400k and $834,500 by June"])
+def test_one_deals_amount_named_beside_the_total_is_a_part_of_it(text: str) -> None:
+    others = amounts(text) - {TOTAL}
+    assert others and others <= breakdown(text, TOTAL, roundings(TOTAL), known=DEALS)
+
+
+@pytest.mark.parametrize("text", ["$1,234,500, could be $500k", "$1,234,500 or $500,000", "$1,234,500 (biggest: $450,000)",
+                                  "$1,234,500, not sure, 400,000 maybe"])
+def test_a_deals_amount_offered_as_the_answer_or_no_deals_amount_is_no_part(text: str) -> None:
+    assert not breakdown(text, TOTAL, roundings(TOTAL), known=DEALS)

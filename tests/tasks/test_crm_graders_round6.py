@@ -73,6 +73,19 @@ def test_parts_offered_as_alternatives_or_beside_another_total_fail(rollout: Cal
     assert r.fails(), json.dumps(r.grade())
 
 
+def test_one_deals_amount_named_beside_the_total_passes(rollout: Callable[..., Rollout]) -> None:
+    """Was 0.0: the deal's amount was read as a second figure."""
+    r = rollout(PIPELINE, where=lambda f: f["kind"] == "open")
+    f = r.facts
+    (biggest,) = soql(r, f"SELECT Name, Amount FROM Opportunity WHERE OwnerId = '{f['rep']}' AND IsClosed = false ORDER BY Amount DESC LIMIT 1")
+    if biggest["Amount"] == f["total"]:
+        pytest.skip("one deal makes the whole total")
+    answer(r, f"${f['total']:,.0f}; the largest is {biggest['Name']} at ${biggest['Amount']:,.0f}.")
+    assert r.passes(), json.dumps(r.grade())
+    answer(r, f"Could be ${f['total'] * 0.9:,.0f} if one slips.")
+    assert r.fails(), json.dumps(r.grade())
+
+
 def test_a_wrong_total_ruled_out_passes(rollout: Callable[..., Rollout]) -> None:
     """Was 0.0: "not $1,483,460" was read as naming $1,483,460 (the ruling-out skipped amounts)."""
     r = rollout(PIPELINE)
