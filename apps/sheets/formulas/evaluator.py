@@ -41,15 +41,19 @@ class Fn:
     max_args: int | None = None
     errors_ok: bool = False  # takes error values as arguments (ISERROR, ISNA…)
     elementwise: bool = False  # each argument is one value: given arrays, applied cell by cell
+    # the arguments (a slice of them) that are one value, a lookup key or a criterion, while
+    # others are ranges: given arrays there, the function is called once per cell of them, with
+    # `each=True` (see lift_at)
+    each: slice | None = None
 
 
 FUNCTIONS: dict[str, Fn] = {}
 
 
 def function(name: str, min_args: int = 0, max_args: int | None = None, *, lazy: bool = False, errors_ok: bool = False,
-             elementwise: bool = False) -> Callable:
+             elementwise: bool = False, each: slice | None = None) -> Callable:
     def register(call: Callable) -> Callable:
-        FUNCTIONS[name] = Fn(call, lazy, min_args, max_args, errors_ok, elementwise)
+        FUNCTIONS[name] = Fn(call, lazy, min_args, max_args, errors_ok, elementwise, each)
         return call
 
     return register
@@ -130,6 +134,11 @@ def _call(name: str, args: tuple[Any, ...], ctx: Context) -> Any:
     values = [evaluate(arg, ctx) for arg in args]
     if fn.elementwise and any(is_array(value) for value in values):
         return lift(lambda *cells: _eager(fn, name, cells), *values)
+    each = fn.each
+    if each is not None:  # inline: a criterion or key is nearly always one value, and this runs per call
+        for value in values[each]:
+            if type(value) is Matrix and (len(value.rows) > 1 or (value.rows and len(value.rows[0]) > 1)):
+                return _apply(fn, name, lambda: lift_at(fn.call, values, each))
     return _eager(fn, name, values)
 
 
@@ -183,22 +192,20 @@ def lift(op: Callable[..., Any], *values: Any) -> Matrix:
     return Matrix([[_safe(op, *(_element(v, r, c) for v in values)) for c in range(width)] for r in range(height)])
 
 
-def lift_at(run: Callable[..., Any], args: tuple[Any, ...] | list[Any], places: Any) -> Matrix | None:
-    """`run(*args, each=True)` once per cell of the arguments at `places` given as arrays, the
-    others as they are, spilled in the arrays' shape (`VLOOKUP(A2:A, …)`, `SUMIF(…, A2:A, …)`:
-    one answer per key, as in Google Sheets' array formulas and Excel's dynamic arrays); an
-    answer that is itself an array gives its first cell. None when no such argument is an array."""
-    places = [i for i in places if i < len(args)]
-    if not any(is_array(args[i]) for i in places):
-        return None
+def lift_at(run: Callable[..., Any], args: tuple[Any, ...] | list[Any], places: slice) -> Matrix:
+    """`run(*args, each=True)` once per cell of the arguments at `places` (an `Fn.each`), the
+    others as they are, spilled in the shape of those given as arrays (`VLOOKUP(A2:A, …)`,
+    `SUMIF(…, A2:A, …)`: one answer per key, as in Google Sheets' array formulas and Excel's
+    dynamic arrays); an answer that is itself an array gives its first cell."""
+    chosen_at = range(len(args))[places]
 
     def one(*chosen: Any) -> Any:
         given = list(args)
-        for i, value in zip(places, chosen, strict=True):
+        for i, value in zip(chosen_at, chosen, strict=True):
             given[i] = value
         return scalar(run(*given, each=True))
 
-    return lift(one, *(args[i] for i in places))
+    return lift(one, *(args[i] for i in chosen_at))
 
 
 def _element(value: Any, r: int, c: int) -> Any:

@@ -9,7 +9,7 @@ import math
 from datetime import date, timedelta
 from typing import Any
 
-from apps.sheets.formulas.evaluator import function, lift_at
+from apps.sheets.formulas.evaluator import function
 from apps.sheets.formulas.values import Matrix, check, fail, from_serial, parse_date_text, scalar, to_number, to_serial
 
 
@@ -90,13 +90,10 @@ def _days(end: Any, start: Any) -> float:
     return float(math.floor(to_number(end)) - math.floor(to_number(start)))
 
 
-@function("NETWORKDAYS", 2, 3)
+@function("NETWORKDAYS", 2, 3, each=slice(0, 2))
 def _networkdays(start: Any, end: Any, holidays: Any = None, *, each: bool = False) -> Any:
     """Working days from start to end, both counted; given starts or ends as arrays
     (`NETWORKDAYS(B2:B, C2:C)`), one count per row, the holidays shared."""
-    spilled = lift_at(_networkdays, (start, end, holidays), (0, 1))
-    if spilled is not None:
-        return spilled
     first, last = _day(start), _day(end)
     sign = 1
     if first > last:

@@ -8,7 +8,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from apps.sheets.formulas.evaluator import function, lift_at
+from apps.sheets.formulas.evaluator import function
 from apps.sheets.formulas.functions_math import _wildcard
 from apps.sheets.formulas.values import CellError, Matrix, compare, fail, matrix_of, rank, scalar, to_bool, to_number
 
@@ -122,17 +122,15 @@ def _lookup(name: str, key: Any, table: Any, index: Any, sorted_flag: Any, by_ro
     return grid.rows[found][position - 1] if by_rows else grid.rows[position - 1][found]
 
 
-@function("VLOOKUP", 3, 4)
+@function("VLOOKUP", 3, 4, each=slice(0, 3, 2))
 def _vlookup(key: Any, table: Any, index: Any, is_sorted: Any = True, *, each: bool = False) -> Any:
     """Given keys (`A2:A`) or columns (`{2,3}`) as arrays, one answer per key and column."""
-    spilled = lift_at(_vlookup, (key, table, index, is_sorted), (0, 2))
-    return spilled if spilled is not None else _lookup("VLOOKUP", key, table, index, is_sorted, by_rows=True, each=each)
+    return _lookup("VLOOKUP", key, table, index, is_sorted, by_rows=True, each=each)
 
 
-@function("HLOOKUP", 3, 4)
+@function("HLOOKUP", 3, 4, each=slice(0, 3, 2))
 def _hlookup(key: Any, table: Any, index: Any, is_sorted: Any = True, *, each: bool = False) -> Any:
-    spilled = lift_at(_hlookup, (key, table, index, is_sorted), (0, 2))
-    return spilled if spilled is not None else _lookup("HLOOKUP", key, table, index, is_sorted, by_rows=False, each=each)
+    return _lookup("HLOOKUP", key, table, index, is_sorted, by_rows=False, each=each)
 
 
 def _vector(area: Any) -> list[Any]:
@@ -142,11 +140,8 @@ def _vector(area: Any) -> list[Any]:
     return grid.cells()  # shared with every reader of the range: read, never changed
 
 
-@function("MATCH", 2, 3)
+@function("MATCH", 2, 3, each=slice(0, 1))
 def _match(key: Any, area: Any, kind: Any = 1.0, *, each: bool = False) -> Any:
-    spilled = lift_at(_match, (key, area, kind), (0,))
-    if spilled is not None:
-        return spilled
     key, items, mode = scalar(key), _vector(area), int(to_number(kind))
     if mode == 0:
         found = _first_exact(area, area.cells, key, "cells") if each and isinstance(area, Matrix) else next(
@@ -158,13 +153,10 @@ def _match(key: Any, area: Any, kind: Any = 1.0, *, each: bool = False) -> Any:
     return float(found + 1)
 
 
-@function("INDEX", 1, 3)
+@function("INDEX", 1, 3, each=slice(1, 3))
 def _index(area: Any, row: Any = 0.0, col: Any = None, *, each: bool = False) -> Any:
     """Given rows or columns as arrays (`INDEX(Data!C:C, MATCH(A2:A, Data!A:A, 0))`), one cell per
     row and column asked."""
-    spilled = lift_at(_index, (area, row, col), (1, 2))
-    if spilled is not None:
-        return spilled
     grid = matrix_of(area)
     r = int(to_number(row)) if row is not None else 0
     c = int(to_number(col)) if col is not None else 0
@@ -181,12 +173,9 @@ def _index(area: Any, row: Any = 0.0, col: Any = None, *, each: bool = False) ->
     return grid
 
 
-@function("XLOOKUP", 3, 6)
+@function("XLOOKUP", 3, 6, each=slice(0, 1))
 def _xlookup(key: Any, lookup: Any, result: Any, missing: Any = None, match_mode: Any = 0.0, search_mode: Any = 1.0,
              *, each: bool = False) -> Any:
-    spilled = lift_at(_xlookup, (key, lookup, result, missing, match_mode, search_mode), (0,))
-    if spilled is not None:
-        return spilled
     key, items = scalar(key), _vector(lookup)
     grid = matrix_of(result)
     vertical = matrix_of(lookup).width == 1 and matrix_of(lookup).height >= 1

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from decimal import ROUND_DOWN, ROUND_HALF_UP, ROUND_UP, Decimal
 from typing import Any
 
-from apps.sheets.formulas.evaluator import function, lift_at
+from apps.sheets.formulas.evaluator import function
 from apps.sheets.formulas.values import (
     CellError, Matrix, check, compare, fail, number_text, parse_date_text, parse_number_text, to_number,
 )
@@ -434,45 +434,28 @@ def _values_at(area: Any, positions: list[int]) -> list[float]:
     return out
 
 
-def _elementwise(first: int) -> Callable[[Callable[..., float]], Callable[..., Any]]:
-    """A conditional aggregate whose criteria are its arguments first, first + 2, …, answering
-    cell by cell when one of them is an array: `SUMIF(Data!B:B, A2:A, Data!C:C)` gives one total
-    per name of A2:A (a criterion given as one value applies to every cell)."""
-    def wrap(run: Callable[..., float]) -> Callable[..., Any]:
-        @functools.wraps(run)
-        def call(*args: Any) -> Any:
-            each = lift_at(run, args, range(first, len(args), 2))
-            return run(*args) if each is None else each
-
-        return call
-
-    return wrap
-
-
-@function("SUMIF", 2, 3)
-@_elementwise(1)
+# A criterion given as an array (`SUMIF(Data!B:B, A2:A, Data!C:C)`) answers once per cell of it:
+# one total per name of A2:A, spilled, a criterion given as one value applying to every cell.
+@function("SUMIF", 2, 3, each=slice(1, None, 2))
 def _sumif(area: Any, spec: Any, sum_area: Any = None, *, each: bool = False) -> float:
     cells = _cells(area)
     hits = _matching((area, spec), len(cells), each)
     return math.fsum(_values_at(sum_area if sum_area is not None else area, hits))
 
 
-@function("SUMIFS", 3)
-@_elementwise(2)
+@function("SUMIFS", 3, each=slice(2, None, 2))
 def _sumifs(sum_area: Any, *pairs: Any, each: bool = False) -> float:
     if len(pairs) % 2:
         raise fail("#N/A", "SUMIFS takes a sum range and then pairs of criteria range and criterion")
     return math.fsum(_values_at(sum_area, _matching(pairs, len(_cells(sum_area)), each)))
 
 
-@function("COUNTIF", 2, 2)
-@_elementwise(1)
+@function("COUNTIF", 2, 2, each=slice(1, None, 2))
 def _countif(area: Any, spec: Any, *, each: bool = False) -> float:
     return float(len(_matching((area, spec), len(_cells(area)), each)))
 
 
-@function("COUNTIFS", 2)
-@_elementwise(1)
+@function("COUNTIFS", 2, each=slice(1, None, 2))
 def _countifs(*pairs: Any, each: bool = False) -> float:
     if len(pairs) % 2:
         raise fail("#N/A", "COUNTIFS takes pairs of criteria range and criterion")
@@ -485,29 +468,25 @@ def _mean(found: list[float], name: str) -> float:
     return math.fsum(found) / len(found)
 
 
-@function("AVERAGEIF", 2, 3)
-@_elementwise(1)
+@function("AVERAGEIF", 2, 3, each=slice(1, None, 2))
 def _averageif(area: Any, spec: Any, avg_area: Any = None, *, each: bool = False) -> float:
     hits = _matching((area, spec), len(_cells(area)), each)
     return _mean(_values_at(avg_area if avg_area is not None else area, hits), "AVERAGEIF")
 
 
-@function("AVERAGEIFS", 3)
-@_elementwise(2)
+@function("AVERAGEIFS", 3, each=slice(2, None, 2))
 def _averageifs(avg_area: Any, *pairs: Any, each: bool = False) -> float:
     if len(pairs) % 2:
         raise fail("#N/A", "AVERAGEIFS takes an average range and then pairs of criteria range and criterion")
     return _mean(_values_at(avg_area, _matching(pairs, len(_cells(avg_area)), each)), "AVERAGEIFS")
 
 
-@function("MINIFS", 3)
-@_elementwise(2)
+@function("MINIFS", 3, each=slice(2, None, 2))
 def _minifs(area: Any, *pairs: Any, each: bool = False) -> float:
     return min(_values_at(area, _matching(pairs, len(_cells(area)), each)), default=0.0)
 
 
-@function("MAXIFS", 3)
-@_elementwise(2)
+@function("MAXIFS", 3, each=slice(2, None, 2))
 def _maxifs(area: Any, *pairs: Any, each: bool = False) -> float:
     return max(_values_at(area, _matching(pairs, len(_cells(area)), each)), default=0.0)
 
@@ -523,25 +502,20 @@ def _nth(data: Any, n: Any, name: str, largest: bool) -> float:
     return found[k - 1]
 
 
-@function("LARGE", 2, 2)
+@function("LARGE", 2, 2, each=slice(1, 2))
 def _large(data: Any, n: Any, *, each: bool = False) -> Any:
     """The n-th largest number; `LARGE(B2:B, {1,2,3})` spills the top three."""
-    spilled = lift_at(_large, (data, n), (1,))
-    return spilled if spilled is not None else _nth(data, n, "LARGE", largest=True)
+    return _nth(data, n, "LARGE", largest=True)
 
 
-@function("SMALL", 2, 2)
+@function("SMALL", 2, 2, each=slice(1, 2))
 def _small(data: Any, n: Any, *, each: bool = False) -> Any:
-    spilled = lift_at(_small, (data, n), (1,))
-    return spilled if spilled is not None else _nth(data, n, "SMALL", largest=False)
+    return _nth(data, n, "SMALL", largest=False)
 
 
 def _rank(value: Any, data: Any, ascending: Any = 0.0, *, each: bool = False) -> Any:
     """1 for the largest (or, ascending, the smallest); ties share the better rank. Given values
     as an array (`RANK(B2:B, B2:B)`), one rank each; a value not in the data is #N/A."""
-    spilled = lift_at(_rank, (value, data, ascending), (0,))
-    if spilled is not None:
-        return spilled
     number = to_number(value)
     found = list(numbers((data,)))
     if number not in found:
@@ -550,8 +524,8 @@ def _rank(value: Any, data: Any, ascending: Any = 0.0, *, each: bool = False) ->
     return float(1 + sum(1 for v in found if (v < number if up else v > number)))
 
 
-function("RANK", 2, 3)(_rank)
-function("RANK.EQ", 2, 3)(_rank)
+function("RANK", 2, 3, each=slice(0, 1))(_rank)
+function("RANK.EQ", 2, 3, each=slice(0, 1))(_rank)
 
 
 def _spread(args: tuple[Any, ...], name: str, sample: bool, root: bool) -> float:
