@@ -21,6 +21,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 from sqlalchemy import select
 
+from apps.sheets import ui_actions
 from apps.sheets.a1 import A1Error, GridRange, cell_name, column_letter, parse_area, quote_sheet
 from apps.sheets.entry import decode, load_json
 from apps.sheets.errors import SheetsError
@@ -46,11 +47,17 @@ def _base(env: Env) -> str:
 
 @router.get("/", response_class=HTMLResponse)
 def index(request: Request, env: Env = Depends(current_env)) -> HTMLResponse:
-    with env_store(request).session(env) as db:
+    return render_index(request, env)
+
+
+def render_index(request: Request, env: Env, error: str = "", status: int = 200) -> HTMLResponse:
+    """The list of spreadsheets you can open, with "Blank spreadsheet"."""
+    with env_store(request).session(env, reading=True) as db:
         service = SheetsService(db)
         files = service.files_list()
         roles = {f["id"]: service.role(f["id"]) for f in files}
-    return templates.TemplateResponse(request, "index.html", {"base": _base(env), "files": files, "roles": roles, "me": service.actor_email})
+    return templates.TemplateResponse(request, "index.html", {"base": _base(env), "files": files, "roles": roles, "me": service.actor_email,
+                                                             "error": error}, status_code=status)
 
 
 def _grid(service: SheetsService, spreadsheet_id: str, tab: Any, top: int, left: int) -> dict[str, Any]:
@@ -92,11 +99,12 @@ def _entered_text(value: Any, fmt: dict[str, str] | None) -> str:
 @router.get("/d/{spreadsheet_id}", response_class=HTMLResponse)
 def spreadsheet_page(request: Request, spreadsheet_id: str, sheet: int | None = None, cell: str = "A1", top: int = 0,
                      env: Env = Depends(current_env)) -> HTMLResponse:
-    return _page(request, env, spreadsheet_id, sheet, cell, top)
+    return render_page(request, env, spreadsheet_id, sheet, cell, top)
 
 
-def _page(request: Request, env: Env, spreadsheet_id: str, sheet: int | None, cell: str, top: int,
-          error: str = "", typed: str | None = None, status: int = 200) -> HTMLResponse:
+def render_page(request: Request, env: Env, spreadsheet_id: str, sheet: int | None, cell: str, top: int,
+                error: str = "", typed: str | None = None, status: int = 200) -> HTMLResponse:
+    """One tab of a spreadsheet, `cell` (a cell or a range, as the name box shows it) selected."""
     with env_store(request).session(env) as db:
         service = SheetsService(db)
         try:
@@ -107,11 +115,12 @@ def _page(request: Request, env: Env, spreadsheet_id: str, sheet: int | None, ce
         tabs = service.tabs(spreadsheet.id)
         tab = next((t for t in tabs if t.sheet_id == sheet), tabs[0])
         try:
-            selected = parse_area(cell)
-            if not selected.is_cell:
+            area = parse_area(cell.strip())
+            if area.sheet is not None:
                 raise A1Error(cell)
         except A1Error:
-            selected = GridRange(None, 0, 0, 1, 1)
+            area = GridRange(None, 0, 0, 1, 1)
+        selected = area.bounded(tab.row_count, tab.column_count)
         top = max(0, min(top, tab.row_count - 1))
         if not top <= selected.r1 < top + SHOWN_ROWS:
             top = max(0, selected.r1 - SHOWN_ROWS // 2)
@@ -119,9 +128,10 @@ def _page(request: Request, env: Env, spreadsheet_id: str, sheet: int | None, ce
         current = grid["cells"].get((selected.r1, selected.c1), {"entered": "", "shown": ""})
         context = {
             "base": _base(env), "spreadsheet": spreadsheet, "tabs": tabs, "tab": tab, "grid": grid, "role": service.role(spreadsheet.id),
-            "selected": cell_name(selected.r1, selected.c1), "sel_row": selected.r1, "sel_col": selected.c1,
+            "selected": cell_name(selected.r1, selected.c1) if area.is_cell else area.a1(with_sheet=False),
+            "sel_row": selected.r1, "sel_col": selected.c1, "sel": (selected.r1, selected.c1, selected.r2, selected.c2),
             "entered": current["entered"] if typed is None else typed, "error": error, "top": top, "shown_rows": SHOWN_ROWS,
-            "quote": quote,
+            "quote": quote, "columns": [column_letter(c) for c in range(tab.column_count)],
         }
     return templates.TemplateResponse(request, "sheet.html", context, status_code=status)
 
@@ -136,7 +146,7 @@ def edit_cell(request: Request, spreadsheet_id: str, sheet: int = Form(...), cel
         except SheetsError:
             tab = None
     if tab is None:
-        return _page(request, env, spreadsheet_id, sheet, cell, top, error="That sheet does not exist.", status=404)
+        return render_page(request, env, spreadsheet_id, sheet, cell, top, error="That sheet does not exist.", status=404)
     target = f"{quote_sheet(tab.title)}!{cell}"
     route = getattr(request.scope.get("route"), "path", request.url.path)
     try:
@@ -144,7 +154,7 @@ def edit_cell(request: Request, spreadsheet_id: str, sheet: int = Form(...), cel
                {"spreadsheetId": spreadsheet_id, "range": target, "values": [[content.replace("\r\n", "\n")]], "valueInputOption": "USER_ENTERED"},
                face="ui", tool=f"POST {route}")
     except AppError as error:
-        return _page(request, env, spreadsheet_id, sheet, cell, top, error=error.message, typed=content, status=400)
+        return render_page(request, env, spreadsheet_id, sheet, cell, top, error=error.message, typed=content, status=400)
     try:
         at = parse_area(cell)
         next_cell = cell_name(at.r1 + 1, at.c1)  # Enter moves down, as in a spreadsheet
@@ -152,3 +162,6 @@ def edit_cell(request: Request, spreadsheet_id: str, sheet: int = Form(...), cel
         next_cell = "A1"
     query = urlencode({"sheet": sheet, "cell": next_cell, "top": top})
     return RedirectResponse(f"{_base(env)}/d/{spreadsheet_id}?{query}", status_code=303)
+
+
+router.include_router(ui_actions.router)  # the menus, shortcuts, paste and tab actions (ui_actions.py)

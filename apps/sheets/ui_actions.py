@@ -1,0 +1,277 @@
+"""What the sheets page does besides typing into a cell, as Google Sheets' menus and keys do it:
+insert and delete rows and columns, clear, fill down or right (Ctrl+D, Ctrl+R), bold (Ctrl+B),
+sort a range (Data ▸ Sort range, with or without a header row), paste (Ctrl+V: text copied
+from anywhere lands from the selected cell; cells copied on the page are pasted as the
+product pastes them, formulas moved with their position), and a tab's add, rename, duplicate
+and delete; a blank spreadsheet from the list.
+
+Each is a form post (so a computer-use agent can also drive it with JavaScript off, through
+the menubar's buttons and the name box) answered with a 303 back to the page, and each runs
+the operation the API runs for it (`spreadsheets.batchUpdate` with the request the product's
+own UI sends, `values.update`, `values.clear`, `spreadsheets.create`), so the trajectory shows
+it with face "ui" and the state is the same as through any other face.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Depends, Form, Request
+from fastapi.responses import RedirectResponse, Response
+
+from apps.sheets.a1 import A1Error, GridRange, column_letter, parse_area, quote_sheet
+from apps.sheets.errors import SheetsError
+from apps.sheets.operations import OPERATIONS
+from apps.sheets.service import SheetsService
+from officegym.core.env_store import Env
+from officegym.core.errors import AppError
+from officegym.core.ops import invoke
+from officegym.core.web import EnvRoute, current_env, env_store
+
+router = APIRouter(route_class=EnvRoute)
+MAX_PASTED_CHARS = 1_000_000
+
+# The selection actions of the menubar and the context menu: each one batchUpdate request
+# built from the selection (`_request`), or a values.clear.
+ACTIONS = ("insert_rows_above", "insert_rows_below", "delete_rows", "insert_columns_left", "insert_columns_right",
+           "delete_columns", "clear", "fill_down", "fill_right", "bold", "add_sheet")
+
+
+class UiRefusal(ValueError):
+    """What the page says when an action cannot apply to the selection."""
+
+
+def _run(request: Request, env: Env, name: str, args: dict[str, Any]) -> Any:
+    route = getattr(request.scope.get("route"), "path", request.url.path)
+    return invoke(env_store(request), env, OPERATIONS, OPERATIONS[name], args, face="ui", tool=f"POST {route}")
+
+
+def _back(env: Env, spreadsheet_id: str, sheet: int, cell: str, top: int) -> RedirectResponse:
+    query = urlencode({"sheet": sheet, "cell": cell, "top": top})
+    return RedirectResponse(f"/envs/{env.id}/sheets/d/{spreadsheet_id}?{query}", status_code=303)
+
+
+def _refused(request: Request, env: Env, spreadsheet_id: str, sheet: int, cell: str, top: int, error: Exception | str,
+             status: int = 400) -> Response:
+    """The page again, saying why the action was not done (nothing was written)."""
+    from apps.sheets.ui import render_page  # (ui.py includes this module's routes)
+
+    message = error.message if isinstance(error, AppError) else str(error)
+    return render_page(request, env, spreadsheet_id, sheet, cell, top, error=message, status=status)
+
+
+def _tab(request: Request, env: Env, spreadsheet_id: str, sheet: int) -> Any:
+    """The tab as stored (id, title, size), or None when there is no such tab you can open."""
+    with env_store(request).session(env, reading=True) as db:
+        service = SheetsService(db)
+        try:
+            return service.tab(spreadsheet_id, sheet_id=sheet) if service.role(spreadsheet_id) else None
+        except SheetsError:
+            return None
+
+
+def _selection(cell: str, tab: Any) -> GridRange:
+    try:
+        return parse_area(cell.strip())
+    except A1Error:
+        raise UiRefusal(f"{cell[:40]!r} is not a cell or range: type one in the name box, like A2 or A2:C10") from None
+
+
+def _span(selection: GridRange, tab: Any, rows: bool) -> tuple[int, int]:
+    """The selected rows (or columns) as [start, end), a whole-column (or row) selection
+    meaning every one the tab has."""
+    bounded = selection.bounded(tab.row_count, tab.column_count)
+    return (bounded.r1, bounded.r2) if rows else (bounded.c1, bounded.c2)  # type: ignore[return-value]
+
+
+def _json(tab: Any, grid: GridRange) -> dict[str, int]:
+    bounded = grid.bounded(tab.row_count, tab.column_count)
+    return {"sheetId": tab.sheet_id, "startRowIndex": bounded.r1, "endRowIndex": bounded.r2,  # type: ignore[dict-item]
+            "startColumnIndex": bounded.c1, "endColumnIndex": bounded.c2}  # type: ignore[dict-item]
+
+
+def _request(action: str, tab: Any, selection: GridRange, bold_now: bool) -> dict[str, Any]:
+    """The batchUpdate request Google's UI sends for `action` on the selection."""
+    if action in ("insert_rows_above", "insert_rows_below", "delete_rows", "insert_columns_left", "insert_columns_right", "delete_columns"):
+        rows = "rows" in action
+        if (selection.r2 if rows else selection.c2) is None:  # a whole column (row) selected: every row (column) of the tab
+            raise UiRefusal(f"select the {'rows' if rows else 'columns'} first (click a {'row number' if rows else 'column letter'}, "
+                            f"or type e.g. {'5:7' if rows else 'C:D'} in the name box)")
+        start, end = _span(selection, tab, rows)
+        count = end - start
+        dimension = "ROWS" if rows else "COLUMNS"
+        if action.startswith("delete"):
+            return {"deleteDimension": {"range": {"sheetId": tab.sheet_id, "dimension": dimension, "startIndex": start, "endIndex": end}}}
+        after = action.endswith(("below", "right"))
+        at = end if after else start
+        return {"insertDimension": {"range": {"sheetId": tab.sheet_id, "dimension": dimension, "startIndex": at, "endIndex": at + count},
+                                    "inheritFromBefore": after}}
+    if action in ("fill_down", "fill_right"):
+        grid = selection.bounded(tab.row_count, tab.column_count)
+        down = action == "fill_down"
+        if (grid.r2 - grid.r1 if down else grid.c2 - grid.c1) < 2:  # type: ignore[operator]
+            raise UiRefusal(f"select the cells to fill {'down' if down else 'right'} into, starting with the one to copy (e.g. A2:A20)")
+        source = GridRange(None, grid.r1, grid.c1, grid.r1 + 1 if down else grid.r2, grid.c2 if down else grid.c1 + 1)
+        target = GridRange(None, grid.r1 + 1 if down else grid.r1, grid.c1 if down else grid.c1 + 1, grid.r2, grid.c2)
+        return {"copyPaste": {"source": _json(tab, source), "destination": _json(tab, target), "pasteType": "PASTE_NORMAL"}}
+    if action == "bold":
+        return {"repeatCell": {"range": _json(tab, selection), "cell": {"userEnteredFormat": {"textFormat": {"bold": not bold_now}}},
+                               "fields": "userEnteredFormat.textFormat.bold"}}
+    raise UiRefusal(f"unknown action {action[:40]!r}")
+
+
+def _is_bold(request: Request, env: Env, spreadsheet_id: str, tab: Any, selection: GridRange) -> bool:
+    """Whether the selection's first cell is bold (Ctrl+B makes it the other way)."""
+    with env_store(request).session(env, reading=True) as db:
+        book = SheetsService(db).book(spreadsheet_id)
+        style = book.formats.get((tab.sheet_id, selection.r1, selection.c1), (None, None))[1]
+    return '"bold": true' in (style or "").replace('"bold":true', '"bold": true')
+
+
+def _next_title(request: Request, env: Env, spreadsheet_id: str) -> str:
+    with env_store(request).session(env, reading=True) as db:
+        taken = {t.title.lower() for t in SheetsService(db).tabs(spreadsheet_id)}
+    n = len(taken) + 1
+    while f"sheet{n}" in taken:
+        n += 1
+    return f"Sheet{n}"
+
+
+@router.post("/create")
+def create_spreadsheet(request: Request, title: str = Form("Untitled spreadsheet"), env: Env = Depends(current_env)) -> Response:
+    """The list's "Blank spreadsheet": a new spreadsheet, opened."""
+    try:
+        made = _run(request, env, "sheets.spreadsheets.create", {"properties": {"title": title.strip() or "Untitled spreadsheet"}})
+    except AppError as error:
+        from apps.sheets.ui import render_index  # (ui.py includes this module's routes)
+
+        return render_index(request, env, error=error.message, status=400)
+    return RedirectResponse(f"/envs/{env.id}/sheets/d/{made['spreadsheetId']}", status_code=303)
+
+
+@router.post("/d/{spreadsheet_id}/act")
+def act(request: Request, spreadsheet_id: str, sheet: int = Form(...), cell: str = Form("A1"), action: str = Form(...),
+        top: int = Form(0), env: Env = Depends(current_env)) -> Response:
+    """A menubar, context-menu or shortcut action on the selection (`cell`, the name box)."""
+    tab = _tab(request, env, spreadsheet_id, sheet)
+    if tab is None:
+        return _refused(request, env, spreadsheet_id, sheet, cell, top, "That sheet does not exist.", 404)
+    try:
+        if action not in ACTIONS:
+            raise UiRefusal(f"unknown action {action[:40]!r}")
+        if action == "add_sheet":
+            title = _next_title(request, env, spreadsheet_id)
+            reply = _run(request, env, "sheets.spreadsheets.batchUpdate", {"spreadsheetId": spreadsheet_id, "requests": [{"addSheet": {"properties": {"title": title}}}]})
+            return _back(env, spreadsheet_id, reply["replies"][0]["addSheet"]["properties"]["sheetId"], "A1", 0)
+        selection = _selection(cell, tab)
+        if action == "clear":
+            _run(request, env, "sheets.values.clear", {"spreadsheetId": spreadsheet_id, "range": f"{quote_sheet(tab.title)}!{selection.a1(with_sheet=False)}"})
+        else:
+            bold_now = action == "bold" and _is_bold(request, env, spreadsheet_id, tab, selection)
+            _run(request, env, "sheets.spreadsheets.batchUpdate", {"spreadsheetId": spreadsheet_id, "requests": [_request(action, tab, selection, bold_now)]})
+    except (AppError, UiRefusal) as error:
+        return _refused(request, env, spreadsheet_id, sheet, cell, top, error)
+    return _back(env, spreadsheet_id, sheet, cell if not action.startswith("delete") else _first_cell(cell), top)
+
+
+def _first_cell(cell: str) -> str:
+    try:
+        grid = parse_area(cell)
+    except A1Error:
+        return "A1"
+    return f"{column_letter(grid.c1)}{grid.r1 + 1}"
+
+
+@router.post("/d/{spreadsheet_id}/sort")
+def sort(request: Request, spreadsheet_id: str, sheet: int = Form(...), cell: str = Form(...), by: str = Form(...),
+         order: str = Form("asc"), then_by: str = Form(""), then_order: str = Form("asc"), header: bool = Form(False),
+         top: int = Form(0), env: Env = Depends(current_env)) -> Response:
+    """Data ▸ Sort range: the selected range by one column (and a second), A → Z or Z → A,
+    its first row left in place when it is a header row."""
+    tab = _tab(request, env, spreadsheet_id, sheet)
+    if tab is None:
+        return _refused(request, env, spreadsheet_id, sheet, cell, top, "That sheet does not exist.", 404)
+    try:
+        grid = _selection(cell, tab).bounded(tab.row_count, tab.column_count)
+        if header:
+            grid = GridRange(None, grid.r1 + 1, grid.c1, grid.r2, grid.c2)
+        specs = []
+        for column, direction in ((by, order), (then_by, then_order)):
+            if not column.strip():
+                continue
+            at = _selection(f"{column.strip()}1", tab).c1
+            if not grid.c1 <= at < grid.c2:  # type: ignore[operator]
+                raise UiRefusal(f"column {column.strip()[:5]} is not in the selected range {cell[:40]}")
+            specs.append({"dimensionIndex": at, "sortOrder": "DESCENDING" if direction == "desc" else "ASCENDING"})
+        if not specs:
+            raise UiRefusal("choose the column to sort by")
+        _run(request, env, "sheets.spreadsheets.batchUpdate", {"spreadsheetId": spreadsheet_id, "requests": [{"sortRange": {"range": _json(tab, grid), "sortSpecs": specs}}]})
+    except (AppError, UiRefusal) as error:
+        return _refused(request, env, spreadsheet_id, sheet, cell, top, error)
+    return _back(env, spreadsheet_id, sheet, cell, top)
+
+
+@router.post("/d/{spreadsheet_id}/paste")
+def paste(request: Request, spreadsheet_id: str, sheet: int = Form(...), cell: str = Form(...), text: str = Form(""),
+          source: str = Form(""), top: int = Form(0), env: Env = Depends(current_env)) -> Response:
+    """Ctrl+V at the selection: cells copied on this spreadsheet's page (`source`, "sheetId!A1:B2")
+    are pasted as the product pastes them (formulas moved with their position, tiled over a
+    bigger selection); other copied text is split into rows (line breaks) and cells (tabs) and
+    entered from the selection's first cell, as if typed."""
+    tab = _tab(request, env, spreadsheet_id, sheet)
+    if tab is None:
+        return _refused(request, env, spreadsheet_id, sheet, cell, top, "That sheet does not exist.", 404)
+    try:
+        selection = _selection(cell, tab)
+        if source:
+            from_sheet, _, area = source.partition("!")
+            origin = _tab(request, env, spreadsheet_id, int(from_sheet)) if from_sheet.isdigit() else None
+            if origin is None:
+                raise UiRefusal("the copied cells are not on this spreadsheet any more: copy them again")
+            copied = _selection(area, origin)
+            height = (copied.r2 or origin.row_count) - copied.r1
+            width = (copied.c2 or origin.column_count) - copied.c1
+            target = selection.bounded(tab.row_count, tab.column_count)
+            destination = GridRange(None, target.r1, target.c1, target.r1 + max(height, target.r2 - target.r1), target.c1 + max(width, target.c2 - target.c1))  # type: ignore[operator]
+            _run(request, env, "sheets.spreadsheets.batchUpdate", {"spreadsheetId": spreadsheet_id, "requests": [
+                {"copyPaste": {"source": _json(origin, copied), "destination": _json(tab, destination), "pasteType": "PASTE_NORMAL"}}]})
+        else:
+            if len(text) > MAX_PASTED_CHARS:
+                raise UiRefusal(f"the pasted text is over {MAX_PASTED_CHARS:,} characters")
+            rows = [line.split("\t") for line in text.replace("\r\n", "\n").replace("\r", "\n").removesuffix("\n").split("\n")]
+            if rows == [[""]]:
+                raise UiRefusal("there is nothing to paste")
+            target = f"{quote_sheet(tab.title)}!{column_letter(selection.c1)}{selection.r1 + 1}"
+            _run(request, env, "sheets.values.update", {"spreadsheetId": spreadsheet_id, "range": target, "values": rows, "valueInputOption": "USER_ENTERED"})
+    except (AppError, UiRefusal) as error:
+        return _refused(request, env, spreadsheet_id, sheet, cell, top, error)
+    return _back(env, spreadsheet_id, sheet, cell, top)
+
+
+@router.post("/d/{spreadsheet_id}/tab")
+def tab_action(request: Request, spreadsheet_id: str, sheet: int = Form(...), action: str = Form(...), title: str = Form(""),
+               env: Env = Depends(current_env)) -> Response:
+    """A tab's menu: rename, duplicate or delete it."""
+    tab = _tab(request, env, spreadsheet_id, sheet)
+    if tab is None:
+        return _refused(request, env, spreadsheet_id, sheet, "A1", 0, "That sheet does not exist.", 404)
+    requests = {
+        "rename": [{"updateSheetProperties": {"properties": {"sheetId": sheet, "title": title.strip()}, "fields": "title"}}],
+        "duplicate": [{"duplicateSheet": {"sourceSheetId": sheet, "newSheetName": f"Copy of {tab.title}"}}],
+        "delete": [{"deleteSheet": {"sheetId": sheet}}],
+    }
+    try:
+        if action not in requests:
+            raise UiRefusal(f"unknown tab action {action[:40]!r}; accepted: rename, duplicate, delete")
+        if action == "rename" and not title.strip():
+            raise UiRefusal("type the tab's new name")
+        reply = _run(request, env, "sheets.spreadsheets.batchUpdate", {"spreadsheetId": spreadsheet_id, "requests": requests[action]})
+    except (AppError, UiRefusal) as error:
+        return _refused(request, env, spreadsheet_id, sheet, "A1", 0, error)
+    if action == "duplicate":
+        sheet = reply["replies"][0]["duplicateSheet"]["properties"]["sheetId"]
+    elif action == "delete":
+        with env_store(request).session(env, reading=True) as db:
+            sheet = SheetsService(db).tabs(spreadsheet_id)[0].sheet_id
+    return _back(env, spreadsheet_id, sheet, "A1", 0)
