@@ -108,6 +108,10 @@ class Answer:
             for verdict in self.judges(text):
                 if not verdict.ok:
                     return failed(f"what you posted {verdict.detail}")
+            if self.beneath:  # the follow-ups add to the post; the post itself still says everything asked
+                for verdict in self.judges(without_retracted(text_of([m for m in here if self.inside(m)]))):
+                    if not verdict.ok:
+                        return failed(f"your post itself {verdict.detail}: a reply under it adds to it, it does not replace it")
             elsewhere = without_retracted("\n".join(t for t in (text_of([m for m in mine if m not in here]), other) if t))
             if elsewhere and self.asserts(elsewhere):
                 return failed(f"you also posted the answer outside {self.place}: it belongs in one place")

@@ -109,3 +109,13 @@ def test_a_pin_elsewhere_is_still_collateral(rollout: Callable[..., Rollout]) ->
     latest = r.call("slack_get_channel_history", channel_id="#random", limit=1)["messages"][0]["ts"]
     r.call("slack_pin_message", channel_id="#random", timestamp=latest)
     assert not r.grade()["passed"]
+
+
+def test_the_answer_only_in_a_reply_under_your_own_post_fails(rollout: Callable[..., Rollout]) -> None:
+    """The reply adds to the post: the post itself must still say what was asked (a normal post, not a thread reply)."""
+    r = rollout(POST)
+    f = r.facts
+    r.call("slack_join_channel", channel_id=f["channel"])
+    mine = r.call("slack_post_message", channel_id=f["channel"], text="Schedule change, details in the thread")["ts"]
+    r.call("slack_reply_to_thread", channel_id=f["channel"], thread_ts=mine, text=f"{f['customer']}: {f['day']} at {f['time']}")
+    assert r.fails(), json.dumps(r.grade())
