@@ -63,7 +63,8 @@ def without_retracted(text: str) -> str:
 _TIME = re.compile(
     r"(?<![\w:.])(?:"
     r"(?P<h>\d{1,2})(?:[:.](?P<m>\d{2}))?\s*(?P<ap>[ap])\.?\s?m\b\.?"  # 4pm, 4:15 PM, 11.15 a.m.
-    r"|(?P<H>\d{1,2})(?::|(?<=\d)h(?=[0-5]\d\b))(?P<M>\d{2})(?![\d:])"  # 23:15, 9:30, and 14h30 as much of Europe writes it
+    # 23:15, 9:30, and as much of Europe writes it: 14h30, and "at 14.30" (after "at": "14.30" alone may be an amount)
+    r"|(?P<H>\d{1,2})(?::|(?<=\d)h(?=[0-5]\d\b)|(?<=\bat\s\d)\.|(?<=\bat\s\d\d)\.)(?P<M>\d{2})(?![\d:])"
     r")|\b(?P<word>noon|midday|midnight)\b",
     re.IGNORECASE,
 )

@@ -92,3 +92,8 @@ def test_one_deals_amount_named_beside_the_total_is_a_part_of_it(text: str) -> N
                                   "$1,234,500, not sure, 400,000 maybe"])
 def test_a_deals_amount_offered_as_the_answer_or_no_deals_amount_is_no_part(text: str) -> None:
     assert not breakdown(text, TOTAL, roundings(TOTAL), known=DEALS)
+
+
+def test_a_time_written_at_14_30_with_a_dot_is_a_time_and_a_price_is_not() -> None:
+    assert _read("Friday at 14.30") == {frozenset({"14:30"})}
+    assert times("$14.30 each") == set() and amounts("$14.30 each") == {Decimal("14.30")}

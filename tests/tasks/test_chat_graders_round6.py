@@ -25,10 +25,12 @@ def _post(r: Rollout, text: str) -> str:
     return r.call("slack_post_message", channel_id=f["channel"], text=f"{f['customer']}: moved to {text}")["ts"]
 
 
-def test_a_time_written_14h30_passes(rollout: Callable[..., Rollout]) -> None:
-    """Was 0.0 ("does not name the times"): 14h30 is how much of Europe writes 2:30 PM."""
+@pytest.mark.parametrize("form", ["{day} {h}h{m}", "{day} at {h}.{m}"])
+def test_a_time_written_14h30_passes(rollout: Callable[..., Rollout], form: str) -> None:
+    """Was 0.0 ("does not name the times"): 14h30, or at 14.30, is how much of Europe writes 2:30 PM."""
     r = rollout(POST, where=lambda f: f["time"].endswith("PM"))
-    _post(r, f"{r.facts['day']} {parse_time(r.facts['time']).replace(':', 'h')}")
+    hour, minute = parse_time(r.facts["time"]).split(":")
+    _post(r, form.format(day=r.facts["day"], h=hour, m=minute))
     assert r.passes(), json.dumps(r.grade())
 
 
