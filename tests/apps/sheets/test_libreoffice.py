@@ -51,6 +51,17 @@ FORMULAS = [
     "=SUMPRODUCT((LEFT(Data!B2:B{n},2)=\"Ea\")*Data!C2:C{n})", "=SUMPRODUCT(LEN(Data!A2:A{n}))",
     "=SUMPRODUCT((YEAR(Data!F2:F{n})=2026)*Data!D2:D{n})", "=SUMPRODUCT(ROUND(Data!D2:D{n},0)*(UPPER(Data!B2:B{n})=\"WEST\"))",
     "=SUMPRODUCT(IF(Data!C2:C{n}>500,1,0))", "=SUMPRODUCT(MOD(Data!C2:C{n},7)*(RIGHT(Data!A2:A{n},1)=\"3\"))",
+    # a range of criteria or lookup keys, one answer per cell (SUMPRODUCT evaluates as arrays in both)
+    "=SUMPRODUCT(COUNTIF(Data!B2:B{n},Data!B2:B{n}))", "=SUMPRODUCT(1/COUNTIF(Data!B2:B{n},Data!B2:B{n}))",
+    "=SUMPRODUCT(SUMIF(Data!B2:B{n},{{\"East\",\"West\"}},Data!C2:C{n}))", "=SUMPRODUCT(COUNTIFS(Data!B2:B{n},Data!B2:B5,Data!E2:E{n},TRUE))",
+    "=SUMPRODUCT(AVERAGEIF(Data!B2:B{n},Data!B2:B4,Data!D2:D{n}))", "=SUMPRODUCT(--ISNUMBER(MATCH(Data!B2:B{n},{{\"East\",\"North\"}},0)))",
+    "=SUMPRODUCT(VLOOKUP(Data!A2:A4,Data!A2:C{n},3,FALSE))", "=LOOKUP(2,1/(Data!B2:B{n}=\"East\"),Data!A2:A{n})",
+    # ranking, spread, text search, choosing, positions, weeks
+    "=LARGE(Data!C2:C{n},3)", "=SMALL(Data!D2:D{n},2)", "=RANK(Data!C5,Data!C2:C{n})", "=RANK(Data!D7,Data!D2:D{n},1)",
+    "=STDEV(Data!C2:C{n})", "=VAR(Data!D2:D{n})", "=STDEVP(Data!C2:C{n})", "=VARP(Data!D2:D{n})",
+    "=IFERROR(FIND(\"b\",Data!A3),0)", "=IFERROR(SEARCH(\"A\",Data!B2),-1)", "=EXACT(Data!B2,\"East\")", "=CHOOSE(2,Data!A2,Data!B2,Data!C2)",
+    "=ROW(Data!C7)", "=COLUMN(Data!D2)", "=SUMPRODUCT(ROW(Data!A2:A{n}))", "=WEEKNUM(Data!F2)", "=WEEKNUM(Data!F3,2)",
+    "=CEILING(Data!D2,0.5)", "=FLOOR(Data!D3,0.25)",
 ]
 
 
