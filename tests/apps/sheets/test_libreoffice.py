@@ -61,7 +61,9 @@ FORMULAS = [
     "=STDEV(Data!C2:C{n})", "=VAR(Data!D2:D{n})", "=STDEVP(Data!C2:C{n})", "=VARP(Data!D2:D{n})",
     "=IFERROR(FIND(\"b\",Data!A3),0)", "=IFERROR(SEARCH(\"A\",Data!B2),-1)", "=EXACT(Data!B2,\"East\")", "=CHOOSE(2,Data!A2,Data!B2,Data!C2)",
     "=ROW(Data!C7)", "=COLUMN(Data!D2)", "=SUMPRODUCT(ROW(Data!A2:A{n}))", "=WEEKNUM(Data!F2)", "=WEEKNUM(Data!F3,2)",
-    "=CEILING(Data!D2,0.5)", "=FLOOR(Data!D3,0.25)",
+    "=CEILING(Data!D2,0.5)", "=FLOOR(Data!D3,0.25)", "=CEILING(-Data!D4,1)", "=FLOOR(-Data!D4,1)",
+    "=COUNTIFS(Data!F2:F{n},\">=\"&DATE(2026,3,1),Data!F2:F{n},\"<\"&DATE(2026,6,1))", "=SUMIFS(Data!C2:C{n},Data!F2:F{n},\">=\"&DATE(2026,1,1))",
+    "=DATEVALUE(TEXT(Data!F2,\"yyyy-mm-dd\"))",
 ]
 
 
