@@ -38,6 +38,8 @@ def invoke(
     as the caller spelled them (a tool's own names), when the face passes them.
     """
     log = op.writes or log_reads
+    if face == "ui":
+        raw = _typed_line_breaks(raw)
     shown = dict(sent) if sent is not None else None
     try:
         args = op.parse(raw)
@@ -64,6 +66,19 @@ def log_failure(store: EnvStore, env: Env, *, face: str, app: str, operation: st
             db, face=face, app=app, operation=operation, tool=tool, args=args,
             result={"error": error.code, "message": error.message}, is_error=True,
         )
+
+
+def _typed_line_breaks(value: Any) -> Any:
+    """A form's text with its line breaks as typed: browsers send a textarea's line breaks as
+    CR LF (HTML form submission), and every app keeps LF, so an unchanged multi-line field
+    posted back by an edit form would otherwise read as changed (and a grader would count it)."""
+    if isinstance(value, str):
+        return value.replace("\r\n", "\n") if "\r" in value else value
+    if isinstance(value, Mapping):
+        return {k: _typed_line_breaks(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_typed_line_breaks(v) for v in value]
+    return value
 
 
 def _given(args: dict[str, Any], raw: Mapping[str, Any]) -> dict[str, Any]:
