@@ -5,8 +5,8 @@ export PATH
 
 .PHONY: serve test test-sqlite test-postgres bench validate setup uv chromium postgres libreoffice
 
-serve: setup  ## set up, then serve the company (all apps, one default env) on 127.0.0.1:8000
-	uv run officegym serve
+serve: setup  ## set up, then serve the company (all apps, one default env) on 127.0.0.1:8000; ARGS="--port 18000" passes options
+	uv run officegym serve $(ARGS)
 
 # The whole suite runs twice, in two worker processes (pytest-xdist; each has its own server,
 # Gym and scratch database): envs on SQLite files, then envs on PostgreSQL (OFFICEGYM_DB);

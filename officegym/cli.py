@@ -82,7 +82,7 @@ def bench(
     seed: int = typer.Option(0),
     size: str = typer.Option("small"),
 ) -> None:
-    """Print the performance table (targets in DESIGN.md)."""
+    """Print the performance table: each figure with the target it is judged by and its ratio."""
     from officegym.bench import run_bench
 
     run_bench(envs=envs, calls=calls, seed=seed, size=size, echo=typer.echo)

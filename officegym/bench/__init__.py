@@ -1,4 +1,4 @@
-"""`officegym bench`: measure the performance targets of DESIGN.md ("Performance").
+"""`officegym bench`: measure the performance targets (each row of the table states its own).
 
 Everything runs in temporary directories (a fresh template cache, fresh env dirs), so the
 bench never touches the user's cache. Each row carries the target it is judged by and the
