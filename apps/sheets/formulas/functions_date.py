@@ -1,6 +1,6 @@
 """Dates: DATE, TODAY and NOW (the env's clock, never the machine's), YEAR, MONTH, DAY,
-WEEKDAY, EDATE, EOMONTH, DAYS, NETWORKDAYS, DATEVALUE, WEEKNUM, ISOWEEKNUM. Dates are serial
-numbers, day 0 = 1899-12-30."""
+WEEKDAY, EDATE, EOMONTH, DAYS, NETWORKDAYS, DATEVALUE, WEEKNUM, ISOWEEKNUM, DATEDIF, and times:
+TIME, HOUR, MINUTE, SECOND. Dates are serial numbers, day 0 = 1899-12-30."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from apps.sheets.formulas.evaluator import function
-from apps.sheets.formulas.values import Matrix, check, fail, from_serial, parse_date_text, scalar, to_number, to_serial
+from apps.sheets.formulas.values import Matrix, check, fail, from_serial, parse_date_text, scalar, to_number, to_serial, to_text
 
 
 def _day(value: Any) -> date:
@@ -148,3 +148,62 @@ def _weeknum(value: Any, kind: Any = 1.0) -> float:
 @function("ISOWEEKNUM", 1, 1, elementwise=True)
 def _isoweeknum(value: Any) -> float:
     return float(_day(value).isocalendar()[1])
+
+
+@function("DATEDIF", 3, 3, elementwise=True)
+def _datedif(start: Any, end: Any, unit: Any) -> float:
+    """Whole years ("Y"), months ("M") or days ("D") from start to end; "MD", "YM" and "YD" the
+    days, months or days left over after the whole months or years."""
+    first, last, kind = _day(start), _day(end), to_text(unit).upper()
+    if first > last:
+        raise fail("#NUM!", "Function DATEDIF parameter 1 (start date) should be on or before parameter 2 (end date).")
+    months = (last.year - first.year) * 12 + last.month - first.month - (1 if last.day < first.day else 0)
+    if kind == "D":
+        return float((last - first).days)
+    if kind == "M":
+        return float(months)
+    if kind == "Y":
+        return float(months // 12)
+    if kind == "YM":
+        return float(months % 12)
+    if kind == "MD":
+        if last.day >= first.day:
+            return float(last.day - first.day)
+        year, month = (last.year - 1, 12) if last.month == 1 else (last.year, last.month - 1)  # the month before end's
+        return float(calendar.monthrange(year, month)[1] - first.day + last.day)
+    if kind == "YD":
+        anniversary_year = last.year if (last.month, last.day) >= (first.month, first.day) else last.year - 1
+        day = min(first.day, calendar.monthrange(anniversary_year, first.month)[1])
+        return float((last - date(anniversary_year, first.month, day)).days)
+    raise fail("#NUM!", f"Function DATEDIF parameter 3 value is {to_text(unit)}. It should be one of: Y, M, D, MD, YM, YD.")
+
+
+@function("TIME", 3, 3, elementwise=True)
+def _time(hour: Any, minute: Any, second: Any) -> float:
+    """A time of day as the fraction of a day (hours past 24 wrap around)."""
+    total = int(to_number(hour)) * 3600 + int(to_number(minute)) * 60 + int(to_number(second))
+    if total < 0:
+        raise fail("#NUM!", "TIME evaluates to an out of range value.")
+    return (total % 86_400) / 86_400
+
+
+def _seconds(value: Any) -> int:
+    number = to_number(value)
+    if number < 0:
+        raise fail("#NUM!", f"Function parameter value {number} should be greater than or equal to 0.")
+    return round((number - math.floor(number)) * 86_400) % 86_400
+
+
+@function("HOUR", 1, 1, elementwise=True)
+def _hour(value: Any) -> float:
+    return float(_seconds(value) // 3600)
+
+
+@function("MINUTE", 1, 1, elementwise=True)
+def _minute(value: Any) -> float:
+    return float(_seconds(value) // 60 % 60)
+
+
+@function("SECOND", 1, 1, elementwise=True)
+def _second(value: Any) -> float:
+    return float(_seconds(value) % 60)

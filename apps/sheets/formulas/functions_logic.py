@@ -178,3 +178,10 @@ def _isna(value: Any) -> bool:
 @function("NA", 0, 0)
 def _na() -> Any:
     return CellError("#N/A", "Value not available.")
+
+
+@function("ISERR", 1, 1, errors_ok=True, elementwise=True)
+def _iserr(value: Any) -> bool:
+    """An error other than #N/A."""
+    v = scalar(value)
+    return isinstance(v, CellError) and v.code != "#N/A"

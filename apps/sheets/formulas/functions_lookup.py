@@ -441,3 +441,19 @@ def _sortn(area: Any, n: Any = 1.0, ties: Any = 0.0, *keys: Any) -> Any:
     if not kept:
         raise fail("#N/A", "SORTN has no rows to show.")
     return Matrix([list(r) for r in kept])
+
+
+@function("ARRAY_CONSTRAIN", 3, 3)
+def _array_constrain(area: Any, rows: Any, columns: Any) -> Matrix:
+    """The top-left rows × columns of an array (no more than it has)."""
+    grid = matrix_of(area)
+    height, width = int(to_number(rows)), int(to_number(columns))
+    if height < 1 or width < 1:
+        raise fail("#VALUE!", "ARRAY_CONSTRAIN needs at least one row and one column.")
+    return Matrix([list(row[:width]) for row in grid.rows[:height]])
+
+
+@function("FLATTEN", 1)
+def _flatten(*areas: Any) -> Matrix:
+    """Every value of the arrays in one column, row by row."""
+    return Matrix([[v] for area in areas for v in matrix_of(area).flat()])

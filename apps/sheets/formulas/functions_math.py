@@ -585,3 +585,65 @@ def _sequence(rows: Any, columns: Any = 1.0, start: Any = 1.0, step: Any = 1.0) 
     if height * width > 1_000_000:
         raise fail("#VALUE!", "SEQUENCE would be larger than 1,000,000 cells.")
     return Matrix([[first + (r * width + c) * by for c in range(width)] for r in range(height)])
+
+
+@function("TRUNC", 1, 2, elementwise=True)
+def _trunc(value: Any, places: Any = 0.0) -> float:
+    """The number cut to `places` decimals (toward zero)."""
+    return _rounder(ROUND_DOWN)(value, places)
+
+
+@function("SUMSQ", 1)
+def _sumsq(*args: Any) -> float:
+    return math.fsum(v * v for v in numbers(args))
+
+
+def _percentile_of(found: list[float], k: float, name: str) -> float:
+    if not found:
+        raise fail("#NUM!", f"{name} has no valid input data.")
+    if not 0 <= k <= 1:
+        raise fail("#NUM!", f"Function {name} parameter 2 value {number_text(k)} should be between 0 and 1.")
+    found = sorted(found)
+    at = k * (len(found) - 1)  # inclusive: the k-th fraction of the way from the smallest to the largest
+    low = math.floor(at)
+    if low + 1 >= len(found):
+        return found[-1]
+    return found[low] + (at - low) * (found[low + 1] - found[low])
+
+
+def _percentile(data: Any, k: Any) -> float:
+    return _percentile_of(list(numbers((data,))), to_number(k), "PERCENTILE")
+
+
+def _quartile(data: Any, quart: Any) -> float:
+    q = int(to_number(quart))
+    if not 0 <= q <= 4:
+        raise fail("#NUM!", f"Function QUARTILE parameter 2 value {q} should be between 0 and 4.")
+    return _percentile_of(list(numbers((data,))), q / 4, "QUARTILE")
+
+
+for _name in ("PERCENTILE", "PERCENTILE.INC"):
+    function(_name, 2, 2)(_percentile)
+for _name in ("QUARTILE", "QUARTILE.INC"):
+    function(_name, 2, 2)(_quartile)
+
+
+@function("MMULT", 2, 2)
+def _mmult(left: Any, right: Any) -> Matrix:
+    """The matrix product: row sums with `MMULT(A2:C, {1;1;1})`, the usual way to total across."""
+    a, b = (v if isinstance(v, Matrix) else Matrix([[v]]) for v in (left, right))
+    if a.width != b.height:
+        raise fail("#VALUE!", f"MMULT has mismatched dimensions: {a.height}x{a.width} and {b.height}x{b.width}.")
+    columns = [b.column(c) for c in range(b.width)]
+
+    def number(v: Any) -> float:
+        check(v)
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            if v is None:
+                return 0.0
+            raise fail("#VALUE!", "MMULT takes numbers only.")
+        return float(v)
+
+    rows = [[number(v) for v in row] for row in a.rows]
+    cols = [[number(v) for v in col] for col in columns]
+    return Matrix([[math.fsum(x * y for x, y in zip(row, col)) for col in cols] for row in rows])

@@ -242,3 +242,9 @@ def _regexreplace(text: Any, pattern: Any, replacement: Any) -> str:
         return _regex(to_text(pattern)).sub(template, to_text(text))
     except (re.error, IndexError) as bad:
         raise fail("#VALUE!", f"REGEXREPLACE: {bad}") from None
+
+
+@function("JOIN", 2)
+def _join(delimiter: Any, *args: Any) -> str:
+    """The values joined by the delimiter (blank cells included), as Google Sheets' JOIN."""
+    return to_text(delimiter).join(_pieces(args))

@@ -246,3 +246,19 @@ def test_lookup_finds_the_last_value_not_above_the_key_and_unique_keeps_types_ap
         assert isinstance(got, CellError) and got.code == expected
     else:
         test_functions_compute_known_values(formula, expected)
+
+
+MORE_DATES_AND_ARRAYS = [
+    ('=DATEDIF(DATE(2020,5,15),DATE(2026,3,31),"Y")', 5), ('=DATEDIF(DATE(2020,5,15),DATE(2026,3,31),"M")', 70),
+    ('=DATEDIF(DATE(2020,5,15),DATE(2026,3,31),"D")', 2146), ('=DATEDIF(DATE(2020,5,15),DATE(2026,3,31),"MD")', 16),
+    ('=DATEDIF(DATE(2020,5,15),DATE(2026,3,31),"YM")', 10), ('=DATEDIF(DATE(2020,5,15),DATE(2026,3,31),"YD")', 320),
+    ("=TIME(9,30,0)", 9.5 / 24), ("=HOUR(TIME(9,30,15))", 9), ("=MINUTE(TIME(9,30,15))", 30), ("=SECOND(TIME(9,30,15))", 15), ("=HOUR(NOW())", 9),
+    ("=TRUNC(-2.567,1)", -2.5), ("=TRUNC(8.9)", 8), ("=SUMSQ(3,4)", 25), ("=PERCENTILE({1,2,3,4},0.3)", 1.9), ("=QUARTILE({1,2,3,4,5,6,7,8},1)", 2.75),
+    ("=SUM(MMULT({1,2;3,4},{1;1}))", 10), ("=INDEX(MMULT({1,2;3,4},{5,6;7,8}),2,2)", 50), ('=JOIN("-",{1,2,3})', "1-2-3"),
+    ("=ISERR(1/0)", True), ("=ISERR(NA())", False), ("=ROWS(ARRAY_CONSTRAIN(Data!A1:E5,2,3))", 2), ("=INDEX(FLATTEN(Data!A1:B3),4)", "East"),
+]
+
+
+@pytest.mark.parametrize(("formula", "expected"), MORE_DATES_AND_ARRAYS, ids=[c[0] for c in MORE_DATES_AND_ARRAYS])
+def test_dates_times_percentiles_and_array_shaping_compute_known_values(formula: str, expected: Any) -> None:
+    test_functions_compute_known_values(formula, expected)

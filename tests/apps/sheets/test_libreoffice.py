@@ -64,6 +64,11 @@ FORMULAS = [
     "=CEILING(Data!D2,0.5)", "=FLOOR(Data!D3,0.25)", "=CEILING(-Data!D4,1)", "=FLOOR(-Data!D4,1)",
     "=COUNTIFS(Data!F2:F{n},\">=\"&DATE(2026,3,1),Data!F2:F{n},\"<\"&DATE(2026,6,1))", "=SUMIFS(Data!C2:C{n},Data!F2:F{n},\">=\"&DATE(2026,1,1))",
     "=DATEVALUE(TEXT(Data!F2,\"yyyy-mm-dd\"))",
+    "=DATEDIF(Data!F2,Data!F3+400,\"Y\")", "=DATEDIF(Data!F2,Data!F3+400,\"M\")", "=DATEDIF(Data!F2,Data!F3+400,\"D\")",
+    "=DATEDIF(Data!F4,Data!F5+400,\"MD\")", "=DATEDIF(Data!F4,Data!F5+400,\"YM\")", "=DATEDIF(Data!F4,Data!F5+400,\"YD\")",
+    "=HOUR(Data!D2/24)", "=MINUTE(Data!D3/100)", "=SECOND(Data!D4/1000)", "=TIME(MOD(Data!C2,30),Data!C3,Data!C4)",
+    "=TRUNC(Data!D2/7,2)", "=TRUNC(-Data!D3)", "=SUMSQ(Data!D2:D{n})", "=PERCENTILE(Data!C2:C{n},0.3)", "=QUARTILE(Data!D2:D{n},3)",
+    "=SUMPRODUCT(MMULT(Data!C2:D{n},{{1;2}}))", "=ISERR(Data!C2/(Data!C3-Data!C3))", "=ISERR(NA())",
 ]
 
 
