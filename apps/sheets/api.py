@@ -114,9 +114,10 @@ async def get(spreadsheet_id: str, request: Request, env: Env = Depends(current_
 
 
 # -- Drive-side extras ---------------------------------------------------------------------
-# What a Drive client sends with files.list (gspread, google-api-python-client): such a request
-# is answered in Drive's shape. A bare GET (or the search tool's `query` word) keeps the plain
-# [{id, title}] listing.
+# files.list is answered in Drive's shape ({kind, files: [{id, name, mimeType, …}]}), as Drive
+# answers it, bare or with what its clients send (gspread, google-api-python-client). Only the
+# `query` word of our own search (no Drive client sends it) answers the search tool's
+# [{id, title}] list.
 _DRIVE_PARAMS = frozenset(("q", "alt", "fields", "pageSize", "pageToken", "orderBy", "spaces", "corpora", "driveId",
                            "supportsAllDrives", "includeItemsFromAllDrives", "supportsTeamDrives", "includeTeamDriveItems"))
 _MAX_PAGE = 1000
@@ -129,7 +130,6 @@ async def files(request: Request, env: Env = Depends(current_env)) -> JSONRespon
         args = _query(request)
         if args.get("query"):
             return await _run(request, env, "sheets.files.search", {"query": args["query"], "max_results": args.get("pageSize", 20)})
-        return await _run(request, env, "sheets.files.list", {"folder_id": args.get("folderId")})
     return await _drive_list(request, env)
 
 

@@ -37,7 +37,7 @@ ROUTES = [  # (method, path after /v4/spreadsheets/{id}, with a body)
 class Target(EnvUnderFuzz):
     def __init__(self, live_server: Any, toolset: str | None) -> None:
         super().__init__(live_server, toolset, "sheets_")
-        files = self.client.get(f"{self.base}/api/sheets/drive/v3/files").json()
+        files = self.client.get(f"{self.base}/api/sheets/drive/v3/files").json()["files"]
         self.ids = [f["id"] for f in files]
         self.refs = REFS + self.ids
 

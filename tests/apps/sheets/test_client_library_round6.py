@@ -105,6 +105,9 @@ def test_comments_list_answers_so_gspread_copy_can_run(agent_url: str, env: Env)
     assert got.status_code == 200 and got.json() == {"kind": "drive#commentList", "comments": []}
 
 
-def test_a_bare_listing_keeps_its_plain_shape(agent_url: str, env: Env) -> None:
+def test_a_bare_listing_is_drives_file_list(agent_url: str, env: Env) -> None:
+    """GET /drive/v3/files with no parameters answers as Drive does (a client reading
+    ["files"] of it failed on a plain list)."""
     listed = httpx.get(f"{agent_url}/envs/{env.id}/api/sheets/drive/v3/files").json()
-    assert isinstance(listed, list) and {"id", "title"} <= set(listed[0])
+    assert listed["kind"] == "drive#fileList" and FORECAST in [f["name"] for f in listed["files"]]
+    assert all(f["mimeType"] == "application/vnd.google-apps.spreadsheet" for f in listed["files"])
