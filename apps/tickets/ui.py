@@ -11,6 +11,7 @@ nothing. Templates autoescape everything an agent or a user typed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -23,8 +24,9 @@ from fastapi.templating import Jinja2Templates
 from sqlalchemy import select
 
 from apps.tickets import catalog
+from apps.tickets.adf import to_text
 from apps.tickets.errors import TicketsError
-from apps.tickets.models import Board, Sprint, SprintIssue, User
+from apps.tickets.models import Board, Component, Sprint, SprintIssue, User, Version
 from apps.tickets.operations import OPERATIONS
 from apps.tickets.service import TicketsService
 from officegym.core.env_store import Env
@@ -66,12 +68,20 @@ def _page(request: Request, env: Env, name: str, context: dict[str, Any], status
     def common(svc: TicketsService) -> dict[str, Any]:
         me = svc.db.get(User, svc.actor_id)
         people = list(svc.db.scalars(select(User).where(User.active.is_(True)).order_by(User.display_name)))
-        return {"me": me, "people": people}
+        return {"me": me, "people": people, "component_names": _by_project(svc, Component), "version_names": _by_project(svc, Version)}
 
     shared = _read(request, env, common)
     return templates.TemplateResponse(request, name, {
         "base": _base(request, env), "projects": catalog.PROJECTS, "priorities": catalog.PRIORITIES, "resolutions": catalog.RESOLUTIONS,
         "issue_types": catalog.ISSUE_TYPES, "link_types": catalog.LINK_TYPES, "error": None, **shared, **context}, status_code=status)
+
+
+def _by_project(svc: TicketsService, table: type[Component] | type[Version]) -> dict[str, list[str]]:
+    """The names of a project's components (or versions), by project key: what the pickers offer."""
+    names: dict[str, list[str]] = {}
+    for project, name in svc.db.execute(select(table.project_key, table.name).order_by(table.project_key, table.name)):
+        names.setdefault(project, []).append(name)
+    return names
 
 
 def _see_other(url: str) -> RedirectResponse:
@@ -159,7 +169,7 @@ def _issue_context(svc: TicketsService, key: str) -> dict[str, Any]:
     full = svc.get_issue(issue=key, expand="changelog")
     moves = svc.get_transitions(issue=key)["transitions"]
     sprints = list(svc.db.scalars(select(Sprint).where(Sprint.state.in_(("active", "future"))).order_by(Sprint.id)))
-    worklogs = svc.get_worklogs(issue=key)["worklogs"]
+    worklogs = [{**w, "comment": to_text(w["comment"])} for w in svc.get_worklogs(issue=key)["worklogs"]]
     return {"issue": issue, "fields": full["fields"], "history": full["changelog"]["histories"], "moves": moves, "sprints": sprints,
             "worklogs": worklogs, "title": f"[{issue['key']}] {issue['summary']}"}
 
@@ -195,14 +205,17 @@ def _after(request: Request, env: Env, key: str, back: str, run: Callable[[], An
 
 @router.post("/create")
 def create(request: Request, project: str = Form(...), issue_type: str = Form(...), summary: str = Form(""), description: str = Form(""),
-           priority: str = Form(""), assignee: str = Form(""), parent: str = Form(""), env: Env = Depends(current_env)) -> Response:
+           priority: str = Form(""), assignee: str = Form(""), parent: str = Form(""), components: list[str] = Form([]),
+           labels: str = Form(""), back: str = Form(""), env: Env = Depends(current_env)) -> Response:
+    """Create an issue (the Create dialog, or a subtask added from its parent's view, which `back` returns to)."""
     raw = {"project": project, "issue_type": issue_type, "summary": summary, "description": _text(description), "priority": priority or None,
-           "assignee": assignee or None, "parent": parent or None}
+           "assignee": assignee or None, "parent": parent.strip() or None, "components": _names(components) or None,
+           "labels": _labels(labels) or None}
     try:
         created = _write(request, env, "tickets.createIssue", raw)
     except AppError as error:
         return _page(request, env, "message.html", {"title": "Issue not created", "message": _message(error), "alert": True}, 400)
-    return _see_other(f"{_base(request, env)}/browse/{created['key']}")
+    return _see_other(_back(request, env, back) if back else f"{_base(request, env)}/browse/{created['key']}")
 
 
 @router.post("/browse/{key}/transition")
@@ -223,28 +236,80 @@ def assign(request: Request, key: str, assignee: str = Form(""), env: Env = Depe
     return _after(request, env, key, f"browse/{key}", lambda: _write(request, env, "tickets.assignIssue", {"issue": key, "assignee": assignee or None}))
 
 
-@router.post("/browse/{key}/edit")
-def edit(request: Request, key: str, summary: str = Form(""), priority: str = Form(""), labels: str = Form(""), duedate: str = Form(""),
-         env: Env = Depends(current_env)) -> Response:
-    fields: dict[str, Any] = {"labels": [label for label in labels.split() if label], "duedate": duedate or None}
-    if summary.strip():
+def _labels(text: str) -> list[str]:
+    """Labels typed in one box: separated by spaces or commas (a label holds no space)."""
+    return _names(re.split(r"[\s,]+", text))
+
+
+def _names(values: list[str]) -> list[str]:
+    """Picked names, blanks (a picker's empty marker) and repeats left out, in order."""
+    return list(dict.fromkeys(v.strip() for v in values if v.strip()))
+
+
+def _edits(issue: dict[str, Any], summary: str | None, issue_type: str | None, priority: str | None, labels: str | None,
+           components: list[str] | None, fix_versions: list[str] | None, parent: str | None, story_points: str | None,
+           duedate: str | None) -> dict[str, Any]:
+    """Jira's field values for what the edit form changed: a field the form did not send, or sent as it
+    stands, is not set (so saving the form touches only what was edited, as Jira's inline edits do)."""
+    fields: dict[str, Any] = {}
+    if summary is not None and summary.strip() and summary != issue["summary"]:
         fields["summary"] = summary
-    if priority:
+    if issue_type and issue_type != issue["issue_type"]["name"]:
+        fields["issuetype"] = {"name": issue_type}
+    if priority and priority != issue["priority"]["name"]:
         fields["priority"] = {"name": priority}
-    return _after(request, env, key, f"browse/{key}", lambda: _write(request, env, "tickets.updateIssue", {"issue": key, "fields": fields}))
+    if labels is not None and sorted(set(_labels(labels))) != sorted(issue["labels"]):
+        fields["labels"] = _labels(labels)
+    for name, picked, now in (("components", components, issue["components"]), ("fixVersions", fix_versions, issue["fix_versions"])):
+        if picked is not None and sorted(_names(picked)) != sorted(now):
+            fields[name] = [{"name": n} for n in _names(picked)]
+    if parent is not None and parent.strip().upper() != issue.get("parent", {}).get("key", ""):
+        fields["parent"] = {"key": parent.strip()} if parent.strip() else None
+    if story_points is not None:
+        now_points = issue.get("story_points")
+        given = story_points.strip()
+        try:
+            same = (float(given) if given else None) == (float(now_points) if now_points is not None else None)
+        except ValueError:
+            same = False  # not a number: the operation says what it takes
+        if not same:
+            fields[catalog.STORY_POINTS] = given or None
+    if duedate is not None and (duedate or None) != issue["duedate"]:
+        fields["duedate"] = duedate or None
+    return fields
+
+
+@router.post("/browse/{key}/edit")
+def edit(request: Request, key: str, summary: str | None = Form(None), issue_type: str | None = Form(None), priority: str | None = Form(None),
+         labels: str | None = Form(None), components: list[str] | None = Form(None), fix_versions: list[str] | None = Form(None),
+         parent: str | None = Form(None), story_points: str | None = Form(None), duedate: str | None = Form(None),
+         env: Env = Depends(current_env)) -> Response:
+    try:
+        issue = _read(request, env, lambda svc: svc.get_issue(issue=key, style="simplified", comment_limit=0))
+    except TicketsError:
+        return _issue_page(request, env, key)
+    fields = _edits(issue, summary, issue_type, priority, labels, components, fix_versions, parent, story_points, duedate)
+    if not fields:
+        return _see_other(_back(request, env, f"browse/{issue['key']}"))
+    return _after(request, env, key, f"browse/{issue['key']}", lambda: _write(request, env, "tickets.updateIssue", {"issue": key, "fields": fields}))
 
 
 @router.post("/browse/{key}/link")
-def link(request: Request, key: str, link_type: str = Form(...), direction: str = Form("outward"), other: str = Form(""),
+def link(request: Request, key: str, relation: str = Form(""), link_type: str = Form(""), direction: str = Form("outward"), other: str = Form(""),
          env: Env = Depends(current_env)) -> Response:
-    inward, outward = (key, other) if direction == "outward" else (other, key)
+    """Link this issue to another: `relation` is the phrase picked ("outward:Blocks" is "this issue blocks",
+    "inward:Blocks" is "this issue is blocked by"), or `link_type` with a `direction`."""
+    if relation:
+        direction, _, link_type = relation.partition(":")
+    inward, outward = (key, other.strip()) if direction != "inward" else (other.strip(), key)
     return _after(request, env, key, f"browse/{key}",
                   lambda: _write(request, env, "tickets.createIssueLink", {"link_type": link_type, "inward_issue": inward, "outward_issue": outward}))
 
 
 @router.post("/browse/{key}/worklog")
-def worklog(request: Request, key: str, time_spent: str = Form(""), env: Env = Depends(current_env)) -> Response:
-    return _after(request, env, key, f"browse/{key}", lambda: _write(request, env, "tickets.addWorklog", {"issue": key, "time_spent": time_spent}))
+def worklog(request: Request, key: str, time_spent: str = Form(""), comment: str = Form(""), env: Env = Depends(current_env)) -> Response:
+    return _after(request, env, key, f"browse/{key}",
+                  lambda: _write(request, env, "tickets.addWorklog", {"issue": key, "time_spent": time_spent, "comment": comment or None}))
 
 
 @router.post("/browse/{key}/sprint")
