@@ -81,6 +81,9 @@ class Book:
         self.plans: dict[tuple[int, str], Any] = {}  # (sheet, text) → aggregates.plan
         self.aggregates: set[Key] = set()  # formulas that are one conditional aggregate (aggregates.shape)
         self._groups: AggregateGroups | None = None  # built on first use; read-only, so copies share it
+        # Spilled cells emptied because their formula was removed or typed over (outside any
+        # recalculation): the next `recalc` reports them and recalculates what reads them.
+        self._unspilled: set[Key] = set()
 
     def copy(self) -> Book:
         """An independent copy (edits to either leave the other as it was), for reading one
@@ -101,6 +104,7 @@ class Book:
         new._extent_before = dict(self._extent_before)
         new._ranges = defaultdict(dict, {k: dict(v) for k, v in self._ranges.items()})  # a Matrix is never changed
         new.plans, new.aggregates, new._groups = dict(self.plans), set(self.aggregates), self._groups
+        new._unspilled = set(self._unspilled)
         return new
 
     def aggregate_groups(self) -> AggregateGroups:
@@ -277,7 +281,7 @@ class Book:
             self._regroup()
         for dep in self.deps.pop(key, ()):
             self._unindex(dep, key)
-        self._clear_spill(key)
+        self._clear_spill(key, self._unspilled)
 
     def _index(self, dep: Dep, key: Key) -> None:
         s, r1, c1, r2, c2 = dep
@@ -381,8 +385,9 @@ class Book:
     def recalc(self, changed: set[Key], include_self: bool = False) -> set[Key]:
         """Recalculate the dependants of `changed` (and `changed` formulas themselves when
         `include_self`); returns every cell whose value changed, spilled cells included."""
-        touched: set[Key] = set()
-        pending = set(changed)
+        touched: set[Key] = set(self._unspilled)
+        pending = set(changed) | self._unspilled
+        self._unspilled.clear()
         first = True
         for _ in range(MAX_SPILL_PASSES):
             moved = self._moved_readers()

@@ -95,3 +95,27 @@ def test_a_search_on_sqlite_reads_text_cells_from_their_index(gym: Gym, env: Env
             values = compiled.construct_params({"ss": "x", "pattern": "%x%"})
             plan = db.connection().exec_driver_sql(f"EXPLAIN QUERY PLAN {compiled.string}", tuple(values[k] for k in compiled.positiontup)).all()
             assert any("ix_sheets_cells_text" in row[-1] for row in plan), plan
+
+
+def test_a_spilled_array_whose_formula_is_cleared_or_typed_over_leaves_no_cells_behind(run: Run, blank: str) -> None:
+    """Clearing the anchor of =SEQUENCE(4) (values.clear, or an empty value written) empties
+    the cells it spilled into, in storage too, and what reads them recalculates, as in Google
+    Sheets; typing over the anchor does the same for the rest of the array."""
+    def values(rng: str) -> list[list[object]]:
+        return run(lambda s: s.values_get(blank, rng, valueRenderOption="FORMULA")).get("values", [])
+
+    def write(rng: str, value: object) -> None:
+        run(lambda s: s.values_update(blank, rng, [[value]], "USER_ENTERED"))
+
+    write("Sheet1!C1", "=COUNTA(A1:A10)")
+    for clear in (lambda: run(lambda s: s.values_clear(blank, "Sheet1!A1")), lambda: write("Sheet1!A1", ""), lambda: write("Sheet1!A1", "typed")):
+        write("Sheet1!A1", "=SEQUENCE(4)")
+        assert values("Sheet1!A1:A4") == [["=SEQUENCE(4)"], [2], [3], [4]] and values("Sheet1!C1")[0][0] == "=COUNTA(A1:A10)"
+        assert run(lambda s: s.values_get(blank, "Sheet1!C1"))["values"] == [["4"]]
+        clear()
+        left = values("Sheet1!A1:A4")
+        assert left in ([], [["typed"]]), left
+        counted = "1" if left else "0"
+        assert run(lambda s: s.values_get(blank, "Sheet1!C1"))["values"] == [[counted]]
+        stored = run(lambda s: s.db.scalars(select(Cell.row).where(Cell.spreadsheet_id == blank, Cell.sheet_id == 0, Cell.col == 0)).all())
+        assert sorted(stored) == ([0] if left else []), stored
