@@ -281,3 +281,10 @@ BRANCHES = [
 @pytest.mark.parametrize(("formula", "expected"), BRANCHES, ids=[c[0] for c in BRANCHES])
 def test_ifs_switch_and_networkdays_over_ranges_answer_each_row(formula: str, expected: list[list[Any]]) -> None:
     assert results(formula) == [[float(v) if isinstance(v, int) else v for v in row] for row in expected]
+
+
+def test_running_counts_and_duplicate_flags_written_as_one_formula() -> None:
+    running = '=ARRAYFORMULA(COUNTIFS(Deals!D2:D6, Deals!D2:D6, ROW(Deals!D2:D6), "<="&ROW(Deals!D2:D6)))'
+    assert summary(running) == [1.0, 1.0, 2.0, 1.0, 2.0, None]  # ann, bob, ann, cy, bob
+    assert summary('=ARRAYFORMULA(IF(COUNTIF(Deals!D2:D6, Deals!D2:D6)>1, "dup", ""))') == ["dup", "dup", "dup", "", "dup", None]
+    assert summary("=SUMPRODUCT(1/COUNTIF(Deals!D2:D6, Deals!D2:D6))", height=1) == [pytest.approx(3.0)]
