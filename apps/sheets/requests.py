@@ -147,6 +147,9 @@ def repeat_cell(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) ->
     return {}
 
 
+UNSUPPORTED_CELL_DATA = frozenset({"pivotTable", "dataSourceTable", "dataSourceFormula"})
+
+
 def update_cells(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> dict[str, Any]:
     rows = body.get("rows") or []
     if "start" in body:
@@ -158,18 +161,29 @@ def update_cells(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -
         top, left = grid.r1, grid.c1
     book = self.book(ss.id)
     entries = {}
+    values_too = "userEnteredValue" in str(body.get("fields", "*")) or body.get("fields") == "*"
     for i, row in enumerate(rows):
         for j, value in enumerate((row or {}).get("values") or []):
             key = (tab.sheet_id, top + i, left + j)
             if key[1] >= tab.row_count or key[2] >= tab.column_count:
                 raise invalid(f"{label}: the rows reach beyond the grid ({tab.row_count} rows, {tab.column_count} columns)")
+            unsupported = sorted(set(value or {}) & UNSUPPORTED_CELL_DATA)
+            if unsupported:  # refused, never dropped in silence: the caller would think it is there
+                raise invalid(f"{label}: {', '.join(unsupported)} in a cell is not supported here; write a summary with formulas "
+                              "(SUMIFS, COUNTIFS) or use the pivot table tool; cells take userEnteredValue and userEnteredFormat")
             if "userEnteredValue" in (value or {}):
                 entries[key] = _entered(value["userEnteredValue"], label)
-            elif "userEnteredValue" in str(body.get("fields", "*")) or body.get("fields") == "*":
+            elif values_too:
                 entries[key] = Entered(None, None)
             if (value or {}).get("userEnteredFormat"):
                 number, style = _format_of(value["userEnteredFormat"], label)
                 _merge_format(book, key, number, style)
+    if "range" in body and "start" not in body and values_too:
+        # With a range, its cells the rows leave out are cleared of what `fields` names, as in
+        # Google Sheets (no rows at all clears the whole range).
+        bounded = grid.bounded(tab.row_count, tab.column_count)
+        for key in [k for k in (*book.book.inputs, *book.book.formulas) if k[0] == tab.sheet_id and bounded.contains(k[1], k[2])]:
+            entries.setdefault(key, Entered(None, None))
     book.write(entries)
     return {}
 
