@@ -33,8 +33,12 @@ GOOGLE_SHEET_MIME = "application/vnd.google-apps.spreadsheet"
 # and openpyxl readers expect it, and a file without it shows #NAME? in them.
 FUTURE_FUNCTIONS = {"IFS": "_xlfn.", "IFNA": "_xlfn.", "SWITCH": "_xlfn.", "XLOOKUP": "_xlfn.", "TEXTJOIN": "_xlfn.",
                     "CONCAT": "_xlfn.", "MINIFS": "_xlfn.", "MAXIFS": "_xlfn.", "DAYS": "_xlfn.", "UNIQUE": "_xlfn.",
-                    "FILTER": "_xlfn._xlws.", "SORT": "_xlfn._xlws."}
-_FUTURE = re.compile(r"(?<![A-Za-z0-9_.])(" + "|".join(FUTURE_FUNCTIONS) + r")(?=\s*\()", re.I)
+                    "FILTER": "_xlfn._xlws.", "SORT": "_xlfn._xlws.", "SEQUENCE": "_xlfn.", "HSTACK": "_xlfn.", "VSTACK": "_xlfn.",
+                    "STDEV.S": "_xlfn.", "STDEV.P": "_xlfn.", "VAR.S": "_xlfn.", "VAR.P": "_xlfn.", "RANK.EQ": "_xlfn.",
+                    "PERCENTILE.INC": "_xlfn.", "QUARTILE.INC": "_xlfn.", "ISOWEEKNUM": "_xlfn."}
+# Longest names first, dots literal: STDEV.S is one name, not STDEV followed by anything.
+_FUTURE = re.compile(r"(?<![A-Za-z0-9_.])(" + "|".join(map(re.escape, sorted(FUTURE_FUNCTIONS, key=len, reverse=True)))
+                     + r")(?=\s*\()", re.I)
 _PREFIXES = re.compile(r"_xlfn\.|_xlws\.|_xludf\.", re.I)
 
 
