@@ -43,20 +43,38 @@ def read_state() -> dict[str, Any]:
         raise RuntimeError(f"no running officegym found ({path} is missing): start `officegym serve`, or pass url and token") from None
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 class ControlPlane:
     def __init__(self, url: str | None = None, token: str | None = None, timeout: float = 60.0) -> None:
         # The CA file that vouches for the server's HTTPS listener, for product clients
         # that need HTTPS (None when serve runs without TLS, or is reached elsewhere).
         self.ca_file: str | None = None
+        self._found_in = ""  # where the URL came from, for the error when nothing answers there
         if url is None or token is None:
             state = read_state()
             url, token = url or state["control_url"], token or state["token"]
             self.ca_file = state.get("ca_file")
+            pid = state.get("pid")
+            self._found_in = f" (read from {settings.state_file()}, written by serve pid {pid}" + \
+                ("" if pid is None or _alive(int(pid)) else ", which is no longer running") + ")"
         self.url = url.rstrip("/")
         self.http = httpx.Client(base_url=self.url, headers={"Authorization": f"Bearer {token}"}, timeout=timeout)
 
     def _call(self, method: str, path: str, **kwargs: Any) -> Any:
-        response = self.http.request(method, path, **kwargs)
+        try:
+            response = self.http.request(method, path, **kwargs)
+        except httpx.ConnectError:
+            raise RuntimeError(f"nothing answers at {self.url}{self._found_in}: start `officegym serve`, "
+                               "or pass the url and token of a running one") from None
         if response.status_code >= 400:
             raise RuntimeError(f"{method} {path}: HTTP {response.status_code}: {response.text[:500]}")
         return response.json() if response.content else None
