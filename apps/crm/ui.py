@@ -34,6 +34,10 @@ _jinja = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent
                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
 _jinja.globals.update(shown=V.shown, value_at=V.value_at, label=V.label, input_value=V.input_value, tabs=V.TABS, sobject=sobject)
 OPEN_STAGES = [s for s in STAGES if not s.startswith("Closed")]
+# What "Add Products" offers: the standard price book's active entries.
+PRICE_BOOK = ("SELECT Id, Name, UnitPrice, Product2.ProductCode FROM PricebookEntry WHERE Pricebook2.IsStandard = true AND IsActive = true "
+              "ORDER BY Name")
+LINE_FIELDS = ("PricebookEntryId", "Quantity", "UnitPrice", "Discount", "Description")
 
 
 def _op(request: Request, env: Env, name: str, route: str, **raw: Any) -> Any:
@@ -88,6 +92,11 @@ async def list_view(object_name: str, request: Request, env: Env = Depends(curre
 
 @router.get("/r/{record_id}")
 async def record_page(record_id: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    return _record_page(request, env, record_id)
+
+
+def _record_page(request: Request, env: Env, record_id: str, error: AppError | None = None, form: dict[str, str] | None = None) -> Response:
+    """A record's page; with `error`, the refused action's alert (status 400) and what its dialog held."""
     obj = V.object_for(record_id)
     try:
         record = _op(request, env, "crm.retrieve", "GET record", sobject=obj.name if obj else "", id=record_id)
@@ -110,8 +119,10 @@ async def record_page(record_id: str, request: Request, env: Env = Depends(curre
                                         f"ORDER BY {date_field} DESC NULLS LAST LIMIT 30")["records"]
             timeline += [(kind, r.get(date_field) or "", r) for r in rows]
     timeline.sort(key=lambda item: item[1], reverse=True)
-    return _page(request, env, "record.html", title=V.title(obj, record), current=obj.name, obj=obj, record=record, names=names,
-                 related=related, timeline=timeline, stages=list(STAGES))
+    products = _query(request, env, PRICE_BOOK)["records"] if obj.name == "Opportunity" else []
+    return _page(request, env, "record.html", status=400 if error else 200, title=V.title(obj, record), current=obj.name, obj=obj,
+                 record=record, names=names, related=related, timeline=timeline, stages=list(STAGES), products=products, error=error,
+                 form=form or {})
 
 
 def _names(request: Request, env: Env, obj: Any, record: dict[str, Any]) -> dict[str, str]:
@@ -142,9 +153,10 @@ async def new_form(object_name: str, request: Request, env: Env = Depends(curren
 def _form(request: Request, env: Env, obj: Any, record: dict[str, Any] | None, values: dict[str, Any],
           error: CrmError | None = None) -> HTMLResponse:
     creating = record is None
+    users = _query(request, env, "SELECT Id, Name, IsActive FROM User ORDER BY Name")["records"]  # the Owner picker's people
     return _page(request, env, "form.html", status=400 if error else 200, title=f"{'New' if creating else 'Edit'} {obj.label}",
                  current=obj.name, obj=obj, record=record, values=values, fields=V.form_fields(obj, creating), error=error,
-                 bad=set(error.fields) if error else set())
+                 bad=set(error.fields) if error else set(), users=users)
 
 
 @router.post("/o/{object_name}/new")
@@ -187,6 +199,39 @@ async def update(record_id: str, request: Request, env: Env = Depends(current_en
     except CrmError as error:
         return _form(request, env, obj, record, {**record, **form}, error)
     return RedirectResponse(f"/envs/{env.id}/crm/r/{record['Id']}", status_code=303)
+
+
+@router.post("/r/{record_id}/delete")
+async def delete(record_id: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    """The record page's Delete, once its dialog is confirmed; then the object's list, saying what was deleted."""
+    obj = V.object_for(record_id)
+    try:
+        record = _op(request, env, "crm.retrieve", "GET record", sobject=obj.name if obj else "", id=record_id)
+    except AppError:
+        return _not_found(request, env, f"record {record_id!r}")
+    try:
+        _op(request, env, "crm.delete", "POST /r/delete", sobject=obj.name, id=record["Id"])
+    except CrmError as error:
+        return _record_page(request, env, record["Id"], error=error)
+    said = urlencode({"deleted": V.title(obj, record)})
+    if V.searchable(obj.name) is not None:
+        return RedirectResponse(f"/envs/{env.id}/crm/o/{obj.name}?{said}", status_code=303)
+    if record.get("OpportunityId"):  # a product line: back to its deal
+        return RedirectResponse(f"/envs/{env.id}/crm/r/{record['OpportunityId']}?{said}", status_code=303)
+    return RedirectResponse(f"/envs/{env.id}/crm/?{said}", status_code=303)
+
+
+@router.post("/r/{record_id}/products")
+async def add_product(record_id: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    """An opportunity's "Add Products": one line from the standard price book (quantity, and a sales price or a
+    discount if given; the entry's list price otherwise), made as an OpportunityLineItem."""
+    form = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
+    line = {"OpportunityId": record_id, **{k: form[k] for k in LINE_FIELDS if form.get(k, "").strip()}}
+    try:
+        _op(request, env, "crm.create", "POST /r/products", sobject="OpportunityLineItem", record=line)
+    except CrmError as error:
+        return _record_page(request, env, record_id, error=error, form=form)
+    return RedirectResponse(f"/envs/{env.id}/crm/r/{record_id}", status_code=303)
 
 
 @router.post("/r/{record_id}/stage")
