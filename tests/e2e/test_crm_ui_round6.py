@@ -145,3 +145,29 @@ def test_assign_a_follow_up_with_the_owner_picker(page: Page, live_server: Any) 
         assert ui_writes(live_server, env.id) == ["crm.create"]
     finally:
         gym.delete(env.id)
+
+
+def test_log_a_call_on_a_deal(page: Page, live_server: Any) -> None:
+    """"Log a Call" on the deal opens a completed call task on it; the contact is named by the Id its page shows in its address."""
+    gym = live_server.gym
+    env = gym.create("crm/log-call-v1", variant=6)
+    try:
+        facts = env.task.facts
+        base = f"{live_server.base_url}/envs/{env.id}/crm"
+        contact = soql(live_server, env.id, f"SELECT Name FROM Contact WHERE Id = '{facts['contact']}'")[0]["Name"]
+        page.goto(f"{base}/o/Contact")
+        page.get_by_label("Filter by Full Name").fill(contact)
+        page.get_by_role("button", name="Apply").click()
+        page.get_by_role("link", name=contact, exact=True).click()
+        person = page.url.rsplit("/", 1)[1]
+        page.goto(f"{base}/r/{facts['opportunity']}")
+        page.get_by_role("link", name="Log a Call").click()
+        expect(page.get_by_label("Status")).to_have_value("Completed")
+        page.get_by_label("Name", exact=True).fill(person)
+        page.get_by_label("Subject").fill(f"Call with {contact} about {facts['topic']}")
+        page.get_by_role("button", name="Save").click()
+        expect(page.get_by_role("link", name=contact, exact=True)).to_be_visible()
+        graded(live_server, env.id)
+        assert ui_writes(live_server, env.id) == ["crm.create"]
+    finally:
+        gym.delete(env.id)

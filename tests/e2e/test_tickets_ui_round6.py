@@ -198,3 +198,57 @@ def test_log_work_with_its_description(live_server: Any, page: Page) -> None:
         assert ui_writes(live_server, env.id) == ["tickets.addWorklog"]
     finally:
         gym.delete(env.id)
+
+
+def test_reopen_with_a_comment(live_server: Any, page: Page) -> None:
+    gym = live_server.gym
+    env = gym.create("tickets/reopen-with-comment-v1", variant=2)
+    try:
+        facts = env.task.facts
+        page.goto(f"{live_server.env_url(env.id, 'tickets')}/browse/{facts['issue']}")
+        page.get_by_role("region", name="Status", exact=False).get_by_role("button", name="Reopen Issue").click()
+        expect(page.locator("#issue-status")).not_to_have_text("Done")
+        page.get_by_label("Add a comment").fill(f"Reopening: {facts['customer']} reported it again.")
+        page.get_by_role("button", name="Save comment").click()
+        expect(page.get_by_text(f"Reopening: {facts['customer']} reported it again.")).to_be_visible()
+        graded(live_server, env.id)
+        assert ui_writes(live_server, env.id) == ["tickets.transitionIssue", "tickets.addComment"]
+    finally:
+        gym.delete(env.id)
+
+
+def test_plan_the_sprint_from_the_backlog(live_server: Any, page: Page) -> None:
+    gym = live_server.gym
+    env = gym.create("tickets/plan-sprint-by-capacity-v1", variant=3)
+    try:
+        facts = env.task.facts
+        page.goto(f"{live_server.env_url(env.id, 'tickets')}/backlog?project=ENG")
+        for key in facts["picked"]:
+            page.get_by_label(f"Sprint for {key}").select_option(str(facts["sprint"]))
+            page.get_by_role("row").filter(has=page.get_by_role("link", name=key, exact=True)).get_by_role("button", name="Move").click()
+            expect(page.get_by_role("region", name="Backlog", exact=False).get_by_role("link", name=key, exact=True)).to_have_count(0)
+        graded(live_server, env.id)
+        assert ui_writes(live_server, env.id) == ["tickets.addIssuesToSprint"] * len(facts["picked"])
+    finally:
+        gym.delete(env.id)
+
+
+def test_reassign_a_departing_engineers_issues(live_server: Any, page: Page) -> None:
+    gym = live_server.gym
+    env = gym.create("tickets/reassign-departing-engineer-v1", variant=1)
+    try:
+        facts = env.task.facts
+        leaving = rest(live_server, env.id, "user", accountId=facts["leaving"])["emailAddress"]
+        ui = live_server.env_url(env.id, "tickets")
+        page.goto(f"{ui}/issues?jql=" + httpx.URL("", params={"q": f'assignee = "{leaving}" AND project = ENG AND resolution = EMPTY ORDER BY key'}).query.decode()[2:])
+        keys = [link.inner_text() for link in page.get_by_role("table").get_by_role("link").all()]
+        assert sorted(keys) == sorted(facts["moves"])
+        for key in keys:
+            page.goto(f"{ui}/browse/{key}")
+            page.get_by_role("main").get_by_label("Assignee", exact=True).select_option(facts["successor"])
+            page.get_by_role("button", name="Assign").click()
+            expect(page.locator("#issue-assignee")).not_to_have_text(re.compile(r"^$"))
+        graded(live_server, env.id)
+        assert ui_writes(live_server, env.id) == ["tickets.assignIssue"] * len(keys)
+    finally:
+        gym.delete(env.id)
