@@ -12,6 +12,7 @@ every value an agent could have written.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -76,18 +77,24 @@ async def list_view(object_name: str, request: Request, env: Env = Depends(curre
     descending = request.query_params.get("dir") == "desc"
     words = request.query_params.get("q", "").strip()[:100]
     page = max(1, min(int(request.query_params.get("page", "1")) if request.query_params.get("page", "1").isdigit() else 1, 80))
-    where = f" WHERE {obj.name_field} LIKE '%{V.quoted(words).replace('%', '')}%'" if words else ""
+    owned = obj.field("OwnerId") is not None
+    owner = request.query_params.get("owner", "").strip()
+    owner = owner if owned and re.fullmatch(r"005[A-Za-z0-9]{12}(?:[A-Za-z0-9]{3})?", owner) else ""
+    terms = [f"{obj.name_field} LIKE '%{V.quoted(words).replace('%', '')}%'" if words else "", f"OwnerId = '{owner}'" if owner else ""]
+    where = " WHERE " + " AND ".join(t for t in terms if t) if any(terms) else ""
     soql = (f"SELECT Id, {', '.join(c for c in cols if c != 'Id')} FROM {obj.name}{where} "
             f"ORDER BY {sort} {'DESC' if descending else 'ASC'} LIMIT {V.PAGE_SIZE} OFFSET {(page - 1) * V.PAGE_SIZE}")
     records = _query(request, env, soql)["records"]
     total = _query(request, env, f"SELECT COUNT() FROM {obj.name}{where}")["totalSize"]
 
     def link(**changes: Any) -> str:
-        params = {"sort": sort, "dir": "desc" if descending else "asc", "q": words, "page": page, **changes}
+        params = {"sort": sort, "dir": "desc" if descending else "asc", "q": words, "owner": owner, "page": page, **changes}
         return "?" + urlencode({k: v for k, v in params.items() if v not in ("", None)})
 
+    users = _query(request, env, "SELECT Id, Name, IsActive FROM User ORDER BY Name")["records"] if owned else []
     return _page(request, env, "list.html", title=obj.plural, current=obj.name, obj=obj, cols=cols, records=records, total=total,
-                 sort=sort, descending=descending, words=words, page=page, pages=max(1, -(-total // V.PAGE_SIZE)), link=link)
+                 sort=sort, descending=descending, words=words, page=page, pages=max(1, -(-total // V.PAGE_SIZE)), link=link,
+                 owner=owner, users=users)
 
 
 @router.get("/r/{record_id}")

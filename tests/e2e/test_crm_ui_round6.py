@@ -171,3 +171,35 @@ def test_log_a_call_on_a_deal(page: Page, live_server: Any) -> None:
         assert ui_writes(live_server, env.id) == ["crm.create"]
     finally:
         gym.delete(env.id)
+
+
+def test_reassign_a_departing_reps_book_with_the_owner_filter_and_picker(page: Page, live_server: Any) -> None:
+    """The leaver's accounts and deals found with the list views' Owner filter, each handed over with the Owner picker."""
+    gym = live_server.gym
+    env = gym.create("crm/reassign-departing-rep-v1", variant=4)
+    try:
+        facts = env.task.facts
+        base = f"{live_server.base_url}/envs/{env.id}/crm"
+        names = {u["Id"]: u["Name"] for u in soql(live_server, env.id, "SELECT Id, Name FROM User")}
+        tier = {a["Id"]: a["Tier__c"] for a in soql(live_server, env.id, "SELECT Id, Tier__c FROM Account")}
+        for kind in ("Account", "Opportunity"):
+            page.goto(f"{base}/o/{kind}")
+            page.get_by_label("Owner").select_option(label=names[facts["leaver"]])
+            page.get_by_role("button", name="Apply").click()
+            expect(page.get_by_text(f"owned by {names[facts['leaver']]}")).to_be_visible()
+            rows = page.get_by_role("row").filter(has=page.get_by_role("link")).all()[1:]  # the heading row has the sort links
+            books = [(row.get_by_role("link").first.get_attribute("href"), row.inner_text()) for row in rows]
+            for href, text in books:
+                if kind == "Opportunity" and "Closed " in text:
+                    continue
+                record = href.rsplit("/", 1)[1]
+                account = record if kind == "Account" else soql(live_server, env.id, f"SELECT AccountId FROM Opportunity WHERE Id = '{record}'")[0]["AccountId"]
+                heir = facts["enterprise_to"] if tier[account] == "Enterprise" else facts["others_to"]
+                page.goto(f"{live_server.base_url}{href}/edit")
+                page.get_by_label("Owner").select_option(label=names[heir])
+                page.get_by_role("button", name="Save").click()
+                expect(page.get_by_role("link", name=names[heir], exact=True).first).to_be_visible()
+        graded(live_server, env.id)
+        assert ui_writes(live_server, env.id) == ["crm.update"] * (facts["accounts"] + facts["open"])
+    finally:
+        gym.delete(env.id)
