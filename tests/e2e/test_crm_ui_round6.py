@@ -6,6 +6,7 @@ server, grades 1.0, and its writes are in the trajectory with face "ui"."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
@@ -201,5 +202,87 @@ def test_reassign_a_departing_reps_book_with_the_owner_filter_and_picker(page: P
                 expect(page.get_by_role("link", name=names[heir], exact=True).first).to_be_visible()
         graded(live_server, env.id)
         assert ui_writes(live_server, env.id) == ["crm.update"] * (facts["accounts"] + facts["open"])
+    finally:
+        gym.delete(env.id)
+
+
+LABELS = {"StageName": "Stage", "Amount": "Amount", "CloseDate": "Close Date", "NextStep": "Next Step"}
+
+
+def test_advance_opportunities_with_the_edit_form(page: Page, live_server: Any) -> None:
+    """Both targets: Closed Won (amount, close date) and Negotiation/Review (next step), on deals whose pages hold meetings too."""
+    gym = live_server.gym
+    seen = set()
+    for variant in range(6):
+        env = gym.create("crm/advance-opportunity-v1", variant=variant)
+        try:
+            facts = env.task.facts
+            if facts["target"] in seen:
+                continue
+            seen.add(facts["target"])
+            page.goto(f"{live_server.base_url}/envs/{env.id}/crm/r/{facts['opportunity']}")
+            page.get_by_role("link", name="Edit").click()
+            for field, value in facts["fields"].items():
+                box = page.get_by_label(re.compile(rf"^\*?\s*{re.escape(LABELS[field])}$"))  # a required field's label starts with *
+                box.select_option(value) if field == "StageName" else box.fill(str(int(value)) if isinstance(value, float) else str(value))
+            page.get_by_role("button", name="Save").click()
+            expect(page.get_by_role("region", name="Details")).to_contain_text(facts["target"])
+            graded(live_server, env.id)
+            assert ui_writes(live_server, env.id) == ["crm.update"]
+        finally:
+            gym.delete(env.id)
+    assert seen == {"Closed Won", "Negotiation/Review"}
+
+
+def test_push_stale_deals_one_by_one(page: Page, live_server: Any) -> None:
+    gym = live_server.gym
+    env = gym.create("crm/push-stale-deals-v1", variant=1)
+    try:
+        facts = env.task.facts
+        stages = ", ".join(f"'{s}'" for s in facts["stages"])
+        stale = soql(live_server, env.id, f"SELECT Id FROM Opportunity WHERE IsClosed = false AND StageName IN ({stages}) "
+                                          f"AND CloseDate >= TODAY AND CloseDate <= NEXT_N_DAYS:{facts['days']}")
+        assert len(stale) == facts["deals"]
+        for deal in stale:
+            page.goto(f"{live_server.base_url}/envs/{env.id}/crm/r/{deal['Id']}/edit")
+            page.get_by_label(re.compile(r"^\*?\s*Close Date$")).fill(facts["target"])
+            page.get_by_role("button", name="Save").click()
+            expect(page.get_by_role("region", name="Details")).to_contain_text(facts["target"])
+        graded(live_server, env.id)
+        assert ui_writes(live_server, env.id) == ["crm.update"] * len(stale)
+    finally:
+        gym.delete(env.id)
+
+
+def test_answer_a_pipeline_question_from_the_list_view(page: Page, live_server: Any) -> None:
+    """The rep's deals by the Owner filter, summed off the list; the answer typed in the Slack DM the question came in."""
+    gym = live_server.gym
+    env = gym.create("crm/pipeline-question-v1", variant=0)
+    try:
+        facts = env.task.facts
+        base = live_server.env_url(env.id)
+        rep = soql(live_server, env.id, f"SELECT Name FROM User WHERE Id = '{facts['rep']}'")[0]["Name"]
+        this_quarter = {o["Id"] for o in soql(live_server, env.id, "SELECT Id FROM Opportunity WHERE CloseDate = THIS_QUARTER")}  # read off Close Date
+        page.goto(f"{base}/crm/o/Opportunity")
+        page.get_by_label("Owner").select_option(label=rep)
+        page.get_by_role("button", name="Apply").click()
+        expect(page.get_by_text(f"owned by {rep}")).to_be_visible()
+        total = 0.0
+        for row in page.get_by_role("row").filter(has=page.locator("td")).all():
+            cells = [c.inner_text() for c in row.get_by_role("cell").all()]
+            stage, amount = cells[2], float(cells[3].strip("$").replace(",", "") or 0)
+            deal = row.get_by_role("link").first.get_attribute("href").rsplit("/", 1)[1]
+            if (facts["kind"] == "open" and not stage.startswith("Closed")) or (facts["kind"] == "won" and stage == "Closed Won" and deal in this_quarter):
+                total += amount
+        assert abs(total - facts["total"]) < 0.01
+        asker = httpx.get(f"{base}/api/chat/users.info", params={"user": facts["asker"]}, timeout=10).json()["user"]["real_name"]
+        page.goto(f"{base}/chat/")
+        page.get_by_role("list", name="Direct messages").get_by_role("link", name=asker).click()
+        composer = page.get_by_role("textbox", name=re.compile(r"^Message"))
+        composer.fill(f"{rep}: ${total:,.0f}.")
+        composer.press("Enter")
+        expect(page.get_by_text(f"{rep}: ${total:,.0f}.")).to_be_visible()
+        graded(live_server, env.id)
+        assert ui_writes(live_server, env.id) == ["chat.postMessage"]
     finally:
         gym.delete(env.id)
