@@ -264,7 +264,7 @@ def _edits(issue: dict[str, Any], summary: str | None, issue_type: str | None, p
         if picked is not None and sorted(_names(picked)) != sorted(now):
             fields[name] = [{"name": n} for n in _names(picked)]
     if parent is not None and parent.strip().upper() != issue.get("parent", {}).get("key", ""):
-        fields["parent"] = {"key": parent.strip()} if parent.strip() else None
+        fields["parent"] = {"key": parent.strip().upper()} if parent.strip() else None
     if story_points is not None:
         now_points = issue.get("story_points")
         given = story_points.strip()

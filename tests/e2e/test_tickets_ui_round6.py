@@ -252,3 +252,30 @@ def test_reassign_a_departing_engineers_issues(live_server: Any, page: Page) -> 
         assert ui_writes(live_server, env.id) == ["tickets.assignIssue"] * len(keys)
     finally:
         gym.delete(env.id)
+
+
+def test_answer_with_jql_in_the_slack_dm(live_server: Any, page: Page) -> None:
+    gym = live_server.gym
+    env = gym.create("tickets/answer-with-jql-v1", variant=1)
+    try:
+        facts = env.task.facts
+        base = live_server.env_url(env.id)
+        asked = next(m for m in httpx.get(f"{base}/api/chat/conversations.history", params={"channel": facts["dm"]}, timeout=10).json()["messages"])
+        engineer, which = re.search(r"assigned to (.+?) are (.+?) priority\?", asked["text"]).groups()
+        page.goto(f"{base}/tickets/issues")
+        page.get_by_label("JQL query").fill(f'project = SUP AND assignee = "{engineer}" AND resolution = EMPTY '
+                                             f'AND priority IN ({", ".join(which.split(" or "))}) ORDER BY key')
+        page.get_by_role("button", name="Search").click()
+        keys = [link.inner_text() for link in page.get_by_role("table").get_by_role("link").all()]
+        assert sorted(keys) == sorted(facts["keys"])
+        asker = httpx.get(f"{base}/api/chat/users.info", params={"user": asked["user"]}, timeout=10).json()["user"]["real_name"]
+        page.goto(f"{base}/chat/")
+        page.get_by_role("list", name="Direct messages").get_by_role("link", name=asker).click()
+        composer = page.get_by_role("textbox", name=re.compile(r"^Message"))
+        composer.fill(f"{engineer} has these open: {', '.join(keys)}.")
+        composer.press("Enter")
+        expect(page.get_by_text(f"{engineer} has these open: {', '.join(keys)}.")).to_be_visible()
+        graded(live_server, env.id)
+        assert ui_writes(live_server, env.id) == ["chat.postMessage"]
+    finally:
+        gym.delete(env.id)
