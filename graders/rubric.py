@@ -6,10 +6,14 @@ left, so one stray post hurts but does not erase a correct solution and a rampag
 reward to ~0. Destroying what was there (a row deleted, a value overwritten: an archived
 channel, an edited or deleted message) keeps 0.4: one such change alone takes a perfect
 solution below the pass line. `passed` needs every check to pass and no collateral at all.
+Columns every save moves (a record's last-modified time and author: `STAMP` on the model) are
+no data: a record saved with nothing else changed is no change, and one whose blank field
+was filled is an addition, not an overwrite.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +22,7 @@ from sqlalchemy.orm import Session
 
 from graders.checks import Check
 from graders.diff import RowChange
+from officegym.core.db import Base
 
 COLLATERAL_FACTOR = 0.8  # what a stray addition leaves of the reward
 DESTRUCTIVE_FACTOR = 0.4  # what destroying existing data leaves of the reward
@@ -44,13 +49,32 @@ class Expect:
         return bool(self.where(row, state) if self.given is not None else self.where(row))
 
 
+@functools.cache
+def stamps(table: str) -> frozenset[str]:
+    """The table's columns every write of a row moves (marked `info=STAMP` on its model)."""
+    found = Base.metadata.tables.get(table)
+    return frozenset(c.name for c in found.columns if c.info.get("stamp")) if found is not None else frozenset()
+
+
+def substance(change: RowChange) -> tuple[str, ...]:
+    """The columns an update changed, its stamps (last-modified time and author) left out."""
+    moved = stamps(change.table)
+    return tuple(c for c in change.changed_columns if c not in moved)
+
+
 def destroys(change: RowChange) -> bool:
-    """Whether a change removes or overwrites data that was there at the start."""
+    """Whether a change removes or overwrites data that was there at the start (a stamp that
+    every save moves is no data: filling a blank field of a record is not overwriting it)."""
     if change.change == "delete":
         return True
     if change.change != "update" or change.before is None:
         return False
-    return any(change.before.get(column) not in (None, "") for column in change.changed_columns)
+    return any(change.before.get(column) not in (None, "") for column in substance(change))
+
+
+def unchanged(change: RowChange) -> bool:
+    """An update that moved only stamps: the record saved as it was (nothing to grade)."""
+    return change.change == "update" and change.before is not None and not substance(change)
 
 
 def cost(change: RowChange) -> float:
@@ -70,7 +94,7 @@ def grade(db: Session, checks: Sequence[Check], changes: Sequence[RowChange], ex
         earned += check.weight if ok else 0.0
         results.append({"name": check.name, "weight": check.weight, "passed": ok, "detail": detail})
     states = [_given(e, db) for e in expected]
-    stray = [c for c in changes if not any(e.covers(c, state) for e, state in zip(expected, states, strict=True))]
+    stray = [c for c in changes if not unchanged(c) and not any(e.covers(c, state) for e, state in zip(expected, states, strict=True))]
     reward = earned / total if total else 0.0
     for change in stray:
         reward *= cost(change)

@@ -9,12 +9,18 @@ from sqlalchemy import Boolean, Column, Float, Index, Integer, String, Table, Te
 
 from apps.crm.objects import OBJECTS
 from apps.crm.schema import BOOLEAN_TYPES, INT_TYPES, NUMBER_TYPES, Field, SObject
-from officegym.core.db import Base
+from officegym.core.db import STAMP, Base
+
+
+# The audit fields Salesforce moves on every save.
+STAMPS = frozenset({"LastModifiedDate", "LastModifiedById", "SystemModstamp"})
 
 
 def _column(field: Field) -> Column:
     if field.name == "Id":
         return Column("Id", String(18), primary_key=True)
+    if field.name in STAMPS:
+        return Column(field.name, String(max(field.length, 18)), nullable=True, info=STAMP)
     if field.type in BOOLEAN_TYPES:
         return Column(field.name, Boolean, nullable=False, default=bool(field.default))
     if field.type in NUMBER_TYPES:

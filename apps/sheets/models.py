@@ -15,7 +15,7 @@ from __future__ import annotations
 from sqlalchemy import Boolean, ForeignKey, Index, Integer, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from officegym.core.db import Base
+from officegym.core.db import STAMP, Base
 
 
 class Spreadsheet(Base):
@@ -27,11 +27,11 @@ class Spreadsheet(Base):
     owner_email: Mapped[str] = mapped_column(String(254))
     folder_id: Mapped[str] = mapped_column(String(64), default="root")
     created: Mapped[str] = mapped_column(String(32))  # ISO 8601, env clock
-    modified: Mapped[str] = mapped_column(String(32))
+    modified: Mapped[str] = mapped_column(String(32), info=STAMP)
     next_sheet_id: Mapped[int] = mapped_column(Integer, default=1)
     # Which cells the spreadsheet holds, as a digest chained over every save of its book
     # (NULL, or "!…" after any other write: not known); apps/sheets/kept_books.py.
-    revision: Mapped[str | None] = mapped_column(String(40), nullable=True, default=None)
+    revision: Mapped[str | None] = mapped_column(String(40), nullable=True, default=None, info=STAMP)
 
 
 class Sheet(Base):

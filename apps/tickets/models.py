@@ -7,7 +7,7 @@ from __future__ import annotations
 from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from officegym.core.db import Base
+from officegym.core.db import STAMP, Base
 
 TIME = String(28)  # "2026-01-15T10:30:00.000+0000"
 
@@ -67,7 +67,7 @@ class Issue(Base):
     assignee_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     creator_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created: Mapped[str] = mapped_column(TIME)
-    updated: Mapped[str] = mapped_column(TIME)
+    updated: Mapped[str] = mapped_column(TIME, info=STAMP)
     duedate: Mapped[str | None] = mapped_column(String(10), nullable=True)
     parent_id: Mapped[int | None] = mapped_column(Integer, nullable=True)  # subtask's parent, or a child's epic
     story_points: Mapped[float | None] = mapped_column(Float, nullable=True)
@@ -127,7 +127,7 @@ class Comment(Base):
     author_id: Mapped[str] = mapped_column(String(64))
     body: Mapped[str] = mapped_column(Text)
     created: Mapped[str] = mapped_column(TIME)
-    updated: Mapped[str] = mapped_column(TIME)
+    updated: Mapped[str] = mapped_column(TIME, info=STAMP)
 
 
 class Watcher(Base):

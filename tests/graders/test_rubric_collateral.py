@@ -73,3 +73,29 @@ def test_an_allowance_whose_state_cannot_be_read_allows_nothing(db: Session) -> 
     row = RowChange("members", "C9/U1", "insert", None, {"channel_id": "C9"})
     result = grade(db, DONE, [row], [members])
     assert result["collateral"] and not result["passed"]
+
+
+def test_stamps_every_save_moves_are_no_data(db: Session) -> None:
+    """A crm record saved with nothing changed moves only its audit stamps: no collateral. A
+    blank field filled on it is a stray addition (0.8), not an overwrite, though its stamps
+    (never blank) moved too; a value overwritten still costs 0.4. The same for a ticket's
+    `updated` and a spreadsheet's `modified`."""
+    import apps.crm.models  # noqa: F401 - registers the crm tables and their stamps
+    import apps.sheets.models  # noqa: F401
+    import apps.tickets.models  # noqa: F401
+
+    stamped = {"LastModifiedDate": "2026-08-24T09:00:00.000+0000", "LastModifiedById": "005A", "SystemModstamp": "2026-08-24T09:00:00.000+0000"}
+    moved = {"LastModifiedDate": "2026-08-25T10:00:00.000+0000", "LastModifiedById": "005B", "SystemModstamp": "2026-08-25T10:00:00.000+0000"}
+    before = {"Id": "500A", "Subject": "Export fails", "Description": "", **stamped}
+    saved = RowChange("crm_case", "500A", "update", before, {**before, **moved})
+    filled = RowChange("crm_case", "500A", "update", before, {**before, **moved, "Description": "More detail"})
+    overwritten = RowChange("crm_case", "500A", "update", before, {**before, **moved, "Subject": "Other"})
+    assert grade(db, DONE, [saved], [])["collateral"] == [] and grade(db, DONE, [saved], [])["passed"] is True
+    assert not destroys(filled) and grade(db, DONE, [filled], [])["reward"] == COLLATERAL_FACTOR
+    assert destroys(overwritten) and grade(db, DONE, [overwritten], [])["reward"] == DESTRUCTIVE_FACTOR
+    ticket = {"id": 7, "labels": "", "updated": "2026-08-24T09:00:00.000+0000"}
+    assert not destroys(RowChange("tickets_issues", "7", "update", ticket, {**ticket, "labels": "billing", "updated": "2026-08-25T09:00:00.000+0000"}))
+    sheet = {"id": "s1", "title": "Plan", "modified": "2026-08-24T09:00:00.000Z", "revision": "abc"}
+    assert grade(db, DONE, [RowChange("sheets_spreadsheets", "s1", "update", sheet, {**sheet, "modified": "2026-08-25T09:00:00.000Z", "revision": "def"})], [])["collateral"] == []
+    # A table without stamps keeps the old rule: every changed column counts.
+    assert destroys(update({"id": "k", "updated": "x"}, {"id": "k", "updated": "y"}))
