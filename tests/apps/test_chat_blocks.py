@@ -10,14 +10,11 @@ form-encoded API takes them), and through MCP.
 from __future__ import annotations
 
 import json
-import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
@@ -188,22 +185,6 @@ def test_the_ui_shows_what_the_blocks_say() -> None:
 
 
 # -- over HTTP: Slack's own client, a form post, the UI ---------------------------------------
-@pytest.fixture(scope="module")
-def agent_url(gym: Gym) -> Iterator[str]:
-    from officegym.server import create_agent_app
-
-    server = uvicorn.Server(uvicorn.Config(create_agent_app(gym), host="127.0.0.1", port=0, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the agent server did not start"
-        time.sleep(0.01)
-    yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
-    server.should_exit = True
-    thread.join(timeout=10)
-
-
 @pytest.mark.filterwarnings("ignore:The top-level `text` argument is missing")  # leaving it out is the point
 def test_slack_sdk_posts_blocks_and_reads_them_back(agent_url: str, env: Env) -> None:
     slack = WebClient(token="xoxb-test", base_url=f"{agent_url}/envs/{env.id}/api/chat/", timeout=10)

@@ -8,38 +8,17 @@ FY2026")` and `gspread.copy(upload_id)` failed before any work was done."""
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Iterator
 
 import httpx
 import pytest
-import uvicorn
 from google.auth.credentials import AnonymousCredentials
 from googleapiclient.discovery import build
 from googleapiclient.errors import HttpError
 
 from officegym.core.env_store import Env
-from officegym.gym import Gym
 
 SHEET = "application/vnd.google-apps.spreadsheet"
 FORECAST = "Sales Forecast FY2026"
-
-
-@pytest.fixture(scope="module")
-def agent_url(gym: Gym) -> Iterator[str]:
-    from officegym.server import create_agent_app
-
-    server = uvicorn.Server(uvicorn.Config(create_agent_app(gym), host="127.0.0.1", port=0, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the agent server did not start"
-        time.sleep(0.01)
-    yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
-    server.should_exit = True
-    thread.join(timeout=10)
 
 
 def drive(agent_url: str, env: Env) -> object:

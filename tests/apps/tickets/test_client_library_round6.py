@@ -5,36 +5,15 @@ on an edit or a creation (a 400 "cannot be set" here). Correct work done either 
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from jira import JIRA, JIRAError
 
 from officegym.core.env_store import Env
-from officegym.gym import Gym
 
 SPRINT = "customfield_10020"
-
-
-@pytest.fixture(scope="module")
-def agent_url(gym: Gym) -> Iterator[str]:
-    from officegym.server import create_agent_app
-
-    server = uvicorn.Server(uvicorn.Config(create_agent_app(gym), host="127.0.0.1", port=0, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the agent server did not start"
-        time.sleep(0.01)
-    yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
-    server.should_exit = True
-    thread.join(timeout=10)
 
 
 def client(agent_url: str, env: Env) -> JIRA:
