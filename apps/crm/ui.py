@@ -59,6 +59,16 @@ def _not_found(request: Request, env: Env, what: str) -> HTMLResponse:
     return _page(request, env, "not_found.html", status=404, title="Not found", what=what)
 
 
+def _record(request: Request, env: Env, record_id: str) -> tuple[Any, dict[str, Any]] | Response:
+    """The record's object and fields, or the not-found page."""
+    obj = V.object_for(record_id)
+    try:
+        record = _op(request, env, "crm.retrieve", "GET record", sobject=obj.name if obj else "", id=record_id)
+    except AppError:
+        return _not_found(request, env, f"record {record_id!r}")
+    return obj, record
+
+
 @router.get("/")
 async def home(request: Request, env: Env = Depends(current_env)) -> Response:
     counts = {name: _query(request, env, f"SELECT COUNT() FROM {name}")["totalSize"] for name in V.TABS}
@@ -104,11 +114,10 @@ async def record_page(record_id: str, request: Request, env: Env = Depends(curre
 
 def _record_page(request: Request, env: Env, record_id: str, error: AppError | None = None, form: dict[str, str] | None = None) -> Response:
     """A record's page; with `error`, the refused action's alert (status 400) and what its dialog held."""
-    obj = V.object_for(record_id)
-    try:
-        record = _op(request, env, "crm.retrieve", "GET record", sobject=obj.name if obj else "", id=record_id)
-    except AppError:
-        return _not_found(request, env, f"record {record_id!r}")
+    found = _record(request, env, record_id)
+    if isinstance(found, Response):
+        return found
+    obj, record = found
     names = _names(request, env, obj, record)
     related = []
     for child in obj.children:
@@ -182,21 +191,19 @@ async def create(object_name: str, request: Request, env: Env = Depends(current_
 
 @router.get("/r/{record_id}/edit")
 async def edit_form(record_id: str, request: Request, env: Env = Depends(current_env)) -> Response:
-    obj = V.object_for(record_id)
-    try:
-        record = _op(request, env, "crm.retrieve", "GET record", sobject=obj.name if obj else "", id=record_id)
-    except AppError:
-        return _not_found(request, env, f"record {record_id!r}")
+    found = _record(request, env, record_id)
+    if isinstance(found, Response):
+        return found
+    obj, record = found
     return _form(request, env, obj, record, record)
 
 
 @router.post("/r/{record_id}/edit")
 async def update(record_id: str, request: Request, env: Env = Depends(current_env)) -> Response:
-    obj = V.object_for(record_id)
-    try:
-        record = _op(request, env, "crm.retrieve", "GET record", sobject=obj.name if obj else "", id=record_id)
-    except AppError:
-        return _not_found(request, env, f"record {record_id!r}")
+    found = _record(request, env, record_id)
+    if isinstance(found, Response):
+        return found
+    obj, record = found
     form = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
     values = V.read_form(obj, form, creating=False)
     changed = {k: v for k, v in values.items() if not V.unchanged(obj.field(k), record.get(k), v)}
@@ -211,11 +218,10 @@ async def update(record_id: str, request: Request, env: Env = Depends(current_en
 @router.post("/r/{record_id}/delete")
 async def delete(record_id: str, request: Request, env: Env = Depends(current_env)) -> Response:
     """The record page's Delete, once its dialog is confirmed; then the object's list, saying what was deleted."""
-    obj = V.object_for(record_id)
-    try:
-        record = _op(request, env, "crm.retrieve", "GET record", sobject=obj.name if obj else "", id=record_id)
-    except AppError:
-        return _not_found(request, env, f"record {record_id!r}")
+    found = _record(request, env, record_id)
+    if isinstance(found, Response):
+        return found
+    obj, record = found
     try:
         _op(request, env, "crm.delete", "POST /r/delete", sobject=obj.name, id=record["Id"])
     except CrmError as error:
