@@ -132,6 +132,39 @@ def _mod(value: Any, divisor: Any) -> float:
     return to_number(value) - d * math.floor(to_number(value) / d)
 
 
+@function("QUOTIENT", 2, 2, elementwise=True)
+def _quotient(value: Any, divisor: Any) -> float:
+    """The integer part of a division (toward zero: QUOTIENT(-7, 2) is -3)."""
+    d = to_number(divisor)
+    if d == 0:
+        raise fail("#DIV/0!", "Function QUOTIENT parameter 2 cannot be zero.")
+    return float(math.trunc(to_number(value) / d))
+
+
+# Google Sheets' operators as functions (=DIVIDE(A2,B2) is =A2/B2).
+@function("ADD", 2, 2, elementwise=True)
+def _add(a: Any, b: Any) -> float:
+    return to_number(a) + to_number(b)
+
+
+@function("MINUS", 2, 2, elementwise=True)
+def _minus(a: Any, b: Any) -> float:
+    return to_number(a) - to_number(b)
+
+
+@function("MULTIPLY", 2, 2, elementwise=True)
+def _multiply(a: Any, b: Any) -> float:
+    return to_number(a) * to_number(b)
+
+
+@function("DIVIDE", 2, 2, elementwise=True)
+def _divide(a: Any, b: Any) -> float:
+    d = to_number(b)
+    if d == 0:
+        raise fail("#DIV/0!", "Function DIVIDE parameter 2 cannot be zero.")
+    return to_number(a) / d
+
+
 @function("SQRT", 1, 1, elementwise=True)
 def _sqrt(value: Any) -> float:
     number = to_number(value)

@@ -262,3 +262,20 @@ MORE_DATES_AND_ARRAYS = [
 @pytest.mark.parametrize(("formula", "expected"), MORE_DATES_AND_ARRAYS, ids=[c[0] for c in MORE_DATES_AND_ARRAYS])
 def test_dates_times_percentiles_and_array_shaping_compute_known_values(formula: str, expected: Any) -> None:
     test_functions_compute_known_values(formula, expected)
+
+
+OPERATOR_FUNCTIONS = [
+    ("=QUOTIENT(7,2)", 3), ("=QUOTIENT(-7,2)", -3), ("=QUOTIENT(MONTH(Data!D3)-1,3)+1", 1), ("=ADD(2,3)", 5), ("=MINUS(2,3)", -1),
+    ("=MULTIPLY(Data!C2,2)", 200), ("=DIVIDE(9,4)", 2.25), ("=QUOTIENT(1,0)", "#DIV/0!"), ("=DIVIDE(1,0)", "#DIV/0!"),
+]
+
+
+@pytest.mark.parametrize(("formula", "expected"), OPERATOR_FUNCTIONS, ids=[c[0] for c in OPERATOR_FUNCTIONS])
+def test_quotient_and_the_operator_functions(formula: str, expected: Any) -> None:
+    """QUOTIENT (a quarter written as QUOTIENT(MONTH(d)-1,3)+1) and Google's ADD, MINUS,
+    MULTIPLY, DIVIDE: they answered #NAME?."""
+    got = evaluate(formula)
+    if isinstance(expected, str):
+        assert isinstance(got, CellError) and got.code == expected, (formula, got)
+    else:
+        test_functions_compute_known_values(formula, expected)
