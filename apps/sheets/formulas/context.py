@@ -31,13 +31,15 @@ def is_volatile(tree: tuple[Any, ...], volatile: frozenset[str]) -> bool:
 
 
 class BookContext:
-    """What a formula evaluated in a `Book` reads: its cells, by sheet title; its names; its clock."""
+    """What a formula evaluated in a `Book` reads: its cells, by sheet title; its names; its clock;
+    and its own cell (row, column), which ROW() and COLUMN() without a reference answer."""
 
-    __slots__ = ("book", "sheet_id", "sheet", "now")
+    __slots__ = ("book", "sheet_id", "sheet", "now", "cell")
 
-    def __init__(self, book: Book, sheet_id: int) -> None:
+    def __init__(self, book: Book, sheet_id: int, cell: tuple[int, int] | None = None) -> None:
         self.book = book
         self.sheet_id = sheet_id
+        self.cell = cell
         self.sheet = book.sheets[sheet_id].title
         self.now = book.now
 

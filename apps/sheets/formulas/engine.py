@@ -373,7 +373,7 @@ class Book:
         except FormulaSyntaxError as bad:
             return CellError("#ERROR!", str(bad))
         try:
-            return evaluate(tree, BookContext(self, key[0]))
+            return evaluate(tree, BookContext(self, key[0], (key[1], key[2])))
         except FormulaError as error:
             return error.error
         except RecursionError:

@@ -361,15 +361,27 @@ def _place(ctx: Any, node: Any, name: str) -> tuple[int, int, int, int]:
     return grid.r1, grid.c1, height, width
 
 
-@function("ROW", 1, 1, lazy=True)
-def _row(ctx: Any, ref: Any) -> Any:
-    """The row number of a reference; of a range, one per row (`ARRAYFORMULA(ROW(A2:A))`)."""
+def _own_cell(ctx: Any, name: str) -> tuple[int, int]:
+    cell = getattr(ctx, "cell", None)
+    if cell is None:
+        raise fail("#VALUE!", f"Function {name} without a reference needs the formula's own cell; give it one, e.g. {name}(A2).")
+    return cell
+
+
+@function("ROW", 0, 1, lazy=True)
+def _row(ctx: Any, ref: Any = None) -> Any:
+    """The row number of a reference (of the formula's own cell without one); of a range, one
+    per row (`ARRAYFORMULA(ROW(A2:A))`)."""
+    if ref is None:
+        return float(_own_cell(ctx, "ROW")[0] + 1)
     first, _, height, _ = _place(ctx, ref, "ROW")
     return float(first + 1) if height == 1 else Matrix([[float(first + 1 + r)] for r in range(height)])
 
 
-@function("COLUMN", 1, 1, lazy=True)
-def _column(ctx: Any, ref: Any) -> Any:
+@function("COLUMN", 0, 1, lazy=True)
+def _column(ctx: Any, ref: Any = None) -> Any:
+    if ref is None:
+        return float(_own_cell(ctx, "COLUMN")[1] + 1)
     _, first, _, width = _place(ctx, ref, "COLUMN")
     return float(first + 1) if width == 1 else Matrix([[float(first + 1 + c) for c in range(width)]])
 

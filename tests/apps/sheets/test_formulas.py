@@ -279,3 +279,28 @@ def test_quotient_and_the_operator_functions(formula: str, expected: Any) -> Non
         assert isinstance(got, CellError) and got.code == expected, (formula, got)
     else:
         test_functions_compute_known_values(formula, expected)
+
+
+def test_row_and_column_without_a_reference_are_the_formulas_own() -> None:
+    """=ROW()-1 numbers a table's rows, INDEX(…, ROW()) reads along them; they answered #N/A
+    (a reference was required)."""
+    book = book_with({"S": [["n", "col"], ["=ROW()-1", "=COLUMN()"], ["=ROW()-1", '=INDEX({"a";"b";"c"},ROW())']]})
+    assert [book.get((0, r, 0)) for r in (1, 2)] == [1.0, 2.0]
+    assert book.get((0, 1, 1)) == 2.0 and book.get((0, 2, 1)) == "c"
+    assert book.get((0, 1, 0)) == 1.0  # unchanged by an edit elsewhere
+    book.set_input((0, 5, 5), 1.0)
+    book.recalc({(0, 5, 5)}, include_self=True)
+    assert book.get((0, 2, 0)) == 2.0
+
+
+def test_row_without_a_reference_follows_its_cell_when_rows_are_inserted(gym: Any, env: Any) -> None:
+    from apps.sheets.service import SheetsService
+
+    def run(step: Any) -> Any:
+        with gym.store.session(env) as db:
+            return step(SheetsService(db))
+
+    sid = run(lambda s: s.spreadsheets_create({"title": "Rows"}))["spreadsheetId"]
+    run(lambda s: s.values_update(sid, "Sheet1!A2", [["=ROW()"]], "USER_ENTERED"))
+    run(lambda s: s.spreadsheets_batch_update(sid, [{"insertDimension": {"range": {"sheetId": 0, "dimension": "ROWS", "startIndex": 0, "endIndex": 2}}}]))
+    assert run(lambda s: s.values_get(sid, "Sheet1!A4", valueRenderOption="UNFORMATTED_VALUE"))["values"] == [[4]]
