@@ -3,13 +3,10 @@ into a sprint or under an epic. Included in the tickets REST router (api.py), wi
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 
-from apps.tickets import catalog
+from apps.tickets.params import MAX_MOVED
 from apps.tickets.api_common import AGILE, bad, body_of, fields_param, key_of, run
 from officegym.core.env_store import Env
 from officegym.core.web import EnvRoute, current_env
@@ -82,38 +79,28 @@ async def update_sprint(request: Request, sprint_id: str, env: Env = Depends(cur
                                                              "start_date": body.get("startDate"), "end_date": body.get("endDate"), "goal": body.get("goal")})
 
 
-MAX_EPIC_ISSUES = 50  # Jira's limit for one call (moving issues to an epic or the backlog)
-
-
-async def _each_issue(request: Request, env: Env, call: Callable[[str], tuple[str, dict[str, Any]]]) -> Response:
-    """A move of issues (`{"issues": [keys or ids]}`, at most MAX_EPIC_ISSUES), one operation per
-    issue as `call(ref)` names it; the first refusal is the answer. 204, as Jira answers."""
+async def _move(request: Request, env: Env, to: str, epic: str | None = None) -> Response:
+    """A bulk move (`{"issues": [keys or ids]}`) as one operation: all the issues or none. 204,
+    as Jira answers."""
     try:
         body = await body_of(request)
     except BadBody as problem:
         return bad(problem)
     issues = body.get("issues")
-    if not isinstance(issues, list) or not 1 <= len(issues) <= MAX_EPIC_ISSUES:
-        return bad(ValueError(f"the body needs issues: a list of 1 to {MAX_EPIC_ISSUES} issue keys or ids, e.g. {{\"issues\": [\"ENG-12\"]}}"))
-    for issue in issues:
-        operation, args = call(key_of(issue))
-        answered = await run(request, env, operation, args, status=204)
-        if answered.status_code >= 400:
-            return answered
-    return answered
+    if not isinstance(issues, list):
+        return bad(ValueError(f"the body needs issues: a list of 1 to {MAX_MOVED} issue keys or ids, e.g. {{\"issues\": [\"ENG-12\"]}}"))
+    return await run(request, env, "tickets.moveIssues", {"issues": [key_of(issue) for issue in issues], "to": to, "epic": epic}, status=204)
 
 
 @router.post(AGILE + "/epic/{epic}/issue")
 async def move_to_epic(request: Request, epic: str, env: Env = Depends(current_env)) -> Response:
-    """Jira Software's "move issues to epic" (the jira client's add_issues_to_epic): each issue
-    goes under the epic; the epic `none` takes them out of their epic."""
-    if epic.lower() == "none":
-        return await _each_issue(request, env, lambda ref: ("tickets.updateIssue", {"issue": ref, "fields": {"parent": None}}))
-    return await _each_issue(request, env, lambda ref: ("tickets.linkToEpic", {"issue": ref, "epic": epic}))
+    """Jira Software's "move issues to epic" (the jira client's add_issues_to_epic): the issues
+    go under the epic; the epic `none` takes them out of their epic."""
+    return await _move(request, env, "no_epic") if epic.lower() == "none" else await _move(request, env, "epic", epic)
 
 
 @router.post(AGILE + "/backlog/issue")
 async def move_to_backlog(request: Request, env: Env = Depends(current_env)) -> Response:
     """Jira Software's "move issues to backlog" (the jira client's move_to_backlog): out of their
     open sprints, as clearing the Sprint field does."""
-    return await _each_issue(request, env, lambda ref: ("tickets.updateIssue", {"issue": ref, "fields": {catalog.SPRINT_FIELD: None}}))
+    return await _move(request, env, "backlog")

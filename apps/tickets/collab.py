@@ -5,7 +5,7 @@ The operations are bound into `TicketsService` (service.py); `self` is that serv
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import select
 
@@ -16,7 +16,7 @@ from apps.tickets.drafts import Draft
 from apps.tickets.errors import TicketsError, not_found
 from apps.tickets.ids import format_duration, jira_time, parse_duration, parse_time
 from apps.tickets.models import ChangeItem, Comment, Issue, Link, RemoteLink, User, Watcher, Worklog
-from apps.tickets.params import CloudId, Body, DateText, Duration, IssueRef, Limit, Offset, Style, UserRef
+from apps.tickets.params import CloudId, Body, DateText, Duration, IssueRef, IssueRefs, Limit, Offset, Style, UserRef
 from officegym.core.operations import operation
 
 MAX_COMMENT = 32_767
@@ -179,6 +179,20 @@ def link_to_epic(self, issue: IssueRef, epic: IssueRef, style: Style = "jira") -
     found.save(self.db)
     if style == "simplified":
         return {"message": f"Issue {found.key} has been linked to epic {parent.key}.", "issue": self.one(found, style)}
+    return {}
+
+
+@operation("tickets.moveIssues", writes=True)
+def move_issues(self, issues: IssueRefs, to: Literal["epic", "no_epic", "backlog"], epic: IssueRef | None = None) -> dict[str, Any]:
+    """Move issues all together or not at all (Jira Software's bulk moves): under an epic, out of
+    their epic, or out of their open sprints to the backlog. One refused issue moves none."""
+    if to == "epic" and not epic:
+        raise TicketsError("invalid_field", "epic is required to move issues under an epic", field="epic")
+    for ref in issues:
+        if to == "epic":
+            link_to_epic(self, ref, epic)
+        else:
+            self.update_issue(ref, fields={"parent": None} if to == "no_epic" else {catalog.SPRINT_FIELD: None})
     return {}
 
 

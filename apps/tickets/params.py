@@ -27,6 +27,8 @@ FieldList = Annotated[str | list[str], Field(description="Fields to return: comm
 JsonObject = Annotated[dict[str, Any] | str, Field(description="A JSON object (or that object as a JSON string)")]
 JsonList = Annotated[list[Any] | str, Field(description="A JSON array (or that array as a JSON string)")]
 Names = Annotated[str | list[str], Field(description="Names: a comma-separated string or a list")]
+MAX_MOVED = 50  # Jira Software's limit for one bulk move (to an epic, to the backlog)
+IssueRefs = Annotated[list[IssueRef], Field(min_length=1, max_length=MAX_MOVED, description="Issue keys or ids, 1 to 50")]
 Limit = Annotated[int, Field(ge=1, le=1_000_000, description="Maximum number of results")]
 CommentLimit = Annotated[int, Field(ge=0, le=1000, description="Maximum number of comments to include (0 for none)")]
 Offset = Annotated[int, Field(ge=0, le=1_000_000, description="Index of the first result (0-based)")]

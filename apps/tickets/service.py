@@ -408,6 +408,7 @@ class TicketsService:
     create_issue_link = collab.create_issue_link
     delete_issue_link = collab.delete_issue_link
     link_to_epic = collab.link_to_epic
+    move_issues = collab.move_issues
     get_remote_links = collab.get_remote_links
     get_watchers = collab.get_watchers
     add_watcher = collab.add_watcher

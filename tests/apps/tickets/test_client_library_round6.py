@@ -12,6 +12,7 @@ import pytest
 from jira import JIRA, JIRAError
 
 from officegym.core.env_store import Env
+from officegym.gym import Gym
 
 SPRINT = "customfield_10020"
 
@@ -55,6 +56,23 @@ def test_add_issues_to_epic_puts_them_under_it(agent_url: str, env: Env) -> None
     not_epic = httpx.post(f"{api}/epic/{bug.key}/issue", json={"issues": [epic.key]})
     assert not_epic.status_code == 400 and "not an Epic" in str(not_epic.json())
     assert httpx.post(f"{api}/epic/{epic.key}/issue", json={"issue": bug.key}).status_code == 400
+
+
+def test_a_bulk_move_with_one_refused_issue_moves_none(agent_url: str, env: Env, gym: Gym) -> None:
+    """Moving issues to an epic or the backlog is all or nothing: one unknown key in the list
+    is a 404 and the issues before it stay where they were (they were moved one by one)."""
+    jira = client(agent_url, env)
+    epic = jira.search_issues("project = ENG AND issuetype = Epic ORDER BY key ASC", maxResults=1)[0]
+    bugs = jira.search_issues(f"project = ENG AND issuetype = Bug AND parent != {epic.key} ORDER BY key ASC", maxResults=2)
+    parents = {b.key: parent_of(jira, b.key) for b in bugs}
+    api = f"{agent_url}/envs/{env.id}/api/tickets/rest/agile/1.0"
+    writes = len(gym.events(env.id))
+    refused = httpx.post(f"{api}/epic/{epic.key}/issue", json={"issues": [b.key for b in bugs] + ["ENG-99999"]})
+    assert refused.status_code == 404 and "ENG-99999" in str(refused.json())
+    assert {b.key: parent_of(jira, b.key) for b in bugs} == parents
+    assert [e["is_error"] for e in gym.events(env.id)[writes:]] == [True], "one failed call in the trajectory, nothing written"
+    too_many = httpx.post(f"{api}/backlog/issue", json={"issues": [bugs[0].key] * 51})
+    assert too_many.status_code == 400 and "50" in str(too_many.json())
 
 
 def test_the_sprint_field_moves_an_issue_into_a_sprint_and_back(agent_url: str, env: Env) -> None:
