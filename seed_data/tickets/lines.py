@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 # (epic summary, keywords of the ENG work it groups)
 EPICS = (
     ("Enterprise identity: SSO, SCIM and 2FA", ("sso", "scim", "two-factor", "2fa", "totp", "signing keys", "auth")),
@@ -123,3 +125,87 @@ BACKLOG = (
 )
 BACKLOG_SIZE = {"small": (9, 12), "large": (12, 15)}  # how many of them a company's backlog holds (inclusive range)
 BACKLOG_PRIORITIES = ("Highest", "High", "High", "Medium", "Medium", "Medium", "Low", "Lowest")
+
+# What a ticket is about, read from its summary: the first topic any of whose words the summary
+# has. SUP and ENG tickets share these, so a bug and the support ticket it came from (or a case
+# and its fix) can be told to belong together; None for internal chores no customer reports.
+TOPICS = (
+    (None, ("flaky", "integration tests", "memory leak", "returned by the api")),
+    ("sign-in", ("sso", "saml", "scim", "login", "password", "two-factor", "2fa", "auth-service", "signing keys")),
+    ("sync", ("sync", "connector", "webhook", "drops events", "retry logic")),
+    ("errors under load", ("under load", "latency", "errors on")),
+    ("scheduled reports", ("scheduled report",)),
+    ("exports", ("export", "csv")),
+    ("dashboards", ("dashboard", "chart", "reports", "memory leak")),
+    ("api", ("filter", "pagination", "rate limit")),
+    ("search", ("search",)),
+    ("mobile", ("mobile", "ios", "android", "ipados")),
+    ("billing", ("invoice", "billing", "seats", "tax")),
+    ("board", ("drag and drop", "board view", "workflow builder")),
+)
+
+
+def topic_of(summary: str) -> str | None:
+    text = summary.lower()
+    return next((topic for topic, words in TOPICS if any(w in text for w in words)), None)
+
+
+# The epic each ENG component's work belongs under.
+EPIC_OF_COMPONENT = {
+    "Auth": "Enterprise identity: SSO, SCIM and 2FA", "Integrations": "Integrations reliability",
+    "Reporting": "Reporting and exports", "Infrastructure": "Platform hardening", "API": "Platform hardening",
+}
+
+
+# What support did to resolve a customer ticket of each kind (keyed by its SUP summary template,
+# seed_data._words.SUP_TEMPLATES): a case is closed with a fix that fits what it is about.
+SUP_FIXES = {
+    "SSO login fails for users with plus-addressed emails": ("Corrected the SAML email mapping so plus-addressed users can sign in",),
+    "CSV export times out above {rows}k rows": ("Fixed the export timeout in the 2.14 release", "Moved large exports to the background export queue"),
+    "Dashboard filters reset after page refresh": ("Fixed saving of dashboard filters in the 2.14 release",),
+    "Webhook deliveries retried twice on HTTP {code} responses": ("Deployed the webhook retry fix; duplicate deliveries stopped",),
+    "{integration} sync skips records updated in the same minute": ("Fixed the sync cursor and resynced the skipped records",),
+    "Scheduled report emails arrive with empty attachments": ("Fixed the report attachment job and re-sent the reports",),
+    "SCIM deprovisioning leaves users active in workspace": ("Fixed SCIM deprovisioning and removed the stale users",),
+    "Audit log missing entries for bulk permission changes": ("Backfilled the missing audit log entries for bulk edits",),
+    "Mobile app crashes when opening notifications on {os}": ("Shipped mobile app 5.3, which stops the notification crash",),
+    "Date picker shows the wrong day for users in {tzr} timezones": ("Fixed the date picker timezone offset and corrected the saved dates",),
+    "API returns {code} when a filter contains non-ASCII characters": ("Fixed Unicode handling in API filters in the 2.14 release",),
+    "Bulk import rejects CSV files with a UTF-8 BOM": ("Bulk import now strips the byte order mark; their file imported",),
+    "{widget} chart tooltips overlap the legend in {browser}": ("Fixed the chart tooltip placement in the 2.14 release",),
+    "Search does not find records created in the last hour": ("Rebuilt the search index; results are back",),
+    "Invoice PDF shows the wrong tax rate for customers in {country}": ("Re-sent the invoice with the corrected VAT number",
+                                                                       "Corrected the tax rate on their billing entity and reissued the invoice"),
+    "Password reset link expires immediately for some users": ("Fixed the reset token expiry; new links work",),
+    "Custom {field} fields blank after workspace migration": ("Restored the custom field values from the pre-migration backup",),
+    "Attachments over {mb} MB fail to upload without an error": ("Raised the upload size limit and added an error for oversized files",),
+    "Duplicate notifications sent when a record is reassigned": ("Deduplicated reassignment notifications in the 2.14 release",),
+    "Guest users get a permission error on shared dashboards": ("Fixed guest access to shared dashboards",),
+    "Exported timestamps shifted by the timezone offset twice": ("Fixed the double timezone shift in exports",),
+    "Intermittent {code} errors on dashboard load in {region}": ("Replaced the failing load balancer node; dashboards load again",),
+    "Elevated API latency in {region} region": ("Scaled out the API cluster; latency is back to normal",),
+    "Webhook deliveries delayed by up to {minutes} minutes": ("Drained the webhook queue and added workers; deliveries are on time",),
+    "SSO login outage for {idp} customers": ("Reset the SSO certificate and confirmed logins work",),
+    "Scheduled reports not sent overnight": ("Restarted the report scheduler and re-sent last night's reports",),
+    "{integration} connector sync backlog": ("Cleared the connector backlog; syncs are current again",),
+    "Enable SSO with {idp} for the workspace": ("Configured SSO with their identity provider and enforced it",),
+    "Raise API rate limit for their {integration} integration": ("Raised the API rate limit for their workspace",),
+    "Restore a deleted dashboard from backup": ("Restored the dashboard and its filters from backup",),
+    "Update billing contact and add seats": ("Updated the billing contact and added the seats",),
+    "Export full audit log for compliance review": ("Sent them the full audit log export as CSV",),
+    "Transfer workspace ownership to a new admin": ("Transferred workspace ownership to their IT director",),
+    "Set up a sandbox environment for UAT": ("Provisioned the UAT sandbox with their production configuration",),
+    "Configure data residency in {region}": ("Moved their data to the requested region and confirmed residency",),
+    "Merge duplicate user accounts": ("Merged the duplicate user accounts",),
+    "Send SOC 2 report and security questionnaire answers": ("Sent the SOC 2 Type II report and the completed questionnaire",),
+}
+
+
+def sup_template(summary: str) -> str | None:
+    """The SUP summary template a ticket's summary was written from (None for others)."""
+    text = summary.split(" — ", 1)[0]
+    for template in SUP_FIXES:
+        pattern = "".join("(.+)" if part.startswith("{") else re.escape(part) for part in re.split(r"(\{\w+\})", template))
+        if re.fullmatch(pattern, text):
+            return template
+    return None

@@ -14,6 +14,7 @@ import random
 
 from apps.crm.models import TABLES
 from graders.checks import Check, CheckResult, failed, passed
+from seed_data.tickets.lines import SUP_FIXES, sup_template
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.phrases import judge_field
 from tasks.common.variants import cached, choose, count, shuffled
@@ -21,9 +22,8 @@ from tasks.crm._common import (allow, allow_notes_and_activities, allow_update, 
                                snapshot, soql, try_dml, wreck)
 from tasks.crm._notes import written
 
-RESOLUTIONS = ("Reset the SSO certificate and confirmed logins work", "Raised the API rate limit for their workspace",
-               "Rebuilt the search index; results are back", "Fixed the export timeout in the 2.14 release",
-               "Re-sent the invoice with the corrected VAT number")
+# Every fix support writes; a case is sampled with a fix written for what it is about.
+RESOLUTIONS = tuple(dict.fromkeys(fix for fixes in SUP_FIXES.values() for fix in fixes))
 CLOSING = {"Status", "Resolution__c", "IsClosed", "ClosedDate"}  # what closing sets (escalating it on the way is not closing it)
 
 
@@ -33,19 +33,22 @@ class CloseCase:
     difficulty = "easy"
     summary = "Close a named support case with the resolution the org requires."
 
-    def _pool(self, ctx: SampleContext) -> tuple[tuple[dict, ...], tuple[str, ...]]:
-        def build() -> tuple[dict, ...]:
+    def _pool(self, ctx: SampleContext) -> tuple[tuple[dict, str], ...]:
+        """(case, resolution) pairs: each open case with a fix written for its kind of problem."""
+        def build() -> tuple[tuple[dict, str], ...]:
             cases = rows(ctx.db, "Case", TABLES["Case"].c.IsClosed.is_(False), TABLES["Case"].c.AccountId.is_not(None))
-            return shuffled(self.id, ctx, [{"Id": c["Id"], "CaseNumber": c["CaseNumber"], "Subject": c["Subject"], "AccountId": c["AccountId"],
-                                              "Priority": c["Priority"]} for c in cases])
+            pairs = [({"Id": c["Id"], "CaseNumber": c["CaseNumber"], "Subject": c["Subject"], "AccountId": c["AccountId"],
+                       "Priority": c["Priority"]}, fix)
+                     for c in cases for fix in SUP_FIXES.get(sup_template(c["Subject"]) or "", ())]
+            return shuffled(self.id, ctx, pairs)
 
-        return cached(ctx, self.id, build), shuffled(self.id, ctx, RESOLUTIONS, "resolution")
+        return cached(ctx, self.id, build)
 
     def count_instances(self, ctx: SampleContext) -> int:
-        return count(*self._pool(ctx))
+        return count(self._pool(ctx))
 
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
-        case, resolution = choose(self.id, ctx.variant, *self._pool(ctx))
+        ((case, resolution),) = choose(self.id, ctx.variant, self._pool(ctx))
         account = by_id(ctx, "Account", case["AccountId"])
         others = [c["Id"] for c in snapshot(ctx, "Case") if not c["IsClosed"] and c["Id"] != case["Id"]][:5]
         given = f"{case['Subject']} {account['Name']}"  # what the resolution may repeat
@@ -96,7 +99,7 @@ class CloseCase:
             moves=Moves(
                 say=say_as_task,
                 wrong=lambda tools: close(tools, [case["Id"]], "Could not reproduce", Priority="Low" if case["Priority"] != "Low" else "High"),
-                everything=lambda tools: close(tools, [case["Id"]], " / ".join(RESOLUTIONS)),
+                everything=lambda tools: close(tools, [case["Id"]], " / ".join(dict.fromkeys([resolution, *RESOLUTIONS[:5]]))),
                 wrong_record=lambda tools: close(tools, others[:1], resolution),
                 shotgun=lambda tools: close(tools, [case["Id"], *others[:3]], resolution),
                 wreck=wreck,

@@ -10,13 +10,14 @@ from __future__ import annotations
 import json
 import random
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from apps.tickets.models import Issue, Link
 from graders.checks import Check, CheckResult, failed, passed
 from graders.rubric import Expect
 from tasks.base import Moves, SampleContext, TaskInstance, ToolError, Tools
 from tasks.common.variants import cached, choose, count, shuffled
+from seed_data.tickets.lines import EPIC_OF_COMPONENT, topic_of
 from tasks.tickets._common import allow_issue, bumped, notes, blocks_only, comment, site, values_set, wreck
 
 
@@ -27,35 +28,46 @@ class LinkBugToEpic:
     summary = "Put an engineering bug under the named epic and link it as blocking the customer ticket it came from."
 
     def _axes(self, ctx: SampleContext) -> tuple[tuple, ...]:
-        """(bug, support ticket) pairs not linked yet (the pool, under the family's id), and the epics."""
-        def pairs() -> tuple:
+        """(bug, support ticket, epic): a customer-facing bug, an open support ticket about the
+        same thing (the same topic, and a problem report, not a request) it is not linked to yet,
+        and the epic its component's work belongs under."""
+        def triples() -> tuple:
             s = site(ctx)
             linked = {(a, b) for a, b in ctx.db.execute(select(Link.source_id, Link.target_id))}
-            bugs = [t for t in s.tickets if t.project == "ENG" and t.type == "Bug" and t.resolution is None]
-            support = [t for t in s.tickets if t.project == "SUP" and t.case and t.resolution is None]
-            return shuffled(self.id, ctx, [(b, t) for b in bugs for t in support if (b.id, t.id) not in linked and (t.id, b.id) not in linked])
+            epics = {t.summary: t for t in s.tickets if t.project == "ENG" and t.type == "Epic"}
+            support = [t for t in s.tickets if t.project == "SUP" and t.case and t.resolution is None and t.type != "Task"]
+            found = []
+            for b in s.tickets:
+                if b.project != "ENG" or b.type != "Bug" or b.resolution is not None or topic_of(b.summary) is None:
+                    continue
+                epic = next((epics[EPIC_OF_COMPONENT[c]] for c in b.components if EPIC_OF_COMPONENT.get(c) in epics), None)
+                if epic is None:
+                    continue
+                found += [(b, t, epic) for t in support if topic_of(t.summary) == topic_of(b.summary)
+                          and (b.id, t.id) not in linked and (t.id, b.id) not in linked]
+            return shuffled(self.id, ctx, found)
 
         def epics() -> tuple:
             return shuffled(self.id, ctx, [t for t in site(ctx).tickets if t.project == "ENG" and t.type == "Epic"], "epic")
 
-        return cached(ctx, self.id, pairs), cached(ctx, f"{self.id}|epics", epics)
+        return cached(ctx, self.id, triples), cached(ctx, f"{self.id}|epics", epics)
 
     def _last_link(self, ctx: SampleContext) -> int:
         """The newest link when the task begins: links with a higher id are the agent's."""
         return cached(ctx, f"{self.id}|last-link", lambda: ctx.db.scalar(select(Link.id).order_by(Link.id.desc()).limit(1)) or 0)
 
     def count_instances(self, ctx: SampleContext) -> int:
-        return count(*self._axes(ctx))
+        return count(self._axes(ctx)[0])
 
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
         s = site(ctx)
-        pairs, epics = self._axes(ctx)
-        (bug, ticket), epic = choose(self.id, ctx.variant, pairs, epics)
-        current_parent = bug.parent
-        if current_parent == epic.id:
-            epic = next(e for e in epics if e.id != current_parent)
-        other_epic = next(e for e in epics if e.id not in (epic.id, current_parent))
-        other_tickets = [t for b, t in pairs if t.id != ticket.id][:3]
+        triples, epics = self._axes(ctx)
+        ((bug, ticket, epic),) = choose(self.id, ctx.variant, triples)
+        # A bug filed under its epic already is taken out of it first: the task is to put it there.
+        detach = bug.parent == epic.id
+        other_epic = next(e for e in epics if e.id not in (epic.id, bug.parent))
+        others = [t for _b, t, _e in triples] + [t for t in s.tickets if t.project == "SUP" and t.case and t.resolution is None]
+        other_tickets = [t for t in dict.fromkeys(others) if t.id != ticket.id][:3]
         start_link = self._last_link(ctx)
 
         def under_epic(db) -> CheckResult:
@@ -108,6 +120,7 @@ class LinkBugToEpic:
             expected=[*allow_issue(bug.id, {"parent_id"}), *allow_issue(ticket.id), Expect("tickets_links", "insert", on_links),
                       *notes(lambda c: c.row.get("issue_id") == epic.id), bumped()],
             oracle=oracle,
+            setup=(lambda db: db.execute(update(Issue).where(Issue.id == bug.id).values(parent_id=None))) if detach else None,
             alternatives=(by_fields,),
             moves=Moves(
                 say=lambda tools, text: comment(tools, bug.key, text),
