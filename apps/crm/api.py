@@ -144,6 +144,7 @@ async def search(version: str, request: Request, env: Env = Depends(current_env)
 
 
 @router.get("/services/data")
+@router.get("/services/data/")  # (as Salesforce answers both)
 async def versions(request: Request, env: Env = Depends(current_env)) -> JSONResponse:
     prefix = request.url.path[: request.url.path.find("/services/data")]
     return JSONResponse([{"label": "Winter '25", "url": f"{prefix}/services/data/v{API_VERSION}", "version": API_VERSION}])

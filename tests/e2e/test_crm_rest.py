@@ -142,3 +142,10 @@ def test_unknown_resources_are_salesforce_not_found(api: Any) -> None:
     for method, path in (("get", "limits/nothing"), ("patch", "sobjects/Contact/Email/a@b.c"), ("put", "sobjects/Account")):
         response = getattr(api, method)(f"{V}/{path}", **({"json": {}} if method != "get" else {}))
         assert response.status_code == 404 and response.json()[0]["errorCode"] == "NOT_FOUND", (method, path, response.text)
+
+
+def test_the_versions_list_answers_with_and_without_a_trailing_slash(api: Any, env_id: str) -> None:
+    for path in ("services/data", "services/data/"):
+        versions = api.get(path)
+        assert versions.status_code == 200, (path, versions.text)
+        assert versions.json()[-1]["url"] == f"/envs/{env_id}/api/crm/{V}"
