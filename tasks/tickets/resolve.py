@@ -25,6 +25,10 @@ from tasks.tickets._common import WORKFLOW, allow_issue, bumped, comment, said_s
 
 _RESOLUTIONS = (("Fixed", "the fix shipped in this week's release"), ("Won't Do", "the customer withdrew the request"),
                 ("Duplicate", "it duplicates an older ticket"), ("Cannot Reproduce", "nobody could reproduce it"))
+# The resolutions that fit a ticket's type: a problem is fixed, a duplicate or not reproducible; a request
+# (a Task: add seats, enable SSO) is withdrawn or a duplicate, never "fixed" nor "not reproducible".
+_FITS = {"Task": ("Won't Do", "Duplicate")}
+_PROBLEM = ("Fixed", "Duplicate", "Cannot Reproduce")
 
 
 # How people write each resolution in a comment. "Fixed" counts capitalised only ("the customer fixed their config" says
@@ -59,17 +63,17 @@ class ResolveWithResolution:
     def _pool(self, ctx: SampleContext) -> tuple[tuple, ...]:
         def build() -> tuple:
             open_sup = [t for t in site(ctx).tickets if t.project == "SUP" and t.status in ("To Do", "In Progress", "In Review")]
-            return shuffled(self.id, ctx, open_sup)
+            return shuffled(self.id, ctx, [(t, pick) for t in open_sup for pick in _RESOLUTIONS if pick[0] in _FITS.get(t.type, _PROBLEM)])
 
         return cached(ctx, self.id, build)
 
     def count_instances(self, ctx: SampleContext) -> int:
-        return count(self._pool(ctx), _RESOLUTIONS)
+        return count(self._pool(ctx))
 
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
         s = site(ctx)
-        ticket, (resolution, reason) = choose(self.id, ctx.variant, self._pool(ctx), _RESOLUTIONS)
-        others = [t for t in self._pool(ctx) if t.key != ticket.key]
+        ((ticket, (resolution, reason)),) = choose(self.id, ctx.variant, self._pool(ctx))
+        others = list(dict.fromkeys(t for t, _pick in self._pool(ctx) if t.key != ticket.key))
         wrong_resolution = next(r for r, _ in _RESOLUTIONS if r != resolution)
 
         def resolved(db) -> CheckResult:
