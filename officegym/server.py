@@ -18,9 +18,10 @@ from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 
 from fastapi import FastAPI
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from mcp.server.lowlevel import Server
 from mcp.server.transport_security import TransportSecuritySettings
+from starlette.requests import Request
 from starlette.routing import Mount, Route
 from starlette.types import Receive, Scope, Send
 
@@ -145,8 +146,15 @@ def create_agent_app(gym: Gym, host: str = "127.0.0.1", servers: dict[tuple[str,
     mcp_routes = [Route(path, dispatcher, methods=["GET", "POST", "DELETE"])
                   for path in ("/envs/{env_id}/mcp/{app}", "/envs/{env_id}/mcp/{app}/", "/envs/{env_id}/mcp/{app}/mcp")]
     app.router.routes[:0] = mcp_routes
+    # Browsers ask every origin for a favicon: "no content" rather than a 404 each page load
+    # (a computer-use agent's console would fill with failed requests).
+    app.router.routes.append(Route("/favicon.ico", _no_favicon, methods=["GET"]))
     guard.install(app, apps.APPS)  # bounded bodies, Origin checks, security headers, last resort
     return app
+
+
+async def _no_favicon(_request: Request) -> Response:
+    return Response(status_code=204)
 
 
 def create_control_app(gym: Gym, token: str, agent_base_url: str, instance_url: str | None = None) -> FastAPI:

@@ -82,6 +82,8 @@ def test_the_ui_runs_under_its_csp_in_chromium(live_server: Any, env_id: str, pa
     expect(page.get_by_role("article", name=re.compile(r"sent under the CSP"))).to_be_visible()
     assert page.evaluate("window.__csp") == []
     assert not [text for text in console if "Content Security Policy" in text], console
+    # Nothing the page (or the browser for it: the favicon) asks for fails.
+    assert not [text for text in console if "Failed to load resource" in text], console
 
 
 @pytest.mark.parametrize("headers", [
