@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 from graders.checks import Check, CheckResult, failed, passed
+from seed_data._words import PRODUCTS
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.crm._common import (allow, allow_notes_and_activities, allow_rolled_up_amount, around, dml, me, quoted, rows, saved_unchanged,
@@ -36,15 +37,29 @@ class BuildQuote:
             entries = snapshot(ctx, "PricebookEntry")
             return shuffled(self.id, ctx, [{"Id": e["Product2Id"], "Name": e["Name"], "Price": e["UnitPrice"], "Entry": e["Id"]} for e in entries], "product")
 
-        # the family's pool (its deals) under its id; the products beside it
-        opps, products = cached(ctx, self.id, build_opps), cached(ctx, f"{self.id}|products", build_products)
-        return opps, products, shuffled(self.id, ctx, SEATS, "seats"), shuffled(self.id, ctx, DISCOUNTS, "discount")
+        def build_pairs() -> tuple[tuple[dict, dict], ...]:
+            """(deal, product) pairs that make sense as a new line: an add-on or service on a platform deal,
+            a service on an add-on deal; never a second platform tier, nor the deal's own product again."""
+            family = {short: kind for _sku, short, kind, _price in PRODUCTS}
+            pairs = []
+            for opp in cached(ctx, self.id, build_opps):
+                deal_short = next((short for short in family if f"— {short} " in f"{opp['Name']} "), None)
+                for product in cached(ctx, f"{self.id}|products", build_products):
+                    short = next((x for x in family if product["Name"].endswith(x)), None)
+                    if deal_short is None or short is None or short == deal_short:
+                        continue
+                    if family[short] == "Services" or (family[short] == "Add-on" and family[deal_short] == "Platform"):
+                        pairs.append((opp, product))
+            return shuffled(self.id, ctx, pairs, "pairs")
+
+        return (cached(ctx, f"{self.id}|pairs", build_pairs), shuffled(self.id, ctx, SEATS, "seats"),
+                shuffled(self.id, ctx, DISCOUNTS, "discount"))
 
     def count_instances(self, ctx: SampleContext) -> int:
         return count(*self._pool(ctx))
 
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
-        opp, product, seats, discount = choose(self.id, ctx.variant, *self._pool(ctx))
+        (opp, product), seats, discount = choose(self.id, ctx.variant, *self._pool(ctx))
         before = {i["Id"] for i in snapshot(ctx, "OpportunityLineItem")}
         total = round(seats * product["Price"] * (1 - discount / 100), 2)
         others = [o["Id"] for o in snapshot(ctx, "Opportunity") if not o["IsClosed"] and o["Id"] != opp["Id"]][:3]
