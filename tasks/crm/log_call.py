@@ -23,6 +23,14 @@ from tasks.crm._common import (allow, allow_notes_and_activities, around, dml, m
 from tasks.crm._notes import written
 
 TOPICS = ("pricing for the renewal", "the security questionnaire", "the rollout timeline", "seat expansion", "the pilot results")
+# The deals (by kind, read from the name) each topic is a call about.
+_TOPIC_FITS = {"pricing for the renewal": {"renewal"}, "the security questionnaire": {"new", "renewal", "expansion", "addon"},
+               "the rollout timeline": {"new", "expansion", "addon"}, "seat expansion": {"renewal", "expansion"},
+               "the pilot results": {"new", "addon"}}
+
+
+def _kind(name: str) -> str:
+    return "renewal" if " Renewal " in name else "expansion" if " Expansion " in name else "new" if name.endswith(" New Business") else "addon"
 
 
 class LogCall:
@@ -31,7 +39,7 @@ class LogCall:
     difficulty = "easy"
     summary = "Log a completed call with a contact as a Task on the right opportunity."
 
-    def _pool(self, ctx: SampleContext) -> tuple[tuple[tuple[dict, dict, str], ...], tuple[str, ...]]:
+    def _pool(self, ctx: SampleContext) -> tuple[tuple[tuple[dict, dict, str], str], ...]:
         def build() -> tuple[tuple[dict, dict, str], ...]:
             opps = rows(ctx.db, "Opportunity", TABLES["Opportunity"].c.IsClosed.is_(False))
             names = [o["Name"] for o in opps]
@@ -46,13 +54,18 @@ class LogCall:
                                   {"Id": contact["Id"], "Name": contact["Name"], "Title": contact["Title"]}, opp["Id"]))
             return shuffled(self.id, ctx, found)
 
-        return cached(ctx, self.id, build), shuffled(self.id, ctx, TOPICS, "topic")
+        def pairs() -> tuple:
+            """Each call with a topic that fits its deal: pricing for the renewal on a renewal, pilot results on new business."""
+            return shuffled(self.id, ctx, [(call, topic) for call in cached(ctx, self.id, build) for topic in TOPICS
+                                           if _kind(call[0]["Name"]) in _TOPIC_FITS[topic]], "pairs")
+
+        return cached(ctx, f"{self.id}|pairs", pairs)
 
     def count_instances(self, ctx: SampleContext) -> int:
-        return count(*self._pool(ctx))
+        return count(self._pool(ctx))
 
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
-        (opp, contact, _), topic = choose(self.id, ctx.variant, *self._pool(ctx))
+        (((opp, contact, _), topic),) = choose(self.id, ctx.variant, self._pool(ctx))
         myself = me(ctx)
         before = {t["Id"] for t in snapshot(ctx, "Task")}
         others = [o["Id"] for o in snapshot(ctx, "Opportunity") if not o["IsClosed"] and o["Id"] != opp["Id"]][:4]
