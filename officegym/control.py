@@ -12,7 +12,7 @@ import secrets
 from datetime import datetime
 from typing import Any
 
-from fastapi import APIRouter, Body, Depends, HTTPException, Request
+from fastapi import APIRouter, Body, Depends, HTTPException, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from officegym import apps
@@ -161,8 +161,18 @@ def env_events(env_id: str, request: Request, after: int = 0, limit: int = 1000)
 
 
 @router.get("/tasks")
-def list_tasks() -> dict[str, Any]:
-    return {"tasks": [describe(f) for f in registry.all_families()]}
+def list_tasks(request: Request, counts: bool = False, seed: int = Query(0, ge=0, le=2**31 - 1), size: str = "small") -> dict[str, Any]:
+    """The task families; with `counts`, how many distinct instances each has on the (seed,
+    size) company, so a trainer samples variants below it (variants past it wrap around)."""
+    listed = [describe(f) for f in registry.all_families()]
+    if not counts:
+        return {"tasks": listed}
+    try:
+        for task in listed:
+            task["instances"] = gym_of(request).count_instances(task["id"], seed=seed, size=size)
+    except ValueError as bad:
+        raise HTTPException(status_code=422, detail=str(bad)) from None
+    return {"tasks": listed, "seed": seed, "size": size}
 
 
 @router.get("/apps")

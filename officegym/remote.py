@@ -107,8 +107,11 @@ class ControlPlane:
         body = {"advance_seconds": seconds} if to is None else {"to": to}
         return self._call("POST", f"/v1/envs/{env_id}/clock", json=body)
 
-    def tasks(self) -> list[dict[str, Any]]:
-        return self._call("GET", "/v1/tasks")["tasks"]
+    def tasks(self, counts: bool = False, seed: int = 0, size: str = "small") -> list[dict[str, Any]]:
+        """The task families; with `counts`, each with its number of distinct `instances` on the
+        (seed, size) company (a variant past it wraps around)."""
+        params = {"counts": "true", "seed": seed, "size": size} if counts else None
+        return self._call("GET", "/v1/tasks", params=params)["tasks"]
 
     def close(self) -> None:
         self.http.close()

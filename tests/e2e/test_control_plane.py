@@ -137,6 +137,26 @@ def test_task_catalogue(http: httpx.Client) -> None:
         assert task["difficulty"] in ("easy", "medium", "hard")
     assert "chat/post-in-channel-v1" in [t["id"] for t in tasks]
     assert len({t["id"] for t in tasks}) == len(tasks)
+    assert all("instances" not in t for t in tasks), "counting is asked for"
+
+
+def test_task_catalogue_counts_each_familys_instances(http: httpx.Client) -> None:
+    """A trainer can see how many distinct variants a family has on a company, so sampling
+    below it never repeats an instance (variant N is instance N modulo the count)."""
+    counted = http.get("/v1/tasks", params={"counts": "true", "seed": 0, "size": "small"}).json()
+    assert counted["seed"] == 0 and counted["size"] == "small"
+    sizes = {t["id"]: t["instances"] for t in counted["tasks"]}
+    assert set(sizes) == {t["id"] for t in http.get("/v1/tasks").json()["tasks"]}
+    assert all(isinstance(n, int) and n > 0 for n in sizes.values()), sizes
+    n = sizes["chat/find-and-answer-v1"]
+    first = http.post("/v1/envs", json={"task": "chat/find-and-answer-v1", "variant": 1}).json()
+    wrapped = http.post("/v1/envs", json={"task": "chat/find-and-answer-v1", "variant": n + 1}).json()
+    try:
+        assert first["prompt"] == wrapped["prompt"]
+    finally:
+        for made in (first, wrapped):
+            http.delete(f"/v1/envs/{made['env_id']}")
+    assert http.get("/v1/tasks", params={"counts": "true", "size": "huge"}).status_code == 422
 
 
 def test_grade_a_bare_env_is_409(http: httpx.Client, created: dict[str, Any]) -> None:
