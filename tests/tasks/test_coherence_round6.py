@@ -1,0 +1,92 @@
+"""Task instances pair facts that belong together, as a careful employee reading the prompt
+would expect: a case closes with a fix written for its problem, a bug blocks a support ticket
+about the same thing and sits under the epic of its area, a request is never resolved "Fixed",
+a triage rule names the component the ticket is about, a quote line fits its deal, and a call's
+topic fits the deal it is logged on. Checked over many variants of each family and seed."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import select
+
+from apps.tickets.models import Issue
+from officegym.gym import Gym
+from seed_data._words import PRODUCTS
+from seed_data.tickets.lines import COMPONENTS, EPIC_OF_COMPONENT, SUP_FIXES, sup_template, topic_of
+
+SEEDS = (0, 1, 2)
+VARIANTS = range(24)
+
+
+def prompts(gym: Gym, task: str) -> Iterator[tuple[str, dict, dict[str, Issue]]]:
+    """(prompt, facts, the env's issues by key) for many variants of `task`."""
+    for seed in SEEDS:
+        count = gym.count_instances(task, seed) or 0
+        assert count > 0, f"{task} has no instance on seed {seed}"
+        for variant in VARIANTS[: min(len(VARIANTS), count)]:
+            env = gym.create(task, seed=seed, variant=variant)
+            try:
+                with gym.store.session(env) as db:
+                    issues = {i.key: i for i in db.scalars(select(Issue))}
+                    db.expunge_all()
+                yield env.task.prompt, env.task.facts, issues
+            finally:
+                gym.delete(env.id)
+
+
+def test_a_case_is_closed_with_a_fix_written_for_its_problem(gym: Gym) -> None:
+    for prompt, _facts, _issues in prompts(gym, "crm/close-case-v1"):
+        subject, fix = re.search(r'\("(.+?)"\) from .+ is resolved: (.+)\. Close the case', prompt).groups()
+        assert fix in SUP_FIXES.get(sup_template(subject) or "", ()), prompt
+
+
+def test_a_bug_blocks_a_ticket_about_the_same_thing_under_its_areas_epic(gym: Gym) -> None:
+    for prompt, facts, issues in prompts(gym, "tickets/link-bug-to-epic-v1"):
+        bug, ticket, epic = issues[facts["issue"]], issues[facts["blocks"]], issues[facts["epic"]]
+        assert topic_of(bug.summary) is not None and topic_of(bug.summary) == topic_of(ticket.summary), prompt
+        assert ticket.issue_type != "Task", prompt  # a bug comes from a problem report, not a request
+        areas = [name for name, words in COMPONENTS["ENG"] if any(w in bug.summary.lower() for w in words)]
+        assert epic.summary in {EPIC_OF_COMPONENT.get(a) for a in areas}, prompt
+
+
+def test_a_request_is_never_resolved_as_fixed_and_a_problem_never_as_withdrawn(gym: Gym) -> None:
+    for prompt, _facts, issues in prompts(gym, "tickets/resolve-with-resolution-v1"):
+        key, resolution = re.search(r'resolve (SUP-\d+) \(.+\) with the resolution "(.+?)"', prompt).groups()
+        fits = ("Won't Do", "Duplicate") if issues[key].issue_type == "Task" else ("Fixed", "Duplicate", "Cannot Reproduce")
+        assert resolution in fits, prompt
+
+
+def test_triage_rules_fit_the_ticket(gym: Gym) -> None:
+    for prompt, facts, issues in prompts(gym, "tickets/triage-support-ticket-v1"):
+        ticket = issues[facts["issue"]]
+        text = ticket.summary.lower()
+        assert facts["component"] == next(n for n, words in COMPONENTS["SUP"] if any(w in text for w in words)), prompt
+        if ticket.issue_type == "Task":
+            assert facts["priority"] == "Low" and facts["label"] != "escalated-to-eng", prompt
+        if ticket.issue_type == "Incident":
+            assert facts["priority"] in ("Highest", "High"), prompt
+        assert facts["label"] != "billing-review" or facts["component"] == "Billing", prompt
+
+
+def test_a_quote_line_fits_its_deal(gym: Gym) -> None:
+    family = {short: kind for _sku, short, kind, _price in PRODUCTS}
+    for prompt, _facts, _issues in prompts(gym, "crm/build-quote-v1"):
+        deal, product = re.search(r'opportunity "(.+?)": add \d+ seats of (.+?) from', prompt).groups()
+        deal_short = next(s for s in family if f"— {s} " in f"{deal} ")
+        short = next(s for s in family if product.endswith(s))
+        assert short != deal_short and family[short] != "Platform", prompt
+        assert family[short] == "Services" or family[deal_short] == "Platform", prompt
+
+
+def test_a_calls_topic_fits_its_deal(gym: Gym) -> None:
+    for prompt, _facts, _issues in prompts(gym, "crm/log-call-v1"):
+        topic, deal = re.search(r'\) about (.+?)\. Log it .+ on the opportunity "(.+?)"', prompt).groups()
+        if topic == "pricing for the renewal":
+            assert " Renewal " in deal, prompt
+        if topic == "the pilot results":
+            assert " Renewal " not in deal and " Expansion " not in deal, prompt
+        if topic == "seat expansion":
+            assert " Renewal " in deal or " Expansion " in deal, prompt
