@@ -1,15 +1,18 @@
 """The Sheets API v4 face: `/envs/{env_id}/api/sheets/v4/spreadsheets/…`, Google's routes,
 query parameters, bodies and error shape (`{"error": {"code", "message", "status"}}` with the
 HTTP status), so `googleapiclient.discovery.build("sheets", "v4", client_options={"api_endpoint":
-".../api/sheets/"})` works unchanged. Drive-side extras (listing, sharing, .xlsx) sit under
-`/drive/v3/…` in Drive's shape."""
+".../api/sheets/"})` works unchanged. Drive v3's routes (files.list, files.get with alt=media,
+files.export, files.copy, permissions) sit under `/drive/v3/…` in Drive's shapes, with Drive's
+errors."""
 
 from __future__ import annotations
 
+import base64
+import re
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Request, Response
 
 from apps.sheets import drive_query
 from apps.sheets.drive import MAX_SEARCH
@@ -34,7 +37,7 @@ def _query(request: Request) -> dict[str, Any]:
 
 
 async def _run(request: Request, env: Env, name: str, args: dict[str, Any], *, body_into: str | None = None,
-               body_fields: bool = False, shape: Callable[[Any], Any] | None = None) -> JSONResponse:
+               body_fields: bool = False, shape: Callable[[Any], Any] | None = None, drive: bool = False) -> Response:
     op = OPERATIONS[name]
     try:
         if request.method in ("POST", "PUT"):
@@ -52,10 +55,11 @@ async def _run(request: Request, env: Env, name: str, args: dict[str, Any], *, b
         if shape is not None:
             result = shape(result)
     except BadBody as bad:
-        return JSONResponse(error_body(SheetsError("INVALID_ARGUMENT", f"Invalid JSON payload received. {bad}")), status_code=400)
+        error = SheetsError("INVALID_ARGUMENT", f"Invalid JSON payload received. {bad}")
+        return JSONResponse((drive_error_body if drive else error_body)(error), status_code=400)
     except AppError as error:
-        return JSONResponse(error_body(error), status_code=CODE_HTTP.get(error.code, 400))
-    return JSONResponse(result)
+        return JSONResponse((drive_error_body if drive else error_body)(error), status_code=CODE_HTTP.get(error.code, 400))
+    return result if isinstance(result, Response) else JSONResponse(result)
 
 
 @router.post("/v4/spreadsheets")
@@ -113,27 +117,45 @@ async def get(spreadsheet_id: str, request: Request, env: Env = Depends(current_
     return await _run(request, env, "sheets.spreadsheets.get", {**_query(request), "spreadsheetId": spreadsheet_id})
 
 
-# -- Drive-side extras ---------------------------------------------------------------------
-# files.list is answered in Drive's shape ({kind, files: [{id, name, mimeType, …}]}), as Drive
-# answers it, bare or with what its clients send (gspread, google-api-python-client). Only the
-# `query` word of our own search (no Drive client sends it) answers the search tool's
+# -- Drive v3 ------------------------------------------------------------------------------
+# Drive's routes answer in Drive's shapes and with Drive's errors ({error: {code, message,
+# errors: [{domain, reason, message, locationType, location}]}}, which google-api-python-client
+# reads as HttpError.error_details). files.list is answered in Drive's shape ({kind, files: [{id,
+# name, mimeType, …}]}), bare or with what its clients send (gspread, google-api-python-client).
+# Only the `query` word of our own search (no Drive client sends it) answers the search tool's
 # [{id, title}] list.
 _DRIVE_PARAMS = frozenset(("q", "alt", "fields", "pageSize", "pageToken", "orderBy", "spaces", "corpora", "driveId",
                            "supportsAllDrives", "includeItemsFromAllDrives", "supportsTeamDrives", "includeTeamDriveItems"))
 _MAX_PAGE = 1000
+_DRIVE_REASONS = {400: "badRequest", 403: "insufficientFilePermissions", 404: "notFound", 500: "internalError"}
+_RANGE = re.compile(r"bytes=(\d*)-(\d*)")
+
+
+def drive_error_body(error: AppError) -> dict[str, Any]:
+    """Drive v3's error shape; the reason is the error's own (DriveError) or the status's."""
+    http = CODE_HTTP.get(error.code, 400)
+    item = {"domain": "global", "reason": getattr(error, "reason", None) or _DRIVE_REASONS.get(http, "badRequest"), "message": error.message}
+    if getattr(error, "location", None):
+        item.update(locationType="parameter", location=error.location)
+    return {"error": {"code": http, "message": error.message, "errors": [item]}}
+
+
+def _drive_args(request: Request, **path: str) -> dict[str, Any]:
+    """A Drive route's arguments: the query string (`fields` included) and the path's."""
+    return {**{k: v for k, v in request.query_params.items() if k not in ("alt", "prettyPrint", "key", "$.xgafv")}, **path}
 
 
 @router.get("/drive/v3/files")
-async def files(request: Request, env: Env = Depends(current_env)) -> JSONResponse:
+async def files(request: Request, env: Env = Depends(current_env)) -> Response:
     params = request.query_params
     if not _DRIVE_PARAMS.intersection(params.keys()):
         args = _query(request)
         if args.get("query"):
-            return await _run(request, env, "sheets.files.search", {"query": args["query"], "max_results": args.get("pageSize", 20)})
+            return await _run(request, env, "sheets.files.search", {"query": args["query"], "max_results": args.get("pageSize", 20)}, drive=True)
     return await _drive_list(request, env)
 
 
-async def _drive_list(request: Request, env: Env) -> JSONResponse:
+async def _drive_list(request: Request, env: Env) -> Response:
     """Drive's files.list: `q` in Drive's query language, `pageSize`/`pageToken`, answered as
     {kind: "drive#fileList", incompleteSearch, files: [{kind, id, name, mimeType, …}], nextPageToken?}."""
     params = request.query_params
@@ -144,9 +166,9 @@ async def _drive_list(request: Request, env: Env) -> JSONResponse:
         folder = (query.folder() if query else None) or params.get("folderId")
         word = None if folder or query is None else query.search_word()
     except SheetsError as error:
-        return JSONResponse(error_body(error), status_code=400)
+        return JSONResponse(drive_error_body(error), status_code=400)
     except ValueError:
-        return JSONResponse(error_body(SheetsError("INVALID_ARGUMENT", "Invalid Value: pageSize and pageToken are numbers here")), status_code=400)
+        return JSONResponse(drive_error_body(SheetsError("INVALID_ARGUMENT", "Invalid Value: pageSize and pageToken are numbers here")), status_code=400)
 
     def shape(found: list[dict[str, Any]]) -> dict[str, Any]:
         files = []
@@ -164,8 +186,44 @@ async def _drive_list(request: Request, env: Env) -> JSONResponse:
         return page
 
     if word:
-        return await _run(request, env, "sheets.files.search", {"query": word, "max_results": MAX_SEARCH}, shape=shape)
-    return await _run(request, env, "sheets.files.list", {"folder_id": folder}, shape=shape)
+        return await _run(request, env, "sheets.files.search", {"query": word, "max_results": MAX_SEARCH}, shape=shape, drive=True)
+    return await _run(request, env, "sheets.files.list", {"folder_id": folder}, shape=shape, drive=True)
+
+
+@router.get("/drive/v3/files/{file_id}")
+async def file_get(file_id: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    """Drive's files.get: the file's metadata (`fields` picks them), or with alt=media an
+    uploaded file's bytes, with its Content-Type; a Range header is answered as Drive does (206)."""
+    if request.query_params.get("alt") != "media":
+        return await _run(request, env, "sheets.files.get", _drive_args(request, fileId=file_id), drive=True)
+    return await _run(request, env, "sheets.files.download", {"fileId": file_id}, drive=True,
+                      shape=lambda found: _media(request, base64.b64decode(found["content_base64"]), found["mimeType"]))
+
+
+def _media(request: Request, data: bytes, mime: str) -> Response:
+    """The bytes, whole or the one range asked (`bytes=a-b`, `bytes=a-`, `bytes=-n`)."""
+    asked = _RANGE.fullmatch(request.headers.get("range", "").strip())
+    total = len(data)
+    if asked is None or asked.groups() == ("", ""):
+        return Response(data, media_type=mime)
+    first, last = asked.groups()
+    start, end = (max(total - int(last), 0), total - 1) if first == "" else (int(first), min(int(last or total - 1), total - 1))
+    if start >= total or start > end:
+        return Response(status_code=416, headers={"content-range": f"bytes */{total}"})
+    return Response(data[start:end + 1], status_code=206, media_type=mime, headers={"content-range": f"bytes {start}-{end}/{total}"})
+
+
+@router.get("/drive/v3/files/{file_id}/export")
+async def export(file_id: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    """Drive's files.export of a Google Sheet into `mimeType`: the file's bytes, with that type."""
+    return await _run(request, env, "sheets.files.export", _drive_args(request, fileId=file_id), drive=True,
+                      shape=lambda made: Response(base64.b64decode(made["content_base64"]), media_type=made["mimeType"]))
+
+
+@router.get("/drive/v3/files/{file_id}/permissions")
+async def permissions(file_id: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    """Drive's permissions.list ({kind: "drive#permissionList", permissions: [{kind, id, type, role}]})."""
+    return await _run(request, env, "sheets.permissions.list", _drive_args(request, fileId=file_id), drive=True)
 
 
 @router.get("/drive/v3/files/{file_id}/comments")
@@ -175,24 +233,19 @@ async def comments(file_id: str, request: Request, env: Env = Depends(current_en
 
 
 @router.post("/drive/v3/files/{spreadsheet_id}/permissions")
-async def share(spreadsheet_id: str, request: Request, env: Env = Depends(current_env)) -> JSONResponse:
+async def share(spreadsheet_id: str, request: Request, env: Env = Depends(current_env)) -> Response:
     body = await json_body(request) if request.headers.get("content-type", "").startswith("application/json") else None
     body = body if isinstance(body, dict) else {}
     recipients = [{"email_address": body.get("emailAddress"), "role": body.get("role", "reader")}]
-    return await _run(request, env, "sheets.permissions.share", {"spreadsheet_id": spreadsheet_id, "recipients": recipients})
-
-
-@router.get("/drive/v3/files/{spreadsheet_id}/export")
-async def export(spreadsheet_id: str, request: Request, env: Env = Depends(current_env)) -> JSONResponse:
-    return await _run(request, env, "sheets.exportXlsx", {"spreadsheet_id": spreadsheet_id})
+    return await _run(request, env, "sheets.permissions.share", {"spreadsheet_id": spreadsheet_id, "recipients": recipients}, drive=True)
 
 
 @router.post("/drive/v3/files/{file_id}/copy")
-async def copy_file(file_id: str, request: Request, env: Env = Depends(current_env)) -> JSONResponse:
+async def copy_file(file_id: str, request: Request, env: Env = Depends(current_env)) -> Response:
     """Drive's files.copy: an uploaded .xlsx copied as a Google Sheet is converted ("Open with Google Sheets")."""
-    return await _run(request, env, "sheets.files.copy", {"fileId": file_id}, body_fields=True)
+    return await _run(request, env, "sheets.files.copy", {"fileId": file_id}, body_fields=True, drive=True)
 
 
 @router.post("/drive/v3/files:importXlsx")
-async def import_file(request: Request, env: Env = Depends(current_env)) -> JSONResponse:
-    return await _run(request, env, "sheets.importXlsx", {}, body_fields=True)
+async def import_file(request: Request, env: Env = Depends(current_env)) -> Response:
+    return await _run(request, env, "sheets.importXlsx", {}, body_fields=True, drive=True)

@@ -1,8 +1,13 @@
 """The Drive side of spreadsheets: listing, searching, folders, sharing with the company's
-people, and finding cells. The operations are bound into `SheetsService` (service.py)."""
+people, and finding cells; and Drive's reads of one file (files.get with `fields`, an uploaded
+file's bytes for alt=media, permissions.list), in Drive's resource shapes. The operations are
+bound into `SheetsService` (service.py; the file reads in operations.py)."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from pydantic import Field
@@ -10,6 +15,16 @@ from sqlalchemy import Integer, bindparam, or_, select
 
 from apps.sheets import search_text
 from apps.sheets.a1 import cell_name
+from apps.sheets.drive_query import (
+    EXPORTS,
+    FILE_SCHEMA,
+    FOLDER_MIME,
+    PERMISSION_LIST_SCHEMA,
+    SHEET_MIME,
+    DriveError,
+    parse_fields,
+    select_fields,
+)
 from apps.sheets.entry import decode, load_json
 from apps.sheets.errors import invalid, not_found
 from apps.sheets.formulas.formats import display
@@ -22,6 +37,11 @@ from officegym.core.sql import Prepared
 ROLES = ("reader", "commenter", "writer")
 MAX_SEARCH = 100
 DriveFileId = Annotated[str, Field(max_length=128, description="The Drive file ID of an uploaded file (the id in its link: drive.google.com/file/d/<id>/view)")]
+FileId = Annotated[str, Field(max_length=128, description="The ID of a Drive file: a Google Sheet's, an uploaded file's or a folder's")]
+Fields = Annotated[str, Field(max_length=2000, description="The fields to answer (Drive's partial response): 'id,name,size', 'owners(emailAddress)', 'permissions/role', or '*' for all")]
+FILE_DEFAULT = "kind,id,name,mimeType"  # what Drive answers when `fields` is not given
+PERMISSIONS_DEFAULT = "kind,nextPageToken,permissions(kind,id,type,role)"
+NOT_DOWNLOADABLE = "Only files with binary content can be downloaded. Use Export with Docs Editors files."
 
 
 def uploaded_file(self: Any, file_id: str) -> DriveFile:
@@ -190,3 +210,126 @@ def find_cells(self: Any, spreadsheet_id: SpreadsheetId, query: Query, sheet: st
                 if len(results) >= max_results:
                     return results
     return results
+
+
+# -- Drive's file reads: files.get, alt=media, permissions.list --------------------------------
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A Drive file the actor can open: a Google Sheet, an uploaded file or a folder."""
+
+    kind: str  # sheet, upload, folder
+    row: Any  # its Spreadsheet, DriveFile or Folder
+    role: str  # the actor's: owner, writer, commenter, reader
+
+
+def file_not_found(file_id: str) -> DriveError:
+    return DriveError("NOT_FOUND", f"File not found: {file_id}.", "notFound", "fileId")
+
+
+def drive_file(self: Any, file_id: str) -> Found:
+    """The file with this id, as the actor sees it; Drive's 404 when there is none they can open
+    (a spreadsheet not shared with them included: Drive does not tell it exists)."""
+    key = (file_id or "").strip()
+    if key:
+        role = self.role(key)
+        if role is not None:
+            return Found("sheet", self.db.get(Spreadsheet, key), role)
+        upload = self.db.get(DriveFile, key)
+        if upload is not None:  # shared with the organisation by link (uploaded_file)
+            return Found("upload", upload, "owner" if upload.owner_email.lower() == self.actor_email else "reader")
+        folder = self.db.get(Folder, key)
+        if folder is not None:
+            return Found("folder", folder, "reader")
+    raise file_not_found(file_id)
+
+
+def _user(self: Any, email: str, spreadsheet_id: str) -> dict[str, Any]:
+    return {"kind": "drive#user", "emailAddress": email, "me": email.lower() == self.actor_email,
+            "permissionId": permission_id(spreadsheet_id, email.lower())}
+
+
+def _permissions(self: Any, found: Found) -> list[dict[str, Any]]:
+    """The file's permissions as Drive's Permission resources, owner first."""
+    if found.kind == "sheet":
+        rows = self.db.scalars(select(Permission).where(Permission.spreadsheet_id == found.row.id)).all()
+        rows = sorted(rows, key=lambda p: (p.role != "owner", p.email))
+        return [{"kind": "drive#permission", "id": p.permission_id, "type": "user", "emailAddress": p.email, "role": p.role,
+                 "deleted": False, "pendingOwner": False} for p in rows]
+    if found.kind == "upload":
+        owner = found.row.owner_email.lower()
+        domain = owner.rsplit("@", 1)[-1]
+        return [{"kind": "drive#permission", "id": permission_id(found.row.id, owner), "type": "user", "emailAddress": owner,
+                 "role": "owner", "deleted": False, "pendingOwner": False},
+                {"kind": "drive#permission", "id": permission_id(found.row.id, "domain", domain), "type": "domain", "domain": domain,
+                 "displayName": domain, "role": "reader", "allowFileDiscovery": False}]
+    return []
+
+
+def _capabilities(found: Found) -> dict[str, bool]:
+    edit = found.role in ("owner", "writer")
+    owner = found.role == "owner"
+    return {"canEdit": edit, "canComment": found.role != "reader", "canShare": edit, "canCopy": found.kind != "folder",
+            "canDownload": found.kind != "folder", "canRename": edit, "canDelete": owner, "canTrash": owner,
+            "canReadRevisions": edit, "canAddChildren": found.kind == "folder" and edit, "canListChildren": found.kind == "folder",
+            "canModifyContent": edit, "canChangeCopyRequiresWriterPermission": edit, "canRemoveChildren": False}
+
+
+def file_resource(self: Any, found: Found) -> dict[str, Any]:
+    """Everything Drive's File resource says of the file that is known here."""
+    row = found.row
+    base = {"kind": "drive#file", "id": row.id, "starred": False, "trashed": False, "explicitlyTrashed": False, "spaces": ["drive"]}
+    if found.kind == "folder":
+        return {**base, "name": row.name, "mimeType": FOLDER_MIME, "parents": [row.parent], "capabilities": _capabilities(found)}
+    permissions = _permissions(self, found)
+    if found.kind == "sheet":
+        owner = next((p["emailAddress"] for p in permissions if p["role"] == "owner"), row.owner_email)
+        resource = {**base, "name": row.title, "mimeType": SHEET_MIME, "parents": [row.folder_id],
+                    "webViewLink": f"https://docs.google.com/spreadsheets/d/{row.id}/edit?usp=drivesdk",
+                    "createdTime": row.created, "modifiedTime": row.modified, "owners": [_user(self, owner, row.id)],
+                    "exportLinks": {mime: f"https://docs.google.com/spreadsheets/export?id={row.id}&exportFormat={ext}"
+                                    for mime, ext in EXPORTS.items()}}
+    else:
+        data = base64.b64decode(row.content)
+        extension = row.name.rsplit(".", 1)[-1] if "." in row.name else None
+        resource = {**base, "name": row.name, "mimeType": row.mime_type, "parents": [row.folder_id],
+                    "webViewLink": f"https://drive.google.com/file/d/{row.id}/view?usp=drivesdk",
+                    "webContentLink": f"https://drive.google.com/uc?id={row.id}&export=download",
+                    "createdTime": row.created, "modifiedTime": row.created, "owners": [_user(self, row.owner_email, row.id)],
+                    "originalFilename": row.name, "size": str(len(data)), "quotaBytesUsed": str(len(data)),
+                    "md5Checksum": hashlib.md5(data).hexdigest(), "sha1Checksum": hashlib.sha1(data).hexdigest(),
+                    "sha256Checksum": hashlib.sha256(data).hexdigest()}
+        if extension:
+            resource["fileExtension"] = resource["fullFileExtension"] = extension
+    resource.update({"ownedByMe": found.role == "owner", "shared": len(permissions) > 1, "viewedByMe": True,
+                     "capabilities": _capabilities(found), "permissionIds": [p["id"] for p in permissions],
+                     "viewersCanCopyContent": True, "copyRequiresWriterPermission": False, "writersCanShare": True,
+                     "isAppAuthorized": False, "hasThumbnail": False})
+    if found.role in ("owner", "writer"):
+        resource["permissions"] = permissions
+    return resource
+
+
+@operation("sheets.files.get")
+def files_get(self: Any, fileId: FileId, fields: Fields | None = None) -> dict[str, Any]:
+    """Drive's files.get: a file's metadata, only the fields asked (by default kind, id, name, mimeType)."""
+    tree = parse_fields(fields or FILE_DEFAULT, FILE_SCHEMA)
+    return select_fields(file_resource(self, drive_file(self, fileId)), tree)
+
+
+@operation("sheets.files.download")
+def files_download(self: Any, fileId: FileId) -> dict[str, Any]:
+    """Drive's files.get with alt=media: an uploaded file's bytes (base64) and type. A Google
+    Sheet has no bytes of its own: it is exported (files.export), as Drive says."""
+    found = drive_file(self, fileId)
+    if found.kind != "upload":
+        raise DriveError("PERMISSION_DENIED", NOT_DOWNLOADABLE, "fileNotDownloadable", "alt")
+    return {"id": found.row.id, "name": found.row.name, "mimeType": found.row.mime_type, "content_base64": found.row.content}
+
+
+@operation("sheets.permissions.list")
+def permissions_list(self: Any, fileId: FileId, fields: Fields | None = None) -> dict[str, Any]:
+    """Drive's permissions.list: who the file is shared with, only the fields asked (by default
+    each permission's kind, id, type and role)."""
+    tree = parse_fields(fields or PERMISSIONS_DEFAULT, PERMISSION_LIST_SCHEMA)
+    listed = {"kind": "drive#permissionList", "permissions": _permissions(self, drive_file(self, fileId))}
+    return select_fields(listed, tree)

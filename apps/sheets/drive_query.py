@@ -18,9 +18,26 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from apps.sheets.errors import invalid
+from apps.sheets.errors import SheetsError, invalid
 
 SHEET_MIME = "application/vnd.google-apps.spreadsheet"
+FOLDER_MIME = "application/vnd.google-apps.folder"
+XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+# What a Google Sheet exports to here (files.export): its MIME type → the format's extension.
+# CSV and TSV hold the first tab, as Drive's do. Others (PDF, ODS, zipped HTML) are refused
+# with Drive's 400 for a conversion it does not offer.
+EXPORTS = {XLSX_MIME: "xlsx", "text/csv": "csv", "text/tab-separated-values": "tsv"}
+
+
+class DriveError(SheetsError):
+    """A Drive API error with Drive's own `reason` (notFound, fileNotExportable, …) and, for a
+    bad parameter, its name: the Drive face answers {error: {code, message, errors: [{domain,
+    reason, message, locationType, location}]}}."""
+
+    def __init__(self, code: str, message: str, reason: str, location: str | None = None) -> None:
+        super().__init__(code, message)
+        self.reason = reason
+        self.location = location
 FIELDS = ("name", "fullText", "mimeType", "trashed", "starred", "parents")
 _TOKEN = re.compile(r"""\s*(?:(?P<str>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|(?P<op><=|>=|!=|=|<|>|\(|\))|(?P<word>[A-Za-z_][\w.]*))""")
 
@@ -196,3 +213,113 @@ def _term_holds(term: Term, file: dict[str, Any], searched: str | None) -> bool:
     if term.field == "parents":
         return term.value in (file.get("parents") or ())
     return False
+
+
+# -- partial responses: the `fields` parameter ----------------------------------------------
+# Drive answers only the fields asked: `id,name`, `files(id,name),nextPageToken`,
+# `owners/emailAddress`, `*`. A name the resource does not have is Drive's 400 "Invalid field
+# selection"; a field it has but that is unset here is simply left out, as Drive leaves it out.
+FILE_FIELDS = frozenset((
+    "appProperties", "capabilities", "clientEncryptionDetails", "contentHints", "contentRestrictions", "copyRequiresWriterPermission",
+    "createdTime", "description", "downloadRestrictions", "driveId", "explicitlyTrashed", "exportLinks", "fileExtension",
+    "folderColorRgb", "fullFileExtension", "hasAugmentedPermissions", "hasThumbnail", "headRevisionId", "iconLink", "id",
+    "imageMediaMetadata", "inheritedPermissionsDisabled", "isAppAuthorized", "kind", "labelInfo", "lastModifyingUser",
+    "linkShareMetadata", "md5Checksum", "mimeType", "modifiedByMe", "modifiedByMeTime", "modifiedTime", "name", "originalFilename",
+    "ownedByMe", "owners", "parents", "permissionIds", "permissions", "properties", "quotaBytesUsed", "resourceKey", "sha1Checksum",
+    "sha256Checksum", "shared", "sharedWithMeTime", "sharingUser", "shortcutDetails", "size", "spaces", "starred", "teamDriveId",
+    "thumbnailLink", "thumbnailVersion", "trashed", "trashedTime", "trashingUser", "version", "videoMediaMetadata", "viewedByMe",
+    "viewedByMeTime", "viewersCanCopyContent", "webContentLink", "webViewLink", "writersCanShare"))
+USER_FIELDS = frozenset(("kind", "displayName", "emailAddress", "me", "permissionId", "photoLink"))
+PERMISSION_FIELDS = frozenset((
+    "allowFileDiscovery", "deleted", "displayName", "domain", "emailAddress", "expirationTime", "id", "inheritedPermissionsDisabled",
+    "kind", "pendingOwner", "permissionDetails", "photoLink", "role", "teamDrivePermissionDetails", "type", "view"))
+# What each resource's fields are, for checking a selection (a name maps to its own schema, or None: not checked below it).
+FILE_SCHEMA: dict[str, Any] = {name: None for name in FILE_FIELDS} | {
+    "owners": USER_FIELDS, "lastModifyingUser": USER_FIELDS, "sharingUser": USER_FIELDS, "trashingUser": USER_FIELDS,
+    "permissions": PERMISSION_FIELDS}
+FILE_LIST_SCHEMA: dict[str, Any] = {"kind": None, "nextPageToken": None, "incompleteSearch": None, "files": FILE_SCHEMA}
+PERMISSION_LIST_SCHEMA: dict[str, Any] = {"kind": None, "nextPageToken": None, "permissions": PERMISSION_FIELDS}
+ALL = True  # a selected field with everything under it
+MAX_FIELDS = 2000  # characters of a `fields` parameter read
+
+
+def parse_fields(text: str, schema: dict[str, Any] | frozenset[str] | None) -> dict[str, Any]:
+    """A `fields` selection as a tree {name: ALL | {…}}, checked against the resource's schema."""
+    if len(text) > MAX_FIELDS:
+        raise DriveError("INVALID_ARGUMENT", f"Invalid field selection: longer than {MAX_FIELDS} characters", "invalidParameter", "fields")
+    tokens = re.findall(r"[A-Za-z_$][\w$]*|\*|[(),/]|\S", text)
+    pos = 0
+
+    def bad(what: str) -> Exception:
+        return DriveError("INVALID_ARGUMENT", f"Invalid field selection {what}", "invalidParameter", "fields")
+
+    def selection(depth: int) -> dict[str, Any]:
+        nonlocal pos
+        tree: dict[str, Any] = {}
+        while True:
+            path = [name()]
+            while pos < len(tokens) and tokens[pos] == "/":
+                pos += 1
+                path.append(name())
+            below: Any = ALL
+            if pos < len(tokens) and tokens[pos] == "(":
+                if depth > 8:
+                    raise bad(text)
+                pos += 1
+                below = selection(depth + 1)
+                if pos >= len(tokens) or tokens[pos] != ")":
+                    raise bad(text)
+                pos += 1
+            for part in reversed(path[1:]):
+                below = {part: below}
+            _merge(tree, path[0], below)
+            if pos < len(tokens) and tokens[pos] == ",":
+                pos += 1
+                continue
+            return tree
+
+    def name() -> str:
+        nonlocal pos
+        if pos >= len(tokens) or not (tokens[pos] == "*" or re.fullmatch(r"[A-Za-z_$][\w$]*", tokens[pos])):
+            raise bad(tokens[pos] if pos < len(tokens) else text)
+        pos += 1
+        return tokens[pos - 1]
+
+    tree = selection(0)
+    if pos != len(tokens):
+        raise bad(tokens[pos])
+    _check(tree, schema)
+    return tree
+
+
+def _merge(tree: dict[str, Any], key: str, below: Any) -> None:
+    if key not in tree or below is ALL or tree[key] is ALL:
+        tree[key] = ALL if below is ALL or tree.get(key) is ALL else below
+        return
+    for k, v in below.items():
+        _merge(tree[key], k, v)
+
+
+def _check(tree: dict[str, Any], schema: dict[str, Any] | frozenset[str] | None) -> None:
+    if schema is None:
+        return
+    for key, below in tree.items():
+        if key == "*":
+            continue
+        if key not in schema:
+            raise DriveError("INVALID_ARGUMENT", f"Invalid field selection {key}", "invalidParameter", "fields")
+        if below is not ALL:
+            _check(below, schema.get(key) if isinstance(schema, dict) else None)
+
+
+def select_fields(value: Any, tree: Any) -> Any:
+    """`value` cut down to the selection (lists are selected item by item)."""
+    if tree is ALL:
+        return value
+    if isinstance(value, list):
+        return [select_fields(item, tree) for item in value]
+    if not isinstance(value, dict):
+        return value
+    if "*" in tree:
+        return {k: select_fields(v, tree[k]) if k in tree and tree[k] is not ALL else v for k, v in value.items()}
+    return {k: select_fields(value[k], below) for k, below in tree.items() if k in value}

@@ -1,11 +1,13 @@
 """Excel interop with openpyxl: import an .xlsx as a new spreadsheet (tabs, values, formulas,
 number formats, merges, frozen rows), recalculated by our engine; export a spreadsheet as an
-.xlsx with the same. Files travel as base64 text (tool arguments and JSON bodies are text)."""
+.xlsx with the same; Drive's files.export of a Google Sheet as .xlsx, CSV or TSV. Files travel
+as base64 text (tool arguments and JSON bodies are text; the REST face answers the bytes)."""
 
 from __future__ import annotations
 
 import base64
 import binascii
+import csv
 import io
 import re
 import zipfile
@@ -16,8 +18,9 @@ from typing import Any
 
 from sqlalchemy import select
 
-from apps.sheets.a1 import cell_name
-from apps.sheets.drive import DriveFileId, uploaded_file
+from apps.sheets.a1 import cell_name, quote_sheet
+from apps.sheets.drive import DriveFileId, FileId, drive_file, uploaded_file
+from apps.sheets.drive_query import EXPORTS, XLSX_MIME, DriveError
 from apps.sheets.entry import dump_json, encode, load_json
 from apps.sheets.errors import invalid
 from apps.sheets.formulas.values import to_serial
@@ -27,7 +30,8 @@ from officegym.core.operations import operation
 
 MAX_XLSX_BYTES = 20 * 1024 * 1024
 MAX_IMPORT_CELLS = 500_000
-XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+NOT_EXPORTABLE = "Export only supports Docs Editors files."
+NO_CONVERSION = "The requested conversion is not supported."
 GOOGLE_SHEET_MIME = "application/vnd.google-apps.spreadsheet"
 # Functions newer than Excel 2007 are stored with a prefix in the file format; Excel, LibreOffice
 # and openpyxl readers expect it, and a file without it shows #NAME? in them.
@@ -262,3 +266,40 @@ def export_xlsx(self: Any, spreadsheet_id: SpreadsheetId) -> dict[str, Any]:
     return {"spreadsheetId": spreadsheet.id, "title": spreadsheet.title, "fileName": f"{spreadsheet.title}.xlsx",
             "mimeType": XLSX_MIME, "size": len(data), "content_base64": base64.b64encode(data).decode()}
 
+
+
+@operation("sheets.files.export")
+def files_export(self: Any, fileId: FileId, mimeType: str | None = None) -> dict[str, Any]:
+    """Drive's files.export of a Google Sheet: the file in the asked format (base64), .xlsx
+    (every tab, formulas and formats) or CSV/TSV (the first tab as shown). An uploaded file is
+    not exported (Drive's 403 fileNotExportable): it is downloaded as it is (alt=media)."""
+    found = drive_file(self, fileId)
+    if not mimeType:
+        raise DriveError("INVALID_ARGUMENT", "Required parameter: mimeType", "required", "mimeType")
+    if found.kind != "sheet":
+        raise DriveError("PERMISSION_DENIED", NOT_EXPORTABLE, "fileNotExportable", "fileId")
+    kind = EXPORTS.get(mimeType.split(";")[0].strip().lower())
+    if kind is None:
+        raise DriveError("INVALID_ARGUMENT", f"{NO_CONVERSION} (a Google Sheet exports here as {', '.join(EXPORTS)})",
+                         "badRequest", "convertTo")
+    if kind == "xlsx":
+        made = export_xlsx(self, found.row.id)
+        return {"id": found.row.id, "mimeType": XLSX_MIME, "content_base64": made["content_base64"]}
+    first = self.tabs(found.row.id)[0]
+    rows = self.value_range(found.row.id, quote_sheet(first.title)).get("values", [])
+    width = max((len(r) for r in rows), default=0)
+    cells = [["" if v is None else _shown(v) for v in row] + [""] * (width - len(row)) for row in rows]
+    out = io.StringIO()
+    if kind == "csv":
+        csv.writer(out, lineterminator="\r\n").writerows(cells)
+    else:  # TSV has no quoting: a tab or line break inside a cell is written as a space
+        out.writelines("\t".join(" ".join(c.split()) if any(ch in c for ch in "\t\r\n") else c for c in row) + "\r\n" for row in cells)
+    text = out.getvalue().removesuffix("\r\n")  # Drive's CSV ends without a line break
+    return {"id": found.row.id, "mimeType": "text/csv" if kind == "csv" else "text/tab-separated-values",
+            "content_base64": base64.b64encode(text.encode()).decode()}
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    return str(value)
