@@ -127,6 +127,7 @@ async def get(spreadsheet_id: str, request: Request, env: Env = Depends(current_
 _DRIVE_PARAMS = frozenset(("q", "alt", "fields", "pageSize", "pageToken", "orderBy", "spaces", "corpora", "driveId",
                            "supportsAllDrives", "includeItemsFromAllDrives", "supportsTeamDrives", "includeTeamDriveItems"))
 _MAX_PAGE = 1000
+LIST_DEFAULT = "kind,incompleteSearch,nextPageToken,files(kind,id,name,mimeType)"  # Drive's answer when `fields` is not given
 _DRIVE_REASONS = {400: "badRequest", 403: "insufficientFilePermissions", 404: "notFound", 500: "internalError"}
 _RANGE = re.compile(r"bytes=(\d*)-(\d*)")
 
@@ -157,7 +158,8 @@ async def files(request: Request, env: Env = Depends(current_env)) -> Response:
 
 async def _drive_list(request: Request, env: Env) -> Response:
     """Drive's files.list: `q` in Drive's query language, `pageSize`/`pageToken`, answered as
-    {kind: "drive#fileList", incompleteSearch, files: [{kind, id, name, mimeType, …}], nextPageToken?}."""
+    {kind: "drive#fileList", incompleteSearch, files: [{kind, id, name, mimeType, …}], nextPageToken?},
+    only the fields asked (`fields`, as Drive's partial response; a name a file does not have is a 400)."""
     params = request.query_params
     try:
         query = drive_query.parse(params["q"]) if params.get("q", "").strip() else None
@@ -165,6 +167,7 @@ async def _drive_list(request: Request, env: Env) -> Response:
         start = max(int(params.get("pageToken") or 0), 0)
         folder = (query.folder() if query else None) or params.get("folderId")
         word = None if folder or query is None else query.search_word()
+        picked = drive_query.parse_fields(params.get("fields") or LIST_DEFAULT, drive_query.FILE_LIST_SCHEMA)
     except SheetsError as error:
         return JSONResponse(drive_error_body(error), status_code=400)
     except ValueError:
@@ -183,7 +186,7 @@ async def _drive_list(request: Request, env: Env) -> Response:
         page = {"kind": "drive#fileList", "incompleteSearch": False, "files": files[start:start + size]}
         if start + size < len(files):
             page["nextPageToken"] = str(start + size)
-        return page
+        return drive_query.select_fields(page, picked)
 
     if word:
         return await _run(request, env, "sheets.files.search", {"query": word, "max_results": MAX_SEARCH}, shape=shape, drive=True)

@@ -23,6 +23,8 @@ from google.auth.credentials import AnonymousCredentials
 from googleapiclient.discovery import build
 from googleapiclient.errors import HttpError
 from googleapiclient.http import MediaIoBaseDownload
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from openpyxl import load_workbook
 from slack_sdk import WebClient
 
@@ -168,3 +170,46 @@ def test_answer_from_xlsx_solved_by_downloading_the_file(agent_url: str, gym: Gy
             assert graded["reward"] == 1.0, graded
         finally:
             gym.delete(env.id)
+
+
+@pytest.fixture(scope="module")
+def shared_env(gym: Gym) -> Any:
+    env = gym.create(TASK, variant=0)
+    yield env
+    gym.delete(env.id)
+
+
+ODD = ["", " ", "*", "id,", "id,,name", "(", ")", "files(id", "owners(", "a" * 3000, "permissions(emailAddress)", "capabilities/canEdit",
+       "\u00e9", "id/name/kind", "*,owners(emailAddress)", "' OR 1=1 --", "%00", "\U0001f642", "1e400", "NaN"]
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_drive_file_routes_answer_hostile_input_with_drives_errors(agent_url: str, gym: Gym, shared_env: Env, data: st.DataObject) -> None:
+    """Odd ids, `fields`, MIME types and Range headers: never a 5xx, every error in Drive's shape, nothing written."""
+    base = f"{agent_url}/envs/{shared_env.id}/api/sheets/drive/v3/files"
+    ids = [shared_env.task.facts["file_id"], "root", "nope", "1" * 44, "%20", "..", "a" * 200, "\u00e9"]
+    file_id = data.draw(st.sampled_from(ids), label="file")
+    route = data.draw(st.sampled_from(["", "/export", "/permissions"]), label="route")
+    params = data.draw(st.dictionaries(st.sampled_from(["fields", "mimeType", "alt", "supportsAllDrives", "pageSize"]),
+                                       st.sampled_from([*ODD, "media", "json", XLSX, "text/csv", "application/pdf", "true"]), max_size=3), label="params")
+    headers = data.draw(st.sampled_from([{}, {"range": "bytes=0-9"}, {"range": "bytes=-5"}, {"range": "bytes=9-0"}, {"range": "bytes=99999999-"},
+                                         {"range": "bytes=0-1,5-6"}, {"range": "items=0-1"}, {"range": "bytes=" + "9" * 400 + "-"}]), label="headers")
+    before = len(gym.events(shared_env.id))
+    got = httpx.get(f"{base}/{file_id}{route}", params=params, headers=headers)
+    assert got.status_code in (200, 206, 400, 403, 404, 416), (got.status_code, got.text[:300])
+    if got.status_code >= 400 and got.status_code != 416 and got.headers.get("content-type", "").startswith("application/json"):
+        error = got.json()["error"]
+        assert set(error) == {"code", "message", "errors"} and error["code"] == got.status_code and error["errors"][0]["reason"], error
+    assert len(gym.events(shared_env.id)) == before
+
+
+def test_files_list_answers_the_fields_asked(agent_url: str, task_env: Env) -> None:
+    files = drive(agent_url, task_env).files()
+    plain = files.list(q=f"name = '{FORECAST}'").execute()
+    assert set(plain) == {"kind", "incompleteSearch", "files"} and set(plain["files"][0]) == {"kind", "id", "name", "mimeType"}
+    picked = files.list(q=f"name = '{FORECAST}'", fields="files(id)").execute()
+    assert picked == {"files": [{"id": plain["files"][0]["id"]}]}
+    with pytest.raises(HttpError) as bad:
+        files.list(fields="files(id,colour)").execute()
+    assert bad.value.resp.status == 400 and reason(bad.value) == "invalidParameter" and "colour" in str(bad.value)
