@@ -2,8 +2,12 @@
 
 `/envs/{id}/sheets/` lists the spreadsheets you can open; `/envs/{id}/sheets/d/{spreadsheetId}`
 shows one tab as an ARIA grid (column letters, row numbers, computed values through their
-number formats, errors as a spreadsheet shows them), a name box and formula bar showing the
-selected cell's formula, and the tabs. Editing is a form post of (cell, content) through the
+number formats, errors as a spreadsheet shows them, frozen header rows kept on top), a name box
+and formula bar showing the selected cell's formula, the sum of the selected numbers (as the
+product's status bar shows it), paging to further rows and columns, and the tabs. A Drive link
+(or file id) pasted into "Open a file" opens a spreadsheet, or an uploaded .xlsx in Drive's
+preview, whose "Open with Google Sheets" converts it (Drive files.copy); Find in sheet (Ctrl+F)
+selects the next cell showing the words. Editing is a form post of (cell, content) through the
 same `sheets.values.update` operation as the API, answered with a 303 back to the cell, so it
 works with JavaScript off; a small static script adds selection by mouse and arrow keys,
 typing into the formula bar and Enter to commit. Writes land in the trajectory (face "ui").
@@ -11,6 +15,7 @@ typing into the formula bar and Enter to commit. Writes land in the trajectory (
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -19,16 +24,18 @@ import jinja2
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
-from sqlalchemy import select
+from sqlalchemy import func, or_, select
 
 from apps.sheets import ui_actions
 from apps.sheets.a1 import A1Error, GridRange, cell_name, column_letter, parse_area, quote_sheet
+from apps.sheets.drive import uploaded_file
 from apps.sheets.entry import decode, load_json
 from apps.sheets.errors import SheetsError
 from apps.sheets.formulas.formats import display
-from apps.sheets.models import Cell, Merge
+from apps.sheets.models import Cell, Merge, Spreadsheet
 from apps.sheets.operations import OPERATIONS
 from apps.sheets.service import SheetsService
+from apps.sheets.xlsx import GOOGLE_SHEET_MIME, XLSX_MIME
 from officegym.core.env_store import Env
 from officegym.core.errors import AppError
 from officegym.core.ops import invoke
@@ -38,7 +45,8 @@ router = APIRouter(route_class=EnvRoute)
 _jinja = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"), autoescape=True,
                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
 templates = Jinja2Templates(env=_jinja)
-SHOWN_ROWS, SHOWN_COLS = 60, 15  # the window of the grid a page shows (scroll with ?top=)
+SHOWN_ROWS, SHOWN_COLS = 60, 15  # the window of the grid a page shows (scroll with ?top= and ?left=)
+DRIVE_ID = re.compile(r"(?:/d/|[?&]id=)([\w-]{10,128})|^([\w-]{10,128})$")
 
 
 def _base(env: Env) -> str:
@@ -61,10 +69,11 @@ def render_index(request: Request, env: Env, error: str = "", status: int = 200)
 
 
 def _grid(service: SheetsService, spreadsheet_id: str, tab: Any, top: int, left: int) -> dict[str, Any]:
-    rows = range(top, min(top + SHOWN_ROWS, tab.row_count))
+    frozen = min(tab.frozen_rows or 0, top)  # frozen header rows stay on top of a scrolled window
+    rows = [*range(frozen), *range(max(top, frozen), min(top + SHOWN_ROWS, tab.row_count))]
     cols = range(left, min(left + SHOWN_COLS, tab.column_count))
     found = service.db.execute(select(Cell.row, Cell.col, Cell.formula, Cell.kind, Cell.value, Cell.note, Cell.number_format, Cell.style).where(
-        Cell.spreadsheet_id == spreadsheet_id, Cell.sheet_id == tab.sheet_id, Cell.row >= rows.start, Cell.row < rows.stop,
+        Cell.spreadsheet_id == spreadsheet_id, Cell.sheet_id == tab.sheet_id, or_(Cell.row < frozen, (Cell.row >= top) & (Cell.row < top + SHOWN_ROWS)),
         Cell.col >= cols.start, Cell.col < cols.stop)).all()
     cells: dict[tuple[int, int], dict[str, Any]] = {}
     for row, col, formula, kind, value, note, fmt, style in found:
@@ -74,14 +83,29 @@ def _grid(service: SheetsService, spreadsheet_id: str, tab: Any, top: int, left:
         cells[(row, col)] = {
             "shown": str(shown), "entered": formula if formula is not None else _entered_text(decoded, load_json(fmt)),
             "error": kind == "e", "note": note or "", "number": kind == "n", "bold": bool(text_style.get("bold")),
-            "italic": bool(text_style.get("italic")),
+            "italic": bool(text_style.get("italic")), "value": repr(float(decoded)) if kind == "n" and isinstance(decoded, (int, float)) else "",
         }
     merges = service.db.scalars(select(Merge).where(Merge.spreadsheet_id == spreadsheet_id, Merge.sheet_id == tab.sheet_id)).all()
     hidden, spans = set(), {}
     for m in merges:
         spans[(m.start_row, m.start_col)] = (m.end_row - m.start_row, m.end_col - m.start_col)
         hidden |= {(r, c) for r in range(m.start_row, m.end_row) for c in range(m.start_col, m.end_col)} - {(m.start_row, m.start_col)}
-    return {"rows": list(rows), "cols": [(c, column_letter(c)) for c in cols], "cells": cells, "hidden": hidden, "spans": spans}
+    return {"rows": rows, "frozen": frozen, "cols": [(c, column_letter(c)) for c in cols], "cells": cells, "hidden": hidden, "spans": spans}
+
+
+def _selection_sum(service: SheetsService, spreadsheet_id: str, tab: Any, selected: GridRange) -> str:
+    """What the status bar says of a selection of several cells holding numbers: "Sum: $1,200"
+    (in the first number's format), as the product shows it; "" otherwise."""
+    if selected.r2 - selected.r1 == 1 and selected.c2 - selected.c1 == 1:  # type: ignore[operator]
+        return ""
+    found = service.db.execute(select(Cell.kind, Cell.value, Cell.note, Cell.number_format).where(
+        Cell.spreadsheet_id == spreadsheet_id, Cell.sheet_id == tab.sheet_id, Cell.kind == "n", Cell.row >= selected.r1, Cell.row < selected.r2,
+        Cell.col >= selected.c1, Cell.col < selected.c2).order_by(Cell.row, Cell.col)).all()
+    numbers = [(decode(kind, value, note), fmt) for kind, value, note, fmt in found]
+    numbers = [(v, fmt) for v, fmt in numbers if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    if not numbers:
+        return ""
+    return f"Sum: {display(sum(v for v, _ in numbers), load_json(numbers[0][1]))}"
 
 
 def _entered_text(value: Any, fmt: dict[str, str] | None) -> str:
@@ -97,13 +121,13 @@ def _entered_text(value: Any, fmt: dict[str, str] | None) -> str:
 
 
 @router.get("/d/{spreadsheet_id}", response_class=HTMLResponse)
-def spreadsheet_page(request: Request, spreadsheet_id: str, sheet: int | None = None, cell: str = "A1", top: int = 0,
-                     env: Env = Depends(current_env)) -> HTMLResponse:
-    return render_page(request, env, spreadsheet_id, sheet, cell, top)
+def spreadsheet_page(request: Request, spreadsheet_id: str, sheet: int | None = None, cell: str = "A1", top: int = 0, left: int = 0,
+                     find: str = "", env: Env = Depends(current_env)) -> HTMLResponse:
+    return render_page(request, env, spreadsheet_id, sheet, cell, top, left=left, find=find[:200])
 
 
 def render_page(request: Request, env: Env, spreadsheet_id: str, sheet: int | None, cell: str, top: int,
-                error: str = "", typed: str | None = None, status: int = 200) -> HTMLResponse:
+                error: str = "", typed: str | None = None, status: int = 200, left: int = 0, find: str = "") -> HTMLResponse:
     """One tab of a spreadsheet, `cell` (a cell or a range, as the name box shows it) selected."""
     with env_store(request).session(env) as db:
         service = SheetsService(db)
@@ -124,21 +148,113 @@ def render_page(request: Request, env: Env, spreadsheet_id: str, sheet: int | No
         top = max(0, min(top, tab.row_count - 1))
         if not top <= selected.r1 < top + SHOWN_ROWS:
             top = max(0, selected.r1 - SHOWN_ROWS // 2)
-        grid = _grid(service, spreadsheet.id, tab, top, 0)
+        left = max(0, min(left, tab.column_count - 1))
+        if not left <= selected.c1 < left + SHOWN_COLS:
+            left = max(0, selected.c1 - SHOWN_COLS // 2)
+        grid = _grid(service, spreadsheet.id, tab, top, left)
+        last_row = service.db.scalar(select(func.max(Cell.row)).where(Cell.spreadsheet_id == spreadsheet.id, Cell.sheet_id == tab.sheet_id))
         current = grid["cells"].get((selected.r1, selected.c1), {"entered": "", "shown": ""})
         context = {
             "base": _base(env), "spreadsheet": spreadsheet, "tabs": tabs, "tab": tab, "grid": grid, "role": service.role(spreadsheet.id),
             "selected": cell_name(selected.r1, selected.c1) if area.is_cell else area.a1(with_sheet=False),
             "sel_row": selected.r1, "sel_col": selected.c1, "sel": (selected.r1, selected.c1, selected.r2, selected.c2),
             "entered": current["entered"] if typed is None else typed, "error": error, "top": top, "shown_rows": SHOWN_ROWS,
-            "quote": quote, "columns": [column_letter(c) for c in range(tab.column_count)],
+            "quote": quote, "columns": [column_letter(c) for c in range(tab.column_count)], "left": left, "shown_cols": SHOWN_COLS,
+            "used_rows": (last_row or 0) + 1, "find": find, "total": _selection_sum(service, spreadsheet.id, tab, selected), "page": _paging(tab, top, left),
         }
     return templates.TemplateResponse(request, "sheet.html", context, status_code=status)
 
 
+def _paging(tab: Any, top: int, left: int) -> dict[str, tuple[str, int, int] | None]:
+    """The links to the next and previous window of rows and columns: (its first cell, top, left)."""
+    def at(row: int, col: int) -> tuple[str, int, int]:
+        return cell_name(row, col), row, col
+
+    return {
+        "up": at(max(0, top - SHOWN_ROWS), left) if top > 0 else None,
+        "down": at(top + SHOWN_ROWS, left) if top + SHOWN_ROWS < tab.row_count else None,
+        "back": at(top, max(0, left - SHOWN_COLS)) if left > 0 else None,
+        "forward": at(top, left + SHOWN_COLS) if left + SHOWN_COLS < tab.column_count else None,
+    }
+
+
+@router.get("/d/{spreadsheet_id}/find", response_class=HTMLResponse)
+def find(request: Request, spreadsheet_id: str, sheet: int | None = None, cell: str = "A1", q: str = "", env: Env = Depends(current_env)) -> Any:
+    """Find in sheet (Ctrl+F): the next cell after the selected one whose shown value contains
+    the words, row by row (wrapping to the top), selected; the page says when there is none."""
+    words = q.strip()[:200]
+    with env_store(request).session(env, reading=True) as db:
+        service = SheetsService(db)
+        try:
+            tab = next((t for t in service.tabs(spreadsheet_id) if t.sheet_id == sheet), None) or service.tabs(spreadsheet_id)[0]
+            found = service.find_cells(spreadsheet_id, words, sheet=tab.title, max_results=500) if words else []
+        except (SheetsError, IndexError):
+            return render_page(request, env, spreadsheet_id, sheet, cell, 0, error="That spreadsheet does not exist.", status=404)
+    try:
+        at = parse_area(cell.strip())
+        now = (at.r1, at.c1)
+    except A1Error:
+        now = (-1, -1)
+    places = [(parse_area(f["cell"]).r1, parse_area(f["cell"]).c1, f["cell"]) for f in found]
+    following = [p for p in places if (p[0], p[1]) > now] or places
+    if not following:
+        return render_page(request, env, spreadsheet_id, tab.sheet_id, cell, 0, error=f"No results for {words!r} in {tab.title}." if words
+                           else "Type what to find.", status=200)
+    query = urlencode({"sheet": tab.sheet_id, "cell": following[0][2], "find": words})
+    return RedirectResponse(f"{_base(env)}/d/{spreadsheet_id}?{query}", status_code=303)
+
+
+@router.get("/open", response_class=HTMLResponse)
+def open_link(request: Request, link: str = "", env: Env = Depends(current_env)) -> Any:
+    """File ▸ Open: a Drive link (or a file id) pasted in. A spreadsheet opens; an uploaded
+    file opens in Drive's preview, where "Open with Google Sheets" converts it."""
+    found = DRIVE_ID.search(link.strip()[:2000])
+    file_id = (found.group(1) or found.group(2)) if found else ""
+    with env_store(request).session(env, reading=True) as db:
+        service = SheetsService(db)
+        if file_id and db.get(Spreadsheet, file_id) is not None and service.role(file_id):
+            return RedirectResponse(f"{_base(env)}/d/{file_id}", status_code=303)
+        try:
+            uploaded_file(service, file_id)
+        except SheetsError:
+            pass
+        else:
+            return RedirectResponse(f"{_base(env)}/file/d/{file_id}/view", status_code=303)
+    return render_index(request, env, error=f"No file at {link.strip()[:200]!r} that you can open: paste its Drive link "
+                                            "(https://drive.google.com/file/d/<id>/view) or its id.", status=404)
+
+
+@router.get("/file/d/{file_id}/view", response_class=HTMLResponse)
+def file_view(request: Request, file_id: str, env: Env = Depends(current_env)) -> HTMLResponse:
+    """Drive's preview of an uploaded file: its name, type, owner and size, and "Open with
+    Google Sheets" for an Excel workbook."""
+    with env_store(request).session(env, reading=True) as db:
+        service = SheetsService(db)
+        try:
+            upload = uploaded_file(service, file_id)
+        except SheetsError as error:
+            return render_index(request, env, error=error.message, status=404)
+        context = {"base": _base(env), "me": service.actor_email, "file": {"id": upload.id, "name": upload.name, "owner": upload.owner_email,
+                   "size": upload.size, "created": upload.created, "excel": upload.mime_type == XLSX_MIME, "mime": upload.mime_type}}
+    return templates.TemplateResponse(request, "file.html", context)
+
+
+@router.post("/file/d/{file_id}/convert")
+def open_with_sheets(request: Request, file_id: str, env: Env = Depends(current_env)) -> Any:
+    """"Open with Google Sheets": the upload converted into a new Google Sheet (Drive files.copy
+    to the Sheets type; the upload stays), which opens."""
+    route = getattr(request.scope.get("route"), "path", request.url.path)
+    try:
+        made = invoke(env_store(request), env, OPERATIONS, OPERATIONS["sheets.files.copy"], {"fileId": file_id, "mimeType": GOOGLE_SHEET_MIME},
+                      face="ui", tool=f"POST {route}")
+    except AppError as error:
+        return render_index(request, env, error=error.message, status=error.status_code)
+    return RedirectResponse(f"{_base(env)}/d/{made['id']}", status_code=303)
+
+
 @router.post("/d/{spreadsheet_id}/cells")
 def edit_cell(request: Request, spreadsheet_id: str, sheet: int = Form(...), cell: str = Form(...), content: str = Form(""),
-              top: int = Form(0), env: Env = Depends(current_env)) -> Any:
+              top: int = Form(0), left: int = Form(0), env: Env = Depends(current_env)) -> Any:
     with env_store(request).session(env) as db:
         service = SheetsService(db)
         try:
@@ -154,13 +270,13 @@ def edit_cell(request: Request, spreadsheet_id: str, sheet: int = Form(...), cel
                {"spreadsheetId": spreadsheet_id, "range": target, "values": [[content.replace("\r\n", "\n")]], "valueInputOption": "USER_ENTERED"},
                face="ui", tool=f"POST {route}")
     except AppError as error:
-        return render_page(request, env, spreadsheet_id, sheet, cell, top, error=error.message, typed=content, status=400)
+        return render_page(request, env, spreadsheet_id, sheet, cell, top, error=error.message, typed=content, status=400, left=left)
     try:
         at = parse_area(cell)
         next_cell = cell_name(at.r1 + 1, at.c1)  # Enter moves down, as in a spreadsheet
     except A1Error:
         next_cell = "A1"
-    query = urlencode({"sheet": sheet, "cell": next_cell, "top": top})
+    query = urlencode({"sheet": sheet, "cell": next_cell, "top": top, "left": left})
     return RedirectResponse(f"{_base(env)}/d/{spreadsheet_id}?{query}", status_code=303)
 
 

@@ -1,0 +1,391 @@
+"""Every sheets task family done in the browser, variants 0 and 1, as a careful person does it
+with Google Sheets' UI: the formula bar, fill down, copy and paste, tabs, Data ▸ Sort range,
+row deletes; reading a figure from the status bar's "Sum:"; a Drive link opened from
+"Open a file" and converted with "Open with Google Sheets"; the CRM and the chat read and
+answered in their own pages. Each grades 1.0 with no collateral, and its writes are in the
+trajectory with face "ui"."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.test_sheets_ui import api_values
+
+SELECTED = re.compile(r"\bin-sel\b")
+
+
+def graded(live_server: Any, env_id: str) -> dict[str, Any]:
+    grade = live_server.gym.grade(env_id)
+    assert grade["reward"] == 1.0 and grade["passed"] and grade["collateral"] == [], grade
+    return grade
+
+
+def ui_writes(live_server: Any, env_id: str) -> list[str]:
+    return [e["operation"] for e in live_server.gym.events(env_id) if e["face"] == "ui" and not e["is_error"]]
+
+
+def only_ui_writes(live_server: Any, env_id: str) -> None:
+    events = [e for e in live_server.gym.events(env_id) if not e["is_error"]]
+    assert events and all(e["face"] == "ui" for e in events), [(e["face"], e["operation"]) for e in events]
+
+
+def cell(page: Page, name: str) -> Any:
+    return page.get_by_role("grid").get_by_role("gridcell", name=name, exact=True)
+
+
+def open_sheet(page: Page, live_server: Any, env_id: str, title: str, tab: str | None = None) -> None:
+    page.goto(f"{live_server.env_url(env_id, 'sheets')}/")
+    page.get_by_role("link", name=title, exact=True).click()
+    if tab:
+        page.get_by_role("navigation", name="Sheets").get_by_role("link", name=tab, exact=True).click()
+        expect(page.get_by_role("grid", name=tab)).to_be_visible()
+
+
+def go(page: Page, where: str) -> None:
+    """Type a cell or range into the name box and press Enter (the page goes there)."""
+    page.get_by_label("Name box").fill(where)
+    page.get_by_label("Name box").press("Enter")
+    expect(page.get_by_label("Name box")).to_have_value(where)
+
+
+def enter(page: Page, where: str, content: str) -> None:
+    """Select a cell and type into it, as in the formula bar, then Enter."""
+    go(page, where)
+    page.get_by_label("Formula bar").fill(content)
+    page.get_by_label("Formula bar").press("Enter")
+    expect(page.get_by_role("alert")).to_have_count(0)
+
+
+def fill_down(page: Page, area: str) -> None:
+    go(page, area)
+    page.get_by_role("grid").locator("td[aria-selected=true]").press("Control+d")
+    expect(page.get_by_role("alert")).to_have_count(0)
+
+
+def new_tab(page: Page, title: str) -> None:
+    """The "+" by the tabs, then the new tab's menu ▸ Rename."""
+    page.get_by_role("button", name="Add sheet").click()
+    made = page.get_by_role("navigation", name="Sheets").locator("a[aria-current=page]").inner_text()
+    page.get_by_label(f"{made} options").click()
+    page.get_by_label(f"New name for {made}").fill(title)
+    page.get_by_role("group", name=f"{made} tab menu").get_by_role("button", name="Rename").click()
+    expect(page.get_by_role("grid", name=title)).to_be_visible()
+
+
+def column_texts(page: Page, letter: str, first: int, last: int) -> list[str]:
+    """A column's shown text, rows `first` to `last`, scrolling down a window when they run past it."""
+    out = []
+    for r in range(first, last + 1):
+        if not cell(page, f"{letter}{r}").count():
+            go(page, f"{letter}{r}")
+        out.append(cell(page, f"{letter}{r}").inner_text())
+    return out
+
+
+def last_filled(page: Page, letter: str) -> int:
+    """The last row of the visible window with something in column `letter`."""
+    rows = page.get_by_role("grid").locator(f"td[data-cell^='{letter}']").evaluate_all(
+        "tds => tds.filter(td => td.textContent.trim() && /^[A-Z]+\\d+$/.test(td.dataset.cell)).map(td => +td.dataset.cell.replace(/^[A-Z]+/, ''))")
+    return max(rows)
+
+
+def dm_reply(page: Page, live_server: Any, env_id: str, dm: str, text: str) -> None:
+    page.goto(f"{live_server.env_url(env_id, 'chat')}/c/{dm}")
+    box = page.get_by_role("textbox", name=re.compile(r"^Message "))
+    box.fill(text)
+    box.press("Enter")
+    expect(page.get_by_text(text)).to_be_visible()
+
+
+def dm_question(page: Page, live_server: Any, env_id: str, dm: str) -> str:
+    page.goto(f"{live_server.env_url(env_id, 'chat')}/c/{dm}")
+    return page.get_by_role("main").inner_text()
+
+
+@pytest.fixture
+def task(live_server: Any, request: pytest.FixtureRequest) -> Any:
+    family, variant = request.param
+    env = live_server.gym.create(family, variant=variant)
+    yield env
+    live_server.gym.delete(env.id)
+
+
+def cases(family: str) -> Any:
+    return pytest.mark.parametrize("task", [(family, 0), (family, 1)], indirect=True, ids=["v0", "v1"])
+
+
+@cases("sheets/fill-formula-column-v1")
+def test_fill_formula_column(live_server: Any, page: Page, task: Any) -> None:
+    facts = task.task.facts
+    formula = {"Commission": '=IF(E2="Closed Won",F2*0.08,0)', "Close quarter": '="Q"&ROUNDUP(MONTH(G2)/3,0)'}[facts["computation"]]
+    letter = facts["column"]
+    open_sheet(page, live_server, task.id, "Sales Forecast FY2026")
+    enter(page, f"{letter}1", facts["computation"])
+    enter(page, f"{letter}2", formula)
+    fill_down(page, f"{letter}2:{letter}61")
+    expect(cell(page, f"{letter}60")).not_to_have_text("")
+    assert api_values(live_server, task.id, facts["spreadsheet"], f"Pipeline!{letter}61", render="FORMULA")[0][0].startswith("=")
+    graded(live_server, task.id)
+    assert ui_writes(live_server, task.id) == ["sheets.values.update", "sheets.values.update", "sheets.spreadsheets.batchUpdate"]
+
+
+@cases("sheets/fix-broken-formula-v1")
+def test_fix_broken_formula_by_copying_its_neighbour(live_server: Any, page: Page, task: Any) -> None:
+    """The Summary's stage rows share one formula: copy the row above's and paste it on the broken cell."""
+    facts = task.task.facts
+    open_sheet(page, live_server, task.id, "Sales Forecast FY2026", "Summary")
+    row = int(facts["cell"][1:])
+    cell(page, f"C{row - 1}").click()
+    page.keyboard.press("Control+c")
+    cell(page, facts["cell"]).click()
+    expect(page.get_by_label("Formula bar")).to_have_value(facts["broken"])
+    page.keyboard.press("Control+v")
+    cell(page, facts["cell"]).click()
+    expect(page.get_by_label("Formula bar")).to_have_value(facts["seeded"])
+    graded(live_server, task.id)
+    assert ui_writes(live_server, task.id) == ["sheets.spreadsheets.batchUpdate"]
+
+
+@cases("sheets/summary-tab-v1")
+def test_summary_tab_of_live_counts(live_server: Any, page: Page, task: Any) -> None:
+    facts = task.task.facts
+    column = {"Status": "E", "Type": "C", "Priority": "D", "Customer": "F", "Assignee": "G"}[facts["field"]]
+    open_sheet(page, live_server, task.id, "Support Metrics")
+    last = 81
+    go(page, f"A{last}")  # the Tickets tab runs past the first window: its last row
+    expect(cell(page, f"A{last}")).not_to_have_text("")
+    expect(cell(page, f"A{last + 1}")).to_have_text("")
+    new_tab(page, facts["tab"])
+    enter(page, "A1", facts["field"])
+    enter(page, "B1", "Tickets")
+    enter(page, "A2", f'=SORT(UNIQUE(FILTER(Tickets!{column}2:{column}{last},Tickets!{column}2:{column}{last}<>"")))')
+    groups = last_filled(page, "A")
+    enter(page, "B2", f"=COUNTIF(Tickets!${column}$2:${column}${last},A2)")
+    fill_down(page, f"B2:B{groups}")
+    expect(cell(page, f"B{groups}")).not_to_have_text("")
+    graded(live_server, task.id)
+
+
+@cases("sheets/reconcile-tabs-v1")
+def test_reconcile_invoices_against_the_pipeline(live_server: Any, page: Page, task: Any) -> None:
+    prompt = task.task.prompt
+    differs, matches = re.search(r'shows "([^"]+)" when the billed amount differs.*?and "([^"]+)" when they match', prompt).groups()
+    open_sheet(page, live_server, task.id, "Sales Forecast FY2026", "Invoices")
+    last = last_filled(page, "A")
+    enter(page, "C1", "Status")
+    enter(page, "C2", f'=IF(B2<>VLOOKUP(A2,Pipeline!$A$2:$F$61,6,FALSE),"{differs}","{matches}")')
+    fill_down(page, f"C2:C{last}")
+    flagged = [page.get_by_role("grid").locator(f"#A{r}").inner_text() for r in range(2, last + 1) if cell(page, f"C{r}").inner_text() == differs]
+    assert sorted(flagged) == sorted(task.task.facts["mis-billed"])
+    graded(live_server, task.id)
+
+
+@cases("sheets/update-from-crm-v1")
+def test_update_a_deal_row_from_the_crm(live_server: Any, page: Page, task: Any) -> None:
+    facts = task.task.facts
+    name = re.search(r'deal \w+ \("([^"]+)"\)', task.task.prompt).group(1)
+    page.goto(f"{live_server.env_url(task.id, 'crm')}/")
+    page.get_by_label("Search Salesforce").fill(name.split(" — ")[-1])  # (the search refuses the name's lone dash as a word)
+    page.get_by_label("Search Salesforce").press("Enter")
+    page.get_by_role("link", name=name, exact=True).first.click()
+    label = {"Amount": "Amount", "Stage": "Stage", "Close Date": "Close Date"}[facts["field"]]
+    value = page.locator("dl.details div", has=page.locator("dt", has_text=re.compile(f"^{label}$"))).locator("dd").inner_text().strip()
+    assert value
+    open_sheet(page, live_server, task.id, "Sales Forecast FY2026")
+    page.keyboard.press("Control+f")  # Find in sheet: the deal's row
+    page.keyboard.type(facts["deal"])
+    page.keyboard.press("Enter")
+    row = page.get_by_label("Name box").input_value()[1:]
+    assert cell(page, f"A{row}").inner_text() == facts["deal"]
+    letter = {"Amount": "F", "Stage": "E", "Close Date": "G"}[facts["field"]]
+    enter(page, f"{letter}{row}", value)
+    graded(live_server, task.id)
+    assert ui_writes(live_server, task.id) == ["sheets.values.update"]
+
+
+@cases("sheets/answer-from-sheet-v1")
+def test_answer_from_the_summary_tab_in_the_dm(live_server: Any, page: Page, task: Any) -> None:
+    facts = task.task.facts
+    asked = dm_question(page, live_server, task.id, facts["dm"])
+    rep = re.findall(r"how much has (.+?) closed-won", asked)[-1]
+    open_sheet(page, live_server, task.id, "Sales Forecast FY2026", "Summary")
+    row = page.get_by_role("grid").locator("td[data-c='0']", has_text=re.compile(f"^{re.escape(rep)}$")).get_attribute("data-cell")[1:]
+    header = page.get_by_role("grid").locator("td", has_text=re.compile("^Won$")).get_attribute("data-cell")[0]
+    won = cell(page, f"{header}{row}").inner_text()
+    dm_reply(page, live_server, task.id, facts["dm"], f"{rep} has closed-won {won} so far.")
+    graded(live_server, task.id)
+
+
+@cases("sheets/sort-by-rule-v1")
+def test_sort_a_table_with_its_header_row(live_server: Any, page: Page, task: Any) -> None:
+    facts = task.task.facts
+    title = "Support Metrics" if facts["tab"] == "Tickets" else "Sales Forecast FY2026"
+    open_sheet(page, live_server, task.id, title, facts["tab"])
+    headers = [cell(page, f"{chr(65 + c)}1").inner_text() for c in range(9)]
+    by = chr(65 + headers.index(facts["by"]))
+    last = last_filled(page, "A")
+    if last == 60:  # the table goes on below the window: the next rows
+        page.get_by_role("link", name=re.compile(r"▼ Rows 61–")).click()
+        last = last_filled(page, "A")
+    page.locator("nav.menubar summary", has_text="Data").click()
+    page.get_by_label("Range to sort").fill(f"A1:I{last}")
+    page.get_by_label("Data has header row").check()
+    page.get_by_label("Sort by").select_option(by)
+    if facts["descending"]:
+        page.get_by_role("radio", name="Z → A").first.check()
+    page.get_by_role("form", name="Sort range").get_by_role("button", name="Sort").click()
+    expect(page.get_by_role("alert")).to_have_count(0)
+    graded(live_server, task.id)
+
+
+@cases("sheets/pivot-summary-v1")
+def test_pivot_style_tab_from_formulas(live_server: Any, page: Page, task: Any) -> None:
+    facts = task.task.facts
+    columns = {"Deal ID": "A", "Account": "B", "Owner": "D", "Stage": "E", "Amount": "F"}
+    rows, value, last = columns[facts["rows"]], columns[facts["value"]], facts["last_row"]
+    data = facts["data"]
+    open_sheet(page, live_server, task.id, "Sales Forecast FY2026")
+    new_tab(page, facts["tab"])
+    enter(page, "A1", facts["rows"])
+    enter(page, "A2", f"=SORT(UNIQUE({data}!{rows}2:{rows}{last}))")
+    groups = last_filled(page, "A")
+    agg = {"sum": "SUMIFS", "count": "COUNTIFS", "max": "MAXIFS", "average": "AVERAGEIFS"}[facts["agg"]]
+    first = "" if facts["agg"] == "count" else f"{data}!${value}$2:${value}${last},"
+    if facts["across"]:
+        across = columns[facts["across"]]
+        enter(page, "B1", f"=TRANSPOSE(SORT(UNIQUE({data}!{across}2:{across}{last})))")
+        width = len([t for t in page.get_by_role("grid").locator("tr[aria-rowindex='2'] td").all_inner_texts() if t.strip()])
+        right = chr(65 + width - 1)
+        enter(page, "B2", f"={agg}({first}{data}!${rows}$2:${rows}${last},$A2,{data}!${across}$2:${across}${last},B$1)")
+        fill_down(page, f"B2:B{groups}")
+        go(page, f"B2:{right}{groups}")
+        page.get_by_role("grid").locator("td[aria-selected=true]").press("Control+r")
+        expect(cell(page, f"{right}{groups}")).not_to_have_text("")
+    else:
+        enter(page, "B1", "Deals" if facts["agg"] == "count" else facts["value"])
+        enter(page, "B2", f"={agg}({first}{data}!${rows}$2:${rows}${last},A2)")
+        fill_down(page, f"B2:B{groups}")
+    graded(live_server, task.id)
+
+
+@cases("sheets/answer-from-xlsx-v1")
+def test_open_an_uploaded_xlsx_from_its_link_and_answer(live_server: Any, page: Page, task: Any) -> None:
+    facts = task.task.facts
+    asked = dm_question(page, live_server, task.id, facts["dm"])
+    link = re.findall(r"https://drive\.google\.com/file/d/\S+", asked)[-1]
+    month = re.findall(r"invoiced in (\w+ \d{4})\?", asked)[-1]
+    page.goto(f"{live_server.env_url(task.id, 'sheets')}/")
+    page.get_by_label("Drive link or file ID").fill(link)
+    page.get_by_label("Drive link or file ID").press("Enter")
+    expect(page.get_by_role("heading", name=facts["file"])).to_be_visible()
+    page.get_by_role("button", name="Open with Google Sheets").click()
+    expect(page.get_by_role("grid", name="Invoices")).to_be_visible()
+    last = last_filled(page, "A")
+    from datetime import datetime
+    wanted = datetime.strptime(month, "%B %Y").strftime("%Y-%m")
+    in_month = [r for r in range(2, last + 1) if cell(page, f"B{r}").inner_text().startswith(wanted)]
+    assert in_month == list(range(in_month[0], in_month[-1] + 1))  # the export is in date order
+    go(page, f"F{in_month[0]}:F{in_month[-1]}")
+    total = page.get_by_role("status", name="Sum of the selection")
+    expect(total).to_have_text(re.compile(r"^Sum: \$[\d,]+$"))
+    figure = total.inner_text().removeprefix("Sum: ")
+    # The same sum as the mouse selects it (the status bar follows the selection).
+    cell(page, f"F{in_month[-1]}").click()
+    cell(page, f"F{in_month[0]}").click(modifiers=["Shift"])
+    expect(total).to_have_text(f"Sum: {figure}")
+    dm_reply(page, live_server, task.id, facts["dm"], f"{figure} in {month}.")
+    graded(live_server, task.id)
+    assert ui_writes(live_server, task.id)[0] == "sheets.files.copy"
+
+
+@cases("sheets/filter-by-rule-v1")
+def test_filter_rows_by_a_rule(live_server: Any, page: Page, task: Any) -> None:
+    facts = task.task.facts
+    m = re.fullmatch(r'Stage is "([^"]+)" and Amount is over \$([\d,]+)', facts["rule"])
+    assert m, facts["rule"]
+    stage, over = m.group(1), int(m.group(2).replace(",", ""))
+    open_sheet(page, live_server, task.id, "Sales Forecast FY2026")
+    if facts["mode"] == "copy":
+        go(page, "A1:G1")
+        page.get_by_role("grid").locator("td[aria-selected=true]").press("Control+c")
+        new_tab(page, facts["title"])
+        cell(page, "A1").click()
+        page.keyboard.press("Control+v")
+        expect(cell(page, "G1")).to_have_text("Close Date")
+        enter(page, "A2", f'=FILTER(Pipeline!A2:G61,Pipeline!E2:E61="{stage}",Pipeline!F2:F61>{over})')
+        expect(cell(page, f"A{facts['rows'] + 1}")).not_to_have_text("")
+    else:
+        stages = column_texts(page, "E", 2, 61)
+        amounts = [int(t.replace("$", "").replace(",", "")) for t in column_texts(page, "F", 2, 61)]
+        drop = [r for r, (s, a) in enumerate(zip(stages, amounts), start=2) if not (s == stage and a > over)]
+        runs: list[list[int]] = []
+        for r in drop:
+            if runs and runs[-1][-1] == r - 1:
+                runs[-1].append(r)
+            else:
+                runs.append([r])
+        for run in reversed(runs):  # bottom up, so the row numbers above stay put
+            go(page, f"{run[0]}:{run[-1]}")
+            page.locator("nav.menubar summary", has_text="Edit").click()
+            page.get_by_role("menuitem", name="Delete selected rows").click()
+            expect(page.get_by_role("alert")).to_have_count(0)
+        assert last_filled(page, "A") == facts["rows"] + 1
+    graded(live_server, task.id)
+
+
+def test_columns_past_o_rows_past_the_window_and_a_frozen_header(live_server: Any, env_id: str, page: Page) -> None:
+    """15 columns and 60 rows show at a time: the paging links and the name box reach the rest,
+    Arrow keys scroll past the window's edge, and the frozen header row stays on top."""
+    open_sheet(page, live_server, env_id, "Sales Forecast FY2026")
+    sid = page.url.split("/d/")[1].split("?")[0]
+    expect(cell(page, "P1")).to_have_count(0)
+    page.get_by_role("link", name="▶ Columns P–Z").click()
+    expect(cell(page, "Z1")).to_be_visible()
+    expect(page.get_by_role("grid").get_by_role("columnheader", name="A", exact=True)).to_have_count(0)
+    enter(page, "T5", "far right")
+    expect(cell(page, "T5")).to_have_text("far right")
+    assert api_values(live_server, env_id, sid, "Pipeline!T5") == [["far right"]]
+    page.get_by_role("link", name="◀ Columns A–O").click()
+    expect(cell(page, "A1")).to_have_text("Deal ID")
+    cell(page, "O2").click()
+    page.keyboard.press("ArrowRight")  # past the last column shown: the page scrolls to it
+    expect(page.get_by_label("Name box")).to_have_value("P2")
+    expect(cell(page, "P2")).to_have_attribute("aria-selected", "true")
+    # Rows below the window: the header row (frozen) still heads the columns.
+    go(page, "A2")
+    page.get_by_role("link", name=re.compile("▼ Rows 61–")).click()
+    expect(cell(page, "A61")).to_have_text(re.compile(r"^o00\d\d$"))
+    expect(cell(page, "A1")).to_have_text("Deal ID")
+    expect(cell(page, "A2")).to_have_count(0)
+
+
+def test_find_in_sheet_and_the_sum_of_a_selection(live_server: Any, env_id: str, page: Page) -> None:
+    open_sheet(page, live_server, env_id, "Sales Forecast FY2026")
+    sid = page.url.split("/d/")[1].split("?")[0]
+    page.keyboard.press("Control+f")
+    page.keyboard.type("o0042")
+    page.keyboard.press("Enter")
+    expect(page.get_by_label("Name box")).to_have_value("A43")
+    page.get_by_label("Find in sheet").fill("no such words anywhere")
+    page.get_by_label("Find in sheet").press("Enter")
+    expect(page.get_by_role("alert")).to_contain_text("No results")
+    amounts = [row[0] for row in api_values(live_server, env_id, sid, "Pipeline!F2:F4")]
+    cell(page, "F2").click()
+    status = page.get_by_role("status", name="Sum of the selection")
+    expect(status).to_have_text("")
+    cell(page, "F4").click(modifiers=["Shift"])
+    expect(status).to_have_text(f"Sum: ${sum(amounts):,.0f}")
+    go(page, "F2:F4")  # typed in the name box, the server sums it
+    expect(status).to_have_text(f"Sum: ${sum(amounts):,.0f}")
+
+
+def test_a_link_to_no_file_says_so(live_server: Any, env_id: str, page: Page) -> None:
+    page.goto(f"{live_server.env_url(env_id, 'sheets')}/")
+    page.get_by_label("Drive link or file ID").fill("https://drive.google.com/file/d/1NoSuchFileAnywhere000/view")
+    page.get_by_label("Drive link or file ID").press("Enter")
+    expect(page.get_by_role("alert")).to_contain_text("No file")
+    assert ui_writes(live_server, env_id) == []
