@@ -277,7 +277,8 @@ def files_export(self: Any, fileId: FileId, mimeType: str | None = None) -> dict
     if not mimeType:
         raise DriveError("INVALID_ARGUMENT", "Required parameter: mimeType", "required", "mimeType")
     if found.kind != "sheet":
-        raise DriveError("PERMISSION_DENIED", NOT_EXPORTABLE, "fileNotExportable", "fileId")
+        hint = " (an uploaded file: download it as it is with alt=media)" if found.kind == "upload" else ""
+        raise DriveError("PERMISSION_DENIED", NOT_EXPORTABLE + hint, "fileNotExportable", "fileId")
     kind = EXPORTS.get(mimeType.split(";")[0].strip().lower())
     if kind is None:
         raise DriveError("INVALID_ARGUMENT", f"{NO_CONVERSION} (a Google Sheet exports here as {', '.join(EXPORTS)})",

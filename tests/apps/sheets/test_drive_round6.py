@@ -121,7 +121,7 @@ def test_export_answers_the_asked_format(agent_url: str, task_env: Env) -> None:
     assert pdf.value.resp.status == 400 and reason(pdf.value) == "badRequest" and "conversion is not supported" in str(pdf.value)
     with pytest.raises(HttpError) as upload:
         files.export(fileId=task_env.task.facts["file_id"], mimeType="text/csv").execute()
-    assert upload.value.resp.status == 403 and reason(upload.value) == "fileNotExportable"
+    assert upload.value.resp.status == 403 and reason(upload.value) == "fileNotExportable" and "alt=media" in str(upload.value)
     with pytest.raises(HttpError) as missing:
         files.export(fileId="1NoSuchFileAnywhere", mimeType=XLSX).execute()
     assert missing.value.resp.status == 404 and reason(missing.value) == "notFound"
