@@ -185,7 +185,7 @@ SUP_FIXES = {
     "Intermittent {code} errors on dashboard load in {region}": ("Replaced the failing load balancer node; dashboards load again",),
     "Elevated API latency in {region} region": ("Scaled out the API cluster; latency is back to normal",),
     "Webhook deliveries delayed by up to {minutes} minutes": ("Drained the webhook queue and added workers; deliveries are on time",),
-    "SSO login outage for {idp} customers": ("Reset the SSO certificate and confirmed logins work",),
+    "SSO login outage for {idp} customers": ("Reset the SSO certificate; logins work again",),
     "Scheduled reports not sent overnight": ("Restarted the report scheduler and re-sent last night's reports",),
     "{integration} connector sync backlog": ("Cleared the connector backlog; syncs are current again",),
     "Enable SSO with {idp} for the workspace": ("Configured SSO with their identity provider and enforced it",),

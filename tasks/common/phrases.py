@@ -105,8 +105,13 @@ def claims(text: str | None, candidates: Iterable[str], asked: str, given: str =
     sole: dict[str, set[str]] = {}
     for candidate in others:
         distinct = words_of[candidate]
+        # Words any work note uses ("confirmed it works") say nothing of which fix it was: another
+        # candidate with telling words of its own is claimed only when one of those is there too (with
+        # the case's subject given, "reset the SSO certificate and confirmed logins work" keeps only
+        # "reset certificate confirm work", and "the customer confirmed it works" names no certificate).
         hits = len(distinct & said)
-        if distinct and hits >= min(2, len(distinct)) and 2 * hits >= len(distinct):  # one word left is enough
+        telling_hit = not (distinct - _GENERIC) or bool((distinct - _GENERIC) & said)
+        if distinct and telling_hit and hits >= min(2, len(distinct)) and 2 * hits >= len(distinct):  # one word left is enough
             found.add(candidate)
         sole[candidate] = distinct - {w for c in others if c != candidate for w in words_of[c]}
         if sole[candidate] & telling:

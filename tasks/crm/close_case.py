@@ -22,8 +22,11 @@ from tasks.crm._common import (allow, allow_notes_and_activities, allow_update, 
                                snapshot, soql, try_dml, wreck)
 from tasks.crm._notes import written
 
-# Every fix support writes; a case is sampled with a fix written for what it is about.
-RESOLUTIONS = tuple(dict.fromkeys(fix for fixes in SUP_FIXES.values() for fix in fixes))
+# The fixes support most often writes: what a hedge offers beside the real one. A case is sampled
+# with a fix written for what it is about (seed_data.tickets.lines.SUP_FIXES); these are among them.
+RESOLUTIONS = ("Reset the SSO certificate; logins work again", "Raised the API rate limit for their workspace",
+               "Rebuilt the search index; results are back", "Fixed the export timeout in the 2.14 release",
+               "Re-sent the invoice with the corrected VAT number")
 CLOSING = {"Status", "Resolution__c", "IsClosed", "ClosedDate"}  # what closing sets (escalating it on the way is not closing it)
 
 
@@ -52,6 +55,7 @@ class CloseCase:
         account = by_id(ctx, "Account", case["AccountId"])
         others = [c["Id"] for c in snapshot(ctx, "Case") if not c["IsClosed"] and c["Id"] != case["Id"]][:5]
         given = f"{case['Subject']} {account['Name']}"  # what the resolution may repeat
+        likely = tuple(dict.fromkeys([resolution, *RESOLUTIONS, *SUP_FIXES[sup_template(case["Subject"]) or ""]]))
         notes = written(ctx)  # a closing comment, or any other note or activity you added, read with the resolution
         prompt = (f"You are {ctx.actor.name}. Support case {case['CaseNumber']} (\"{case['Subject']}\") from {account['Name']} "
                   f"is resolved: {resolution}. Close the case in Salesforce with that resolution.")
@@ -60,7 +64,7 @@ class CloseCase:
             now = row(db, "Case", case["Id"])
             if now is None or now["Status"] != "Closed":
                 return failed(f"case {case['CaseNumber']} is {now and now['Status']!r}, not Closed")
-            said = judge_field("fixes", now["Resolution__c"], notes(db), RESOLUTIONS, resolution, given, prompt)
+            said = judge_field("fixes", now["Resolution__c"], notes(db), likely, resolution, given, prompt)
             if not said.ok:  # missing what was done, or also claiming other likely fixes (a hedge)
                 beside = " (read with the comments, notes and activities you added)" if notes(db) else ""
                 return failed(f"the resolution {now['Resolution__c']!r}{beside} {said.detail}")
@@ -99,7 +103,7 @@ class CloseCase:
             moves=Moves(
                 say=say_as_task,
                 wrong=lambda tools: close(tools, [case["Id"]], "Could not reproduce", Priority="Low" if case["Priority"] != "Low" else "High"),
-                everything=lambda tools: close(tools, [case["Id"]], " / ".join(dict.fromkeys([resolution, *RESOLUTIONS[:5]]))),
+                everything=lambda tools: close(tools, [case["Id"]], " / ".join(likely)),
                 wrong_record=lambda tools: close(tools, others[:1], resolution),
                 shotgun=lambda tools: close(tools, [case["Id"], *others[:3]], resolution),
                 wreck=wreck,
