@@ -410,6 +410,9 @@ class SheetsService:
     sheets_copy_to = spreadsheets.sheets_copy_to
     files_list = drive.files_list
     files_search = drive.files_search
+    files_get = drive.files_get
+    files_download = drive.files_download
+    permissions_list = drive.permissions_list
     folders_list = drive.folders_list
     permissions_share = drive.permissions_share
     find_cells = drive.find_cells
@@ -438,6 +441,7 @@ class SheetsService:
     import_xlsx = xlsx.import_xlsx
     files_copy = xlsx.files_copy
     export_xlsx = xlsx.export_xlsx
+    files_export = xlsx.files_export
 
 
 @lru_cache(maxsize=1024)
