@@ -114,6 +114,9 @@ class ReplyInThread:
         )
 
 
+_CELEBRATIONS = frozenset({"kudos", "announcements", "sales-wins"})
+
+
 def _threads(ctx: SampleContext) -> list[_Thread]:
     """Top-level messages naming exactly one customer, the only one by their author in that
     channel naming that customer, by a colleague whose name nobody else has."""
@@ -129,6 +132,8 @@ def _threads(ctx: SampleContext) -> list[_Thread]:
             by_room.setdefault(message.channel, []).append((message, customer))
     found = []
     for room in ws.rooms:
+        if room.name in _CELEBRATIONS:
+            continue  # a shout-out or a win announced: nobody asks there who the customer's contact is
         named = by_room.get(room.id, [])
         counts: dict[tuple[str, str], int] = {}  # (author, customer) -> their top-level posts naming it
         alone: dict[str, int] = {}  # ts -> how many customers the post names
