@@ -21,19 +21,26 @@ from tasks.common.variants import cached, choose, count, shuffled
 _DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
 _TIMES = ("9:30 AM", "10:00 AM", "11:15 AM", "1:00 PM", "2:30 PM", "3:45 PM", "4:00 PM")
 _EVENTS = ("renewal call", "quarterly business review", "onboarding kickoff", "escalation review", "roadmap briefing")
+# The teams (by slug) that take part in each kind of customer meeting: People Operations hears of no renewal call.
+_ATTENDS = {"renewal call": ("sales", "customer-success"), "quarterly business review": ("sales", "customer-success"),
+            "onboarding kickoff": ("customer-success", "support"), "escalation review": ("support", "engineering", "customer-success"),
+            "roadmap briefing": ("product", "engineering", "sales")}
 
 
 @dataclass(frozen=True, slots=True)
 class _Pool:
-    teams: tuple[tuple[str, Room], ...]  # (team name, its channel)
+    meetings: tuple[tuple[tuple[str, Room], str], ...]  # ((team name, its channel), a meeting that team takes part in)
     customers: tuple[tuple[str, str], ...]  # (id, name), only names no other entity shares
-    events: tuple[str, ...]
     days: tuple[str, ...]
     times: tuple[str, ...]
 
     @property
+    def teams(self) -> tuple[tuple[str, Room], ...]:
+        return tuple(dict.fromkeys(team for team, _event in self.meetings))
+
+    @property
     def axes(self) -> tuple[tuple, ...]:
-        return (self.teams, self.customers, self.events, self.days, self.times)
+        return (self.meetings, self.customers, self.days, self.times)
 
 
 class PostInChannel:
@@ -45,10 +52,11 @@ class PostInChannel:
     def _pool(self, ctx: SampleContext) -> _Pool:
         def build() -> _Pool:
             ws = workspace(ctx)
-            teams = [(t.name, ws.room(t.slug)) for t in ctx.company.teams if t.slug != "exec"]
-            teams = [(name, room) for name, room in teams if room is not None and not room.is_private]
+            teams = [(t.slug, t.name, ws.room(t.slug)) for t in ctx.company.teams if t.slug != "exec"]
+            meetings = [((name, room), event) for slug, name, room in teams if room is not None and not room.is_private
+                        for event in _EVENTS if slug in _ATTENDS[event]]
             customers = [(c.id, c.name) for c in ctx.company.customers if c.id not in ws.customers.ambiguous]
-            return _Pool(*(shuffled(self.id, ctx, axis, str(i)) for i, axis in enumerate((teams, customers, _EVENTS, _DAYS, _TIMES))))
+            return _Pool(*(shuffled(self.id, ctx, axis, str(i)) for i, axis in enumerate((meetings, customers, _DAYS, _TIMES))))
 
         return cached(ctx, self.id, build)
 
@@ -57,7 +65,7 @@ class PostInChannel:
 
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
         ws, pool = workspace(ctx), self._pool(ctx)
-        (team, room), (customer_id, customer), event, day, time = choose(self.id, ctx.variant, *pool.axes)
+        ((team, room), event), (customer_id, customer), day, time = choose(self.id, ctx.variant, *pool.axes)
         me, since, clock_time = ws.me, ws.start, parse_time(time)
         today = clock.now(ctx.db).date()  # "tomorrow" or "6/12" in a post names a weekday as of the task's day
         prompt = (
