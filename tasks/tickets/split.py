@@ -32,6 +32,18 @@ _SPLITS = (
 )
 
 
+def _fits(story, parts: tuple[str, ...]) -> bool:
+    """A split that fits the work: a feature (Story) is built (model, endpoint, settings; a look-only
+    change has none of those) or rolled out behind a flag; a migration or removal (Task) is migrated
+    and cleaned up; a slow path is measured, cached and load-tested. Chores fit none of them."""
+    text = story.summary.lower()
+    if story.type == "Story":
+        return parts is _SPLITS[3] or (parts is _SPLITS[0] and not any(w in text for w in ("dark mode", "keyboard shortcuts")))
+    if parts is _SPLITS[1]:
+        return any(w in text for w in ("migrate", "remove", "deprecated"))
+    return parts is _SPLITS[2] and any(w in text for w in ("latency", "slow", "performance", "cache"))
+
+
 class SplitStory:
     id = "tickets/split-story-into-subtasks-v1"
     apps = ("tickets",)
@@ -41,18 +53,18 @@ class SplitStory:
     def _axes(self, ctx: SampleContext) -> tuple[tuple, ...]:
         def build() -> tuple:
             stories = [t for t in site(ctx).tickets if t.project == "ENG" and t.type in ("Story", "Task") and t.resolution is None]
-            return shuffled(self.id, ctx, stories)
+            return shuffled(self.id, ctx, [(t, parts) for t in stories for parts in _SPLITS if _fits(t, parts)])
 
-        return cached(ctx, self.id, build), shuffled(self.id, ctx, _SPLITS, "split")
+        return (cached(ctx, self.id, build),)
 
     def count_instances(self, ctx: SampleContext) -> int:
         return count(*self._axes(ctx))
 
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
         s = site(ctx)
-        stories, splits = self._axes(ctx)
-        story, parts = choose(self.id, ctx.variant, stories, splits)
-        other = next(t for t in stories if t.key != story.key)
+        (pairs,) = self._axes(ctx)
+        ((story, parts),) = choose(self.id, ctx.variant, pairs)
+        other = next(t for t, _parts in pairs if t.key != story.key)
         first_new_id = max((t.id for t in s.tickets), default=0) + 1  # issues made later are the agent's
         want = sorted(" ".join(words(p)) for p in parts)  # case, punctuation and spacing aside: "Add feature flag." is asked one
 
