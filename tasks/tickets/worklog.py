@@ -20,6 +20,15 @@ from tasks.tickets._common import allow_issue, bumped, comment, site, wreck
 
 _DURATIONS = ("30m", "1h 30m", "2h", "45m", "3h", "1d", "4h 15m")
 _WHAT = ("pairing on the fix", "reviewing the pull request", "writing the regression test", "investigating the logs")
+# What the time went on fits the issue: a bug is investigated, fixed and regression-tested; other work has no fix to pair on.
+_WHAT_FOR_WORK = ("reviewing the pull request", "pairing on the implementation")
+
+
+def _fitting(ticket) -> tuple[str, ...]:
+    if ticket.type == "Bug":
+        return _WHAT
+    writing = any(w in ticket.summary.lower() for w in ("docs", "document", "runbook"))
+    return _WHAT_FOR_WORK[:1] if writing else _WHAT_FOR_WORK
 
 
 class LogWork:
@@ -32,17 +41,18 @@ class LogWork:
         def build() -> tuple:
             s = site(ctx)
             open_eng = [t for t in s.tickets if t.project == "ENG" and t.status in ("In Progress", "In Review") and t.type != "Epic"]
-            return shuffled(self.id, ctx, open_eng)
+            return shuffled(self.id, ctx, [(t, what) for t in open_eng for what in _fitting(t)])
 
-        return cached(ctx, self.id, build), shuffled(self.id, ctx, _DURATIONS, "d"), shuffled(self.id, ctx, _WHAT, "what")
+        return cached(ctx, self.id, build), shuffled(self.id, ctx, _DURATIONS, "d")
 
     def count_instances(self, ctx: SampleContext) -> int:
         return count(*self._axes(ctx))
 
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
         s = site(ctx)
-        tickets, durations, whats = self._axes(ctx)
-        ticket, duration, what = choose(self.id, ctx.variant, tickets, durations, whats)
+        pairs, durations = self._axes(ctx)
+        (ticket, what), duration = choose(self.id, ctx.variant, pairs, durations)
+        tickets = list(dict.fromkeys(t for t, _what in pairs))
         seconds = parse_duration(duration)
         others = [t for t in tickets if t.key != ticket.key]
 
