@@ -77,7 +77,8 @@ class EscalateToEngineering:
             # A ticket engineering already tracks is not escalated again (a careful person would point at the existing bug).
             blocked = set(ctx.db.scalars(select(Link.target_id).where(Link.type_name == "Blocks")))
             cases = [_Case(t, customer_of[t.key].name, customer_of[t.key].tier, symptom_of(description[t.key]))
-                     for t in site(ctx).tickets if t.project == "SUP" and t.resolution is None and t.key in customer_of
+                     # a request (send the SOC 2 report, add seats) is done by support, not filed as a bug
+                     for t in site(ctx).tickets if t.project == "SUP" and t.type != "Task" and t.resolution is None and t.key in customer_of
                      and len(t.components) == 1 and t.components[0] in ENG_COMPONENT and t.id not in blocked]
             # The customer and the symptom must point at one ticket only.
             seen: dict[tuple[str, str], int] = {}

@@ -26,6 +26,8 @@ from tasks.common.variants import cached, choose, count, shuffled
 from tasks.tickets._common import WORKFLOW, allow_issue, bumped, comment, comments_since, said_since, site, transition, wreck
 
 _SAYS = ("still sees the problem", "reported it again this morning", "says the fix did not work for them")
+# What a customer says of a request (a Task: add seats, enable SSO) closed too early: there was no fix to fail.
+_SAYS_OF_A_REQUEST = ("reported it again this morning", "says the change was never made for them")
 
 
 class ReopenWithComment:
@@ -38,17 +40,19 @@ class ReopenWithComment:
         def build() -> tuple:
             s = site(ctx)
             customer_of = {t.key: t.customer_id for t in ctx.company.tickets}
-            return shuffled(self.id, ctx, [t for t in s.tickets if t.project == "SUP" and t.status == "Done" and customer_of.get(t.key)])
+            done = [t for t in s.tickets if t.project == "SUP" and t.status == "Done" and customer_of.get(t.key)]
+            return shuffled(self.id, ctx, [(t, said) for t in done for said in (_SAYS_OF_A_REQUEST if t.type == "Task" else _SAYS)])
 
-        return cached(ctx, self.id, build), shuffled(self.id, ctx, _SAYS, "says")
+        return (cached(ctx, self.id, build),)
 
     def count_instances(self, ctx: SampleContext) -> int:
         return count(*self._axes(ctx))
 
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
         s = site(ctx)
-        tickets, says = self._axes(ctx)
-        ticket, said = choose(self.id, ctx.variant, tickets, says)
+        (pairs,) = self._axes(ctx)
+        ((ticket, said),) = choose(self.id, ctx.variant, pairs)
+        tickets = list(dict.fromkeys(t for t, _said in pairs))
         customer_of = {t.key: t.customer_id for t in ctx.company.tickets}
         customer = ctx.company.customer(customer_of[ticket.key]).name
         names = sorted({c.name for c in ctx.company.customers})
