@@ -152,6 +152,9 @@ def render_page(request: Request, env: Env, spreadsheet_id: str, sheet: int | No
         if not left <= selected.c1 < left + SHOWN_COLS:
             left = max(0, selected.c1 - SHOWN_COLS // 2)
         grid = _grid(service, spreadsheet.id, tab, top, left)
+        header_row = service.db.execute(select(Cell.col, Cell.kind, Cell.value, Cell.note, Cell.number_format).where(
+            Cell.spreadsheet_id == spreadsheet.id, Cell.sheet_id == tab.sheet_id, Cell.row == 0).order_by(Cell.col)).all()
+        headers = [str(display(decode(kind, value, note), load_json(fmt))) for _, kind, value, note, fmt in header_row if kind]
         last_row = service.db.scalar(select(func.max(Cell.row)).where(Cell.spreadsheet_id == spreadsheet.id, Cell.sheet_id == tab.sheet_id))
         current = grid["cells"].get((selected.r1, selected.c1), {"entered": "", "shown": ""})
         context = {
@@ -160,7 +163,7 @@ def render_page(request: Request, env: Env, spreadsheet_id: str, sheet: int | No
             "sel_row": selected.r1, "sel_col": selected.c1, "sel": (selected.r1, selected.c1, selected.r2, selected.c2),
             "entered": current["entered"] if typed is None else typed, "error": error, "top": top, "shown_rows": SHOWN_ROWS,
             "quote": quote, "columns": [column_letter(c) for c in range(tab.column_count)], "left": left, "shown_cols": SHOWN_COLS,
-            "used_rows": (last_row or 0) + 1, "find": find, "total": _selection_sum(service, spreadsheet.id, tab, selected), "page": _paging(tab, top, left),
+            "used_rows": (last_row or 0) + 1, "find": find, "headers": [h for h in headers if h.strip()], "total": _selection_sum(service, spreadsheet.id, tab, selected), "page": _paging(tab, top, left),
         }
     return templates.TemplateResponse(request, "sheet.html", context, status_code=status)
 

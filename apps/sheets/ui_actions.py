@@ -1,6 +1,7 @@
 """What the sheets page does besides typing into a cell, as Google Sheets' menus and keys do it:
 insert and delete rows and columns, clear, fill down or right (Ctrl+D, Ctrl+R), bold (Ctrl+B),
-sort a range (Data ▸ Sort range, with or without a header row), paste (Ctrl+V: text copied
+sort a range (Data ▸ Sort range, with or without a header row), Insert ▸ Pivot table (a
+summary of the selected table on a new tab), paste (Ctrl+V: text copied
 from anywhere lands from the selected cell; cells copied on the page are pasted as the
 product pastes them, formulas moved with their position), and a tab's add, rename, duplicate
 and delete; a blank spreadsheet from the list.
@@ -210,6 +211,37 @@ def sort(request: Request, spreadsheet_id: str, sheet: int = Form(...), cell: st
     except (AppError, UiRefusal) as error:
         return _refused(request, env, spreadsheet_id, sheet, cell, top, error)
     return _back(env, spreadsheet_id, sheet, cell, top)
+
+
+PIVOT_SUMMARIES = ("sum", "count", "average", "min", "max")
+
+
+@router.post("/d/{spreadsheet_id}/pivot")
+def pivot(request: Request, spreadsheet_id: str, sheet: int = Form(...), cell: str = Form(...), rows: str = Form(...), values: str = Form(...),
+          columns: str = Form(""), summarize: str = Form("sum"), title: str = Form(""), top: int = Form(0),
+          env: Env = Depends(current_env)) -> Response:
+    """Insert ▸ Pivot table: the selected table (its first row the headers) summarised on a new
+    tab, one row per value of the Rows field, a column per Values field (per Columns value when
+    one is chosen), summarised by SUM, COUNT, AVERAGE, MIN or MAX (live formulas)."""
+    tab = _tab(request, env, spreadsheet_id, sheet)
+    if tab is None:
+        return _refused(request, env, spreadsheet_id, sheet, cell, top, "That sheet does not exist.", 404)
+    try:
+        grid = _selection(cell, tab)
+        if summarize not in PIVOT_SUMMARIES:
+            raise UiRefusal(f"summarize by one of {', '.join(s.upper() for s in PIVOT_SUMMARIES)}")
+        args: dict[str, Any] = {"spreadsheet_id": spreadsheet_id, "sheet_name": tab.title, "data_range": grid.a1(with_sheet=False), "rows": [rows],
+                                "values": [values], "agg_func": summarize}
+        if columns.strip():
+            args["columns"] = [columns]
+        if title.strip():
+            args["target_sheet"] = title.strip()
+        made = _run(request, env, "sheets.pivotTable", args)
+    except (AppError, UiRefusal) as error:
+        return _refused(request, env, spreadsheet_id, sheet, cell, top, error)
+    with env_store(request).session(env, reading=True) as db:
+        new = SheetsService(db).tab(spreadsheet_id, title=made["sheet"])
+    return _back(env, spreadsheet_id, new.sheet_id, "A1", 0)
 
 
 @router.post("/d/{spreadsheet_id}/paste")

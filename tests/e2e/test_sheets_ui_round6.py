@@ -40,6 +40,8 @@ def cell(page: Page, name: str) -> Any:
 def open_sheet(page: Page, live_server: Any, env_id: str, title: str, tab: str | None = None) -> None:
     page.goto(f"{live_server.env_url(env_id, 'sheets')}/")
     page.get_by_role("link", name=title, exact=True).click()
+    expect(page.get_by_role("heading", name=title)).to_be_visible()
+    page.wait_for_load_state()
     if tab:
         page.get_by_role("navigation", name="Sheets").get_by_role("link", name=tab, exact=True).click()
         expect(page.get_by_role("grid", name=tab)).to_be_visible()
@@ -197,8 +199,10 @@ def test_update_a_deal_row_from_the_crm(live_server: Any, page: Page, task: Any)
     assert value
     open_sheet(page, live_server, task.id, "Sales Forecast FY2026")
     page.keyboard.press("Control+f")  # Find in sheet: the deal's row
+    expect(page.get_by_role("textbox", name="Find in sheet")).to_be_focused()
     page.keyboard.type(facts["deal"])
     page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"[?&]find="))
     row = page.get_by_label("Name box").input_value()[1:]
     assert cell(page, f"A{row}").inner_text() == facts["deal"]
     letter = {"Amount": "F", "Stage": "E", "Close Date": "G"}[facts["field"]]
@@ -366,7 +370,9 @@ def test_columns_past_o_rows_past_the_window_and_a_frozen_header(live_server: An
 def test_find_in_sheet_and_the_sum_of_a_selection(live_server: Any, env_id: str, page: Page) -> None:
     open_sheet(page, live_server, env_id, "Sales Forecast FY2026")
     sid = page.url.split("/d/")[1].split("?")[0]
+    expect(page.get_by_role("grid").locator("td[aria-selected=true]")).to_be_focused()
     page.keyboard.press("Control+f")
+    expect(page.get_by_role("textbox", name="Find in sheet")).to_be_focused()
     page.keyboard.type("o0042")
     page.keyboard.press("Enter")
     expect(page.get_by_label("Name box")).to_have_value("A43")
@@ -389,3 +395,27 @@ def test_a_link_to_no_file_says_so(live_server: Any, env_id: str, page: Page) ->
     page.get_by_label("Drive link or file ID").press("Enter")
     expect(page.get_by_role("alert")).to_contain_text("No file")
     assert ui_writes(live_server, env_id) == []
+
+
+@cases("sheets/pivot-summary-v1")
+def test_pivot_table_from_the_insert_menu(live_server: Any, page: Page, task: Any) -> None:
+    """Insert ▸ Pivot table on the selected table: Rows, Columns, Values and Summarize by, on a new
+    tab named as asked (its column headers name the Columns value, as "SUM of Amount (Closed Won)")."""
+    facts = task.task.facts
+    open_sheet(page, live_server, task.id, "Sales Forecast FY2026", facts["data"])
+    go(page, f"A1:I{facts['last_row']}")
+    page.locator("nav.menubar summary", has_text="Insert").click()
+    page.get_by_role("menuitem", name="Pivot table").click()
+    dialog = page.get_by_role("form", name="Create pivot table")
+    expect(dialog.get_by_label("Data range")).to_have_value(f"A1:I{facts['last_row']}")
+    dialog.get_by_label("New sheet name").fill(facts["tab"])
+    dialog.get_by_label("Rows").select_option(facts["rows"])
+    if facts["across"]:
+        dialog.get_by_label("Columns").select_option(facts["across"])
+    dialog.get_by_label("Values").select_option(facts["value"])
+    dialog.get_by_label("Summarize by").select_option(facts["agg"])
+    dialog.get_by_role("button", name="Create").click()
+    expect(page.get_by_role("grid", name=facts["tab"])).to_be_visible()
+    expect(cell(page, "A1")).to_have_text(facts["rows"])
+    graded(live_server, task.id)
+    assert ui_writes(live_server, task.id) == ["sheets.pivotTable"]
