@@ -31,6 +31,7 @@ _ATTENDS = {"renewal call": ("sales", "customer-success"), "quarterly business r
 class _Pool:
     meetings: tuple[tuple[tuple[str, Room], str], ...]  # ((team name, its channel), a meeting that team takes part in)
     customers: tuple[tuple[str, str], ...]  # (id, name), only names no other entity shares
+    events: tuple[str, ...]  # every kind of meeting (the meetings pair each with the teams in it)
     days: tuple[str, ...]
     times: tuple[str, ...]
 
@@ -56,7 +57,7 @@ class PostInChannel:
             meetings = [((name, room), event) for slug, name, room in teams if room is not None and not room.is_private
                         for event in _EVENTS if slug in _ATTENDS[event]]
             customers = [(c.id, c.name) for c in ctx.company.customers if c.id not in ws.customers.ambiguous]
-            return _Pool(*(shuffled(self.id, ctx, axis, str(i)) for i, axis in enumerate((meetings, customers, _DAYS, _TIMES))))
+            return _Pool(*(shuffled(self.id, ctx, axis, str(i)) for i, axis in enumerate((meetings, customers, _EVENTS, _DAYS, _TIMES))))
 
         return cached(ctx, self.id, build)
 

@@ -22,6 +22,7 @@ from tasks.crm._notes import written
 
 TODOS = ("send the renewal quote", "schedule the QBR", "confirm the security review", "share the onboarding plan")
 DAYS_AHEAD = (2, 5, 9)
+OWNER_TODOS = ("send the renewal quote", "confirm the security review")  # the account owner's; the others are its CSM's
 
 
 class AssignFollowUp:
@@ -31,28 +32,35 @@ class AssignFollowUp:
     summary = "Create a high-priority follow-up task for a colleague on an account, due on a given day."
 
     def _pool(self, ctx: SampleContext) -> tuple[tuple, ...]:
-        def build_accounts() -> tuple[dict, ...]:
+        def build() -> tuple[tuple[dict, dict, str], ...]:
+            """(account, colleague, to-do): each to-do for the one on the account's team whose job it is:
+            its owner sends the renewal quote and confirms the security review, its customer success
+            manager schedules the QBR and shares the onboarding plan."""
             accounts = snapshot(ctx, "Account")
             names = [a["Name"] for a in accounts]
-            return shuffled(self.id, ctx, [{"Id": a["Id"], "Name": a["Name"]} for a in accounts if names.count(a["Name"]) == 1])
-
-        def build_owners() -> tuple[dict, ...]:
             users = snapshot(ctx, "User")
             people = [u["Name"] for u in users]
             myself = me(ctx)  # a colleague: not yourself
-            return shuffled(self.id, ctx, [{"Id": u["Id"], "Name": u["Name"]} for u in users
-                                           if u["IsActive"] and u["Department"] in ("Sales", "Customer Success")
-                                           and people.count(u["Name"]) == 1 and u["Id"] != myself], "owner")
+            colleagues = {u["Id"]: {"Id": u["Id"], "Name": u["Name"]} for u in users
+                          if u["IsActive"] and u["Department"] in ("Sales", "Customer Success") and people.count(u["Name"]) == 1
+                          and u["Id"] != myself}
+            found = []
+            for a in accounts:
+                if names.count(a["Name"]) != 1:
+                    continue
+                for todo in TODOS:
+                    who = colleagues.get(a["OwnerId"] if todo in OWNER_TODOS else a["Customer_Success_Manager__c"] or "")
+                    if who is not None:
+                        found.append(({"Id": a["Id"], "Name": a["Name"]}, who, todo))
+            return shuffled(self.id, ctx, found)
 
-        # the family's pool (its accounts) under its id; the colleagues beside it
-        accounts, owners = cached(ctx, self.id, build_accounts), cached(ctx, f"{self.id}|owners", build_owners)
-        return accounts, owners, shuffled(self.id, ctx, TODOS, "todo"), DAYS_AHEAD
+        return cached(ctx, self.id, build), DAYS_AHEAD
 
     def count_instances(self, ctx: SampleContext) -> int:
         return count(*self._pool(ctx))
 
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
-        account, owner, todo, ahead = choose(self.id, ctx.variant, *self._pool(ctx))
+        (account, owner, todo), ahead = choose(self.id, ctx.variant, *self._pool(ctx))
         due = (ctx.company.now.date() + timedelta(days=ahead)).isoformat()
         myself = me(ctx)
         before = {t["Id"] for t in snapshot(ctx, "Task")}
