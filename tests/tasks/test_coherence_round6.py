@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-import pytest
 from sqlalchemy import select
 
+from apps.crm.models import TABLES
 from apps.tickets.models import Issue
 from officegym.gym import Gym
 from seed_data._words import PRODUCTS
@@ -90,3 +90,62 @@ def test_a_calls_topic_fits_its_deal(gym: Gym) -> None:
             assert " Renewal " not in deal and " Expansion " not in deal, prompt
         if topic == "seat expansion":
             assert " Renewal " in deal or " Expansion " in deal, prompt
+
+
+MEETING_TEAMS = {"renewal call": {"Sales", "Customer Success"}, "quarterly business review": {"Sales", "Customer Success"},
+                 "onboarding kickoff": {"Customer Success", "Support"}, "escalation review": {"Support", "Engineering", "Customer Success"},
+                 "roadmap briefing": {"Product", "Engineering", "Sales"}}
+
+
+def test_a_team_hears_only_of_meetings_it_takes_part_in(gym: Gym) -> None:
+    for prompt, _facts, _issues in prompts(gym, "chat/post-in-channel-v1"):
+        event, team = re.search(r"The .+ (" + "|".join(MEETING_TEAMS) + r") has moved .+ Let the (.+?) team know", prompt).groups()
+        assert team in MEETING_TEAMS[event], prompt
+
+
+def test_the_contact_is_asked_for_in_a_working_thread_not_a_celebration(gym: Gym) -> None:
+    for prompt, _facts, _issues in prompts(gym, "chat/reply-in-thread-v1"):
+        assert not re.search(r"thread in #(kudos|announcements|sales-wins) ", prompt), prompt
+
+
+def test_subtasks_fit_the_work_they_split(gym: Gym) -> None:
+    for prompt, facts, issues in prompts(gym, "tickets/split-story-into-subtasks-v1"):
+        story = issues[facts["issue"]]
+        if "Write the migration" in prompt:
+            assert re.search(r"migrate|remove|deprecated", story.summary, re.IGNORECASE), prompt
+        if "Add feature flag" in prompt or "Design the data model" in prompt:
+            assert story.issue_type == "Story", prompt
+
+
+def test_time_is_logged_on_work_the_issue_has(gym: Gym) -> None:
+    for prompt, _facts, issues in prompts(gym, "tickets/log-work-v1"):
+        key, what = re.search(r"work on (ENG-\d+) \(.+\) for (.+)\.$", prompt).groups()
+        if what in ("pairing on the fix", "writing the regression test", "investigating the logs"):
+            assert issues[key].issue_type == "Bug", prompt
+
+
+def test_a_reopened_request_is_not_said_to_have_had_a_failed_fix(gym: Gym) -> None:
+    for prompt, _facts, issues in prompts(gym, "tickets/reopen-with-comment-v1"):
+        key = re.search(r"(SUP-\d+) \(", prompt).group(1)
+        if issues[key].issue_type == "Task":
+            assert "fix did not work" not in prompt and "still sees the problem" not in prompt, prompt
+
+
+def test_only_problem_reports_are_escalated_as_bugs(gym: Gym) -> None:
+    for prompt, facts, issues in prompts(gym, "tickets/escalate-to-engineering-v1"):
+        assert issues[facts["issue"]].issue_type != "Task", prompt
+
+
+def test_a_follow_up_goes_to_the_one_on_the_account_whose_job_it_is(gym: Gym) -> None:
+    for seed in SEEDS:
+        for variant in VARIANTS:
+            env = gym.create("crm/assign-follow-up-v1", seed=seed, variant=variant)
+            try:
+                facts = env.task.facts
+                with gym.store.session(env) as db:
+                    account = db.execute(select(TABLES["Account"]).where(TABLES["Account"].c.Id == facts["account"])).mappings().one()
+                job = account["OwnerId"] if facts["todo"] in ("send the renewal quote", "confirm the security review") \
+                    else account["Customer_Success_Manager__c"]
+                assert facts["owner"] == job, env.task.prompt
+            finally:
+                gym.delete(env.id)
