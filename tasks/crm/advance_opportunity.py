@@ -28,6 +28,8 @@ from tasks.crm._notes import written
 DERIVED = {"StageName", "Probability", "ForecastCategoryName", "IsClosed", "IsWon"}
 NEXT_STEPS = ("Legal review of the MSA redlines", "Send the final order form for signature", "Security sign-off call with their CISO")
 TARGETS = ("Closed Won", "Negotiation/Review")
+_SIGNABLE = ("Id. Decision Makers", "Perception Analysis", "Proposal/Price Quote")  # stages a deal is signed from
+_NEGOTIABLE = ("Value Proposition", *_SIGNABLE)  # stages a deal moves into negotiation from
 
 
 class AdvanceOpportunity:
@@ -36,20 +38,34 @@ class AdvanceOpportunity:
     difficulty = "medium"
     summary = "Move an opportunity to Closed Won (signed amount, close date) or Negotiation/Review (next step)."
 
-    def _pool(self, ctx: SampleContext) -> tuple[tuple[dict, ...], tuple[str, ...], tuple[str, ...]]:
-        def build() -> tuple[dict, ...]:
+    def _pool(self, ctx: SampleContext) -> tuple[tuple[dict, str, str], ...]:
+        """(deal, target, next step) that fit: a deal is signed from a late stage and moves into
+        negotiation from Value Proposition on (a deal still in Prospecting does neither); a security
+        sign-off with their CISO is a step only of customers big enough to have one (not SMB)."""
+        def build() -> tuple[tuple[dict, str, str], ...]:
             opps = rows(ctx.db, "Opportunity", TABLES["Opportunity"].c.IsClosed.is_(False),
                         TABLES["Opportunity"].c.StageName != "Negotiation/Review", TABLES["Opportunity"].c.NextStep.is_not(None))
             every = [o["Name"] for o in rows(ctx.db, "Opportunity")]
-            return shuffled(self.id, ctx, [{"Id": o["Id"], "Name": o["Name"], "Amount": o["Amount"]} for o in opps if every.count(o["Name"]) == 1])
+            tier = {a["Id"]: a["Tier__c"] for a in rows(ctx.db, "Account")}
+            found = []
+            for o in opps:
+                if every.count(o["Name"]) != 1:
+                    continue
+                deal = {"Id": o["Id"], "Name": o["Name"], "Amount": o["Amount"]}
+                if o["StageName"] in _SIGNABLE:
+                    found.append((deal, "Closed Won", NEXT_STEPS[0]))
+                if o["StageName"] in _NEGOTIABLE:
+                    found += [(deal, "Negotiation/Review", step) for step in NEXT_STEPS
+                              if "CISO" not in step or tier.get(o["AccountId"]) != "SMB"]
+            return shuffled(self.id, ctx, found)
 
-        return cached(ctx, self.id, build), shuffled(self.id, ctx, TARGETS, "target"), shuffled(self.id, ctx, NEXT_STEPS, "step")
+        return cached(ctx, self.id, build)
 
     def count_instances(self, ctx: SampleContext) -> int:
-        return count(*self._pool(ctx))
+        return count(self._pool(ctx))
 
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
-        opp, target, step = choose(self.id, ctx.variant, *self._pool(ctx))
+        ((opp, target, step),) = choose(self.id, ctx.variant, self._pool(ctx))
         account_id = by_id(ctx, "Opportunity", opp["Id"])["AccountId"]
         account_name = by_id(ctx, "Account", account_id)["Name"] if account_id else ""
         today = ctx.company.now.date().isoformat()

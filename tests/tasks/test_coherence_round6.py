@@ -149,3 +149,22 @@ def test_a_follow_up_goes_to_the_one_on_the_account_whose_job_it_is(gym: Gym) ->
                 assert facts["owner"] == job, env.task.prompt
             finally:
                 gym.delete(env.id)
+
+
+def test_a_deal_advances_from_a_stage_it_could_and_to_a_step_its_customer_has(gym: Gym) -> None:
+    for seed in SEEDS:
+        for variant in VARIANTS:
+            env = gym.create("crm/advance-opportunity-v1", seed=seed, variant=variant)
+            try:
+                facts, prompt = env.task.facts, env.task.prompt
+                with gym.store.session(env) as db:
+                    O, A = TABLES["Opportunity"], TABLES["Account"]
+                    stage, tier = db.execute(select(O.c.StageName, A.c.Tier__c).join(A, A.c.Id == O.c.AccountId)
+                                             .where(O.c.Id == facts["opportunity"])).one()
+                early = ("Prospecting", "Qualification", "Needs Analysis")
+                assert stage not in early, prompt  # nobody signs, or negotiates, a deal still being qualified
+                if facts["target"] == "Closed Won":
+                    assert stage != "Value Proposition", prompt
+                assert "CISO" not in prompt or tier != "SMB", prompt
+            finally:
+                gym.delete(env.id)
