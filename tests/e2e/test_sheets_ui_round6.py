@@ -19,8 +19,10 @@ SELECTED = re.compile(r"\bin-sel\b")
 
 
 def graded(live_server: Any, env_id: str) -> dict[str, Any]:
+    """The env grades 1.0 with no collateral, and every write in its trajectory came from the UI."""
     grade = live_server.gym.grade(env_id)
     assert grade["reward"] == 1.0 and grade["passed"] and grade["collateral"] == [], grade
+    only_ui_writes(live_server, env_id)
     return grade
 
 
@@ -29,8 +31,8 @@ def ui_writes(live_server: Any, env_id: str) -> list[str]:
 
 
 def only_ui_writes(live_server: Any, env_id: str) -> None:
-    events = [e for e in live_server.gym.events(env_id) if not e["is_error"]]
-    assert events and all(e["face"] == "ui" for e in events), [(e["face"], e["operation"]) for e in events]
+    writes = [e for e in live_server.gym.events(env_id) if not e["is_error"]]
+    assert writes and all(e["face"] == "ui" for e in writes), [(e["face"], e["operation"]) for e in writes]
 
 
 def cell(page: Page, name: str) -> Any:
@@ -133,6 +135,20 @@ def test_fill_formula_column(live_server: Any, page: Page, task: Any) -> None:
     assert api_values(live_server, task.id, facts["spreadsheet"], f"Pipeline!{letter}61", render="FORMULA")[0][0].startswith("=")
     graded(live_server, task.id)
     assert ui_writes(live_server, task.id) == ["sheets.values.update", "sheets.values.update", "sheets.spreadsheets.batchUpdate"]
+
+
+def test_fill_a_column_with_one_arrayformula(live_server: Any, page: Page) -> None:
+    """The other way to fill a column: one =ARRAYFORMULA typed in the formula bar, spilling down."""
+    env = live_server.gym.create("sheets/fill-formula-column-v1", variant=0)
+    try:
+        open_sheet(page, live_server, env.id, "Sales Forecast FY2026")
+        enter(page, "J1", env.task.facts["computation"])
+        enter(page, "J2", '=ARRAYFORMULA(IF(E2:E61="Closed Won",F2:F61*0.08,0))')
+        expect(cell(page, "J60")).not_to_have_text("")
+        graded(live_server, env.id)
+        assert ui_writes(live_server, env.id) == ["sheets.values.update", "sheets.values.update"]
+    finally:
+        live_server.gym.delete(env.id)
 
 
 @cases("sheets/fix-broken-formula-v1")
@@ -365,6 +381,12 @@ def test_columns_past_o_rows_past_the_window_and_a_frozen_header(live_server: An
     expect(cell(page, "A61")).to_have_text(re.compile(r"^o00\d\d$"))
     expect(cell(page, "A1")).to_have_text("Deal ID")
     expect(cell(page, "A2")).to_have_count(0)
+    cell(page, "B61").click()
+    page.keyboard.press("PageUp")  # the keys page too: rows with PageUp/PageDown, columns with Alt
+    expect(cell(page, "A2")).to_be_visible()
+    expect(page.get_by_label("Name box")).to_have_value("A1")
+    page.get_by_role("grid").locator("td[aria-selected=true]").press("Alt+PageDown")
+    expect(cell(page, "P1")).to_be_visible()
 
 
 def test_find_in_sheet_and_the_sum_of_a_selection(live_server: Any, env_id: str, page: Page) -> None:
