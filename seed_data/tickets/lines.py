@@ -130,7 +130,9 @@ BACKLOG_PRIORITIES = ("Highest", "High", "High", "Medium", "Medium", "Medium", "
 # has. SUP and ENG tickets share these, so a bug and the support ticket it came from (or a case
 # and its fix) can be told to belong together; None for internal chores no customer reports.
 TOPICS = (
-    (None, ("flaky", "integration tests", "memory leak", "returned by the api")),
+    (None, ("flaky", "integration tests")),
+    ("memory", ("memory leak",)),
+    ("api fields", ("returned by the api",)),
     ("sign-in", ("sso", "saml", "scim", "login", "password", "two-factor", "2fa", "auth-service", "signing keys")),
     ("sync", ("sync", "connector", "webhook", "drops events", "retry logic")),
     ("errors under load", ("under load", "latency", "errors on")),

@@ -168,3 +168,9 @@ def test_a_deal_advances_from_a_stage_it_could_and_to_a_step_its_customer_has(gy
                 assert "CISO" not in prompt or tier != "SMB", prompt
             finally:
                 gym.delete(env.id)
+
+
+def test_a_customer_asks_only_about_work_a_customer_could_have_raised(gym: Gym) -> None:
+    for prompt, facts, issues in prompts(gym, "chat/find-and-answer-v1"):
+        summary = issues[facts["ticket"]].summary.lower()
+        assert "flaky" not in summary and "integration tests" not in summary, (prompt, summary)
