@@ -216,7 +216,8 @@ def open_link(request: Request, link: str = "", env: Env = Depends(current_env))
     with env_store(request).session(env, reading=True) as db:
         service = SheetsService(db)
         if file_id and db.get(Spreadsheet, file_id) is not None and service.role(file_id):
-            return RedirectResponse(f"{_base(env)}/d/{file_id}", status_code=303)
+            tab = re.search(r"[#?&]gid=(\d{1,12})", link)  # a link to one tab (…/edit#gid=123)
+            return RedirectResponse(f"{_base(env)}/d/{file_id}" + (f"?sheet={tab.group(1)}" if tab else ""), status_code=303)
         try:
             uploaded_file(service, file_id)
         except SheetsError:

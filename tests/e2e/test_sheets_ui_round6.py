@@ -409,9 +409,22 @@ def test_find_in_sheet_and_the_sum_of_a_selection(live_server: Any, env_id: str,
     expect(status).to_have_text(f"Sum: ${sum(amounts):,.0f}")
     go(page, "F2:F4")  # typed in the name box, the server sums it
     expect(status).to_have_text(f"Sum: ${sum(amounts):,.0f}")
+    # Percentages sum as percentages, the same whether selected by mouse or typed.
+    go(page, "H2:H6")
+    typed = status.inner_text()
+    assert re.fullmatch(r"Sum: \d+%", typed), typed
+    cell(page, "H2").click()
+    cell(page, "H6").click(modifiers=["Shift"])
+    expect(status).to_have_text(typed)
 
 
-def test_a_link_to_no_file_says_so(live_server: Any, env_id: str, page: Page) -> None:
+def test_a_spreadsheet_link_opens_its_tab_and_a_link_to_no_file_says_so(live_server: Any, env_id: str, page: Page) -> None:
+    open_sheet(page, live_server, env_id, "Sales Forecast FY2026", "Summary")
+    sid, gid = page.url.split("/d/")[1].split("?")[0], page.url.split("sheet=")[1].split("&")[0]
+    page.goto(f"{live_server.env_url(env_id, 'sheets')}/")
+    page.get_by_label("Drive link or file ID").fill(f"https://docs.google.com/spreadsheets/d/{sid}/edit#gid={gid}")
+    page.get_by_label("Drive link or file ID").press("Enter")
+    expect(page.get_by_role("grid", name="Summary")).to_be_visible()
     page.goto(f"{live_server.env_url(env_id, 'sheets')}/")
     page.get_by_label("Drive link or file ID").fill("https://drive.google.com/file/d/1NoSuchFileAnywhere000/view")
     page.get_by_label("Drive link or file ID").press("Enter")
