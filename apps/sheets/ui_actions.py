@@ -1,5 +1,6 @@
 """What the sheets page does besides typing into a cell, as Google Sheets' menus and keys do it:
 insert and delete rows and columns, clear, fill down or right (Ctrl+D, Ctrl+R), bold (Ctrl+B),
+Format ▸ Number (plain text, number, percent, currency, currency rounded, date),
 sort a range (Data ▸ Sort range, with or without a header row), Insert ▸ Pivot table (a
 summary of the selected table on a new tab), paste (Ctrl+V: text copied
 from anywhere lands from the selected cell; cells copied on the page are pasted as the
@@ -37,6 +38,12 @@ MAX_PASTED_CHARS = 1_000_000
 # built from the selection (`_request`), or a values.clear.
 ACTIONS = ("insert_rows_above", "insert_rows_below", "delete_rows", "insert_columns_left", "insert_columns_right",
            "delete_columns", "clear", "fill_down", "fill_right", "bold", "add_sheet")
+# Format ▸ Number: the number format each item sets on the selection (type, pattern), as the product's menu does.
+NUMBER_FORMATS = {
+    "format_plain_text": ("TEXT", "@"), "format_number": ("NUMBER", "#,##0.00"), "format_percent": ("PERCENT", "0.00%"),
+    "format_currency": ("CURRENCY", "$#,##0.00"), "format_currency_rounded": ("CURRENCY", "$#,##0"), "format_date": ("DATE", "yyyy-mm-dd"),
+}
+ACTIONS += tuple(NUMBER_FORMATS)
 
 
 class UiRefusal(ValueError):
@@ -116,6 +123,10 @@ def _request(action: str, tab: Any, selection: GridRange, bold_now: bool) -> dic
         source = GridRange(None, grid.r1, grid.c1, grid.r1 + 1 if down else grid.r2, grid.c2 if down else grid.c1 + 1)
         target = GridRange(None, grid.r1 + 1 if down else grid.r1, grid.c1 if down else grid.c1 + 1, grid.r2, grid.c2)
         return {"copyPaste": {"source": _json(tab, source), "destination": _json(tab, target), "pasteType": "PASTE_NORMAL"}}
+    if action in NUMBER_FORMATS:
+        kind, pattern = NUMBER_FORMATS[action]
+        return {"repeatCell": {"range": _json(tab, selection), "cell": {"userEnteredFormat": {"numberFormat": {"type": kind, "pattern": pattern}}},
+                               "fields": "userEnteredFormat.numberFormat"}}
     if action == "bold":
         return {"repeatCell": {"range": _json(tab, selection), "cell": {"userEnteredFormat": {"textFormat": {"bold": not bold_now}}},
                                "fields": "userEnteredFormat.textFormat.bold"}}

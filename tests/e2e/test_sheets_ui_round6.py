@@ -454,3 +454,20 @@ def test_pivot_table_from_the_insert_menu(live_server: Any, page: Page, task: An
     expect(cell(page, "A1")).to_have_text(facts["rows"])
     graded(live_server, task.id)
     assert ui_writes(live_server, task.id) == ["sheets.pivotTable"]
+
+
+def test_format_number_shows_the_cells_in_the_chosen_format(live_server: Any, env_id: str, page: Page) -> None:
+    open_sheet(page, live_server, env_id, "Sales Forecast FY2026")
+    sid = page.url.split("/d/")[1].split("?")[0]
+    amount = api_values(live_server, env_id, sid, "Pipeline!F2")[0][0]
+    go(page, "F2:F3")
+    page.locator("nav.menubar summary", has_text="Format").click()
+    page.get_by_role("menuitem", name="Number ▸ Currency $1,000.12").click()
+    expect(cell(page, "F2")).to_have_text(f"${amount:,.2f}")
+    go(page, "H2")
+    page.locator("nav.menubar summary", has_text="Format").click()
+    page.get_by_role("menuitem", name="Number ▸ Percent 10.12%").click()
+    probability = api_values(live_server, env_id, sid, "Pipeline!H2")[0][0]
+    expect(cell(page, "H2")).to_have_text(f"{probability * 100:.2f}%")
+    assert api_values(live_server, env_id, sid, "Pipeline!F2", render="FORMATTED_VALUE") == [[f"${amount:,.2f}"]]
+    assert ui_writes(live_server, env_id) == ["sheets.spreadsheets.batchUpdate"] * 2
