@@ -147,6 +147,12 @@ TOPICS = (
 )
 
 
+def internal_work(summary: str) -> bool:
+    """Engineering's own chores (flaky tests): no customer reports them or asks about them."""
+    text = summary.lower()
+    return any(w in text for w in TOPICS[0][1])
+
+
 def topic_of(summary: str) -> str | None:
     text = summary.lower()
     return next((topic for topic, words in TOPICS if any(w in text for w in words)), None)

@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 
 from graders.checks import Check
-from seed_data.tickets.lines import topic_of
+from seed_data.tickets.lines import internal_work
 from tasks.base import SampleContext, TaskInstance, Tools
 from tasks.chat._common import Answer, answer_moves, answered_in_dm, service_as
 from tasks.crm._notes import written as crm_written
@@ -138,7 +138,7 @@ def _cases(ctx: SampleContext) -> list[_Case]:
         summary = tuple(words(ticket.summary))
         if not ticket.customer_id or summaries[summary] != [ticket.key]:
             continue
-        if topic_of(ticket.summary) is None:
+        if internal_work(ticket.summary):
             continue  # internal work (flaky tests): no customer asks about it as their issue
         if told.get(summary) != {ticket.key}:
             continue  # never named, or named next to another key: no single right answer

@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass
 
 from graders.checks import Check
+from seed_data.tickets.lines import internal_work
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.chat._common import Answer, allow_follow_ups, allow_posts, careful_steps, is_top_level, post, post_everywhere, wreck
 from tasks.crm._notes import written as crm_written
@@ -134,7 +135,8 @@ class SummariseThread:
 
 def _threads(ctx: SampleContext) -> list[_Thread]:
     ws = workspace(ctx)
-    tickets = {t.key: t.customer_id for t in ctx.company.tickets if t.customer_id}
+    # A customer's ticket; internal work (flaky tests) has no customer to name, whatever it was filed against.
+    tickets = {t.key: t.customer_id for t in ctx.company.tickets if t.customer_id and not internal_work(t.summary)}
     tops: dict[str, list[Post]] = {}
     replies: dict[tuple[str, str], list[Post]] = {}
     for p in ws.posts:
