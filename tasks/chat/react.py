@@ -8,6 +8,7 @@ emoji counts (`+1` is `thumbsup`, skin tones included).
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -21,6 +22,14 @@ from tasks.common.answers import emoji_name
 from tasks.common.variants import cached, choose, count, shuffled
 
 _EMOJI = ("white_check_mark", "eyes", "thumbsup", "raised_hands", "tada", "pray")
+# Cheering emoji go on good news only: nobody answers an outage report with :tada:.
+_CHEERS = frozenset({"tada", "raised_hands"})
+_GOOD_NEWS = re.compile(r"congrat|kudos|shout-?out|welcom|thank|closed|landed|\bwon\b|\bwin\b|shipped|launched|\blive\b|"
+                        r"record|great|amazing|huge|:tada:|:trophy:|:rocket:|agreed to|\bsigned\b|renewed", re.IGNORECASE)
+
+
+def _fits(emoji: str, text: str) -> bool:
+    return emoji not in _CHEERS or bool(_GOOD_NEWS.search(text))
 _ALIAS = {"thumbsup": "+1"}  # what a correct agent may type instead
 _RECENT = 30  # the target is on the first page of the channel's history
 
@@ -62,7 +71,7 @@ class ReactToMessage:
                         continue
                     earlier = tuple(p.ts for p in recent if p.ts != message.ts)
                     for emoji in _EMOJI:
-                        if (room.id, message.ts, emoji) not in mine:
+                        if (room.id, message.ts, emoji) not in mine and _fits(emoji, message.text):
                             found.append(_Target(room, author.id, message.ts, earlier, emoji))
             return shuffled(self.id, ctx, found)
 

@@ -179,3 +179,24 @@ def test_a_customer_asks_only_about_work_a_customer_could_have_raised(gym: Gym) 
 def test_a_summarised_thread_is_about_a_customers_ticket_not_internal_work(gym: Gym) -> None:
     for prompt, facts, issues in prompts(gym, "chat/summarise-thread-v1", every=True):
         assert not internal_work(issues[facts["ticket"]].summary), prompt
+
+
+BAD_NEWS = re.compile(r"outage|incident|error|fail|broken|down\b|escalat|urgent|slipping|risk|crash|late\b", re.IGNORECASE)
+GOOD_NEWS = re.compile(r"congrat|kudos|shout-?out|welcom|thank|closed|landed|\bwon\b|shipped|launched|\bsigned\b|:tada:", re.IGNORECASE)
+
+
+def test_nobody_cheers_bad_news(gym: Gym) -> None:
+    from apps.chat.models import Message
+
+    for seed in SEEDS:
+        for variant in range(60):
+            env = gym.create("chat/react-to-message-v1", seed=seed, variant=variant)
+            try:
+                facts = env.task.facts
+                if facts["emoji"] not in ("tada", "raised_hands"):
+                    continue
+                with gym.store.session(env) as db:
+                    text = db.scalar(select(Message.text).where(Message.channel_id == facts["channel"], Message.ts == facts["ts"]))
+                assert GOOD_NEWS.search(text) or not BAD_NEWS.search(text), (facts["emoji"], text)
+            finally:
+                gym.delete(env.id)
