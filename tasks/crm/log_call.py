@@ -28,6 +28,19 @@ _TOPIC_FITS = {"pricing for the renewal": {"renewal"}, "the security questionnai
                "the rollout timeline": {"new", "expansion", "addon"}, "seat expansion": {"renewal", "expansion"},
                "the pilot results": {"new", "addon"}}
 
+# Contacts whose job a topic is not: an office manager does not negotiate renewal pricing nor answer
+# the security questionnaire; the CFO is not called about the rollout timeline.
+_NOT_THEIRS = {
+    "pricing for the renewal": {"Office Manager", "Systems Administrator", "Security Lead", "Data Engineering Manager",
+                                "Business Systems Analyst", "Head of Analytics", "Program Manager", "Director of Customer Experience"},
+    "the security questionnaire": {"Office Manager", "Head of Analytics", "Director of Customer Experience", "Head of Revenue Operations",
+                                   "CFO", "Operations Manager", "Program Manager", "Data Engineering Manager", "VP of Operations",
+                                   "Business Systems Analyst"},
+    "the rollout timeline": {"CFO", "Head of Procurement"},
+    "seat expansion": {"Security Lead", "Systems Administrator"},
+    "the pilot results": {"CFO", "Head of Procurement", "Office Manager", "Security Lead"},
+}
+
 
 def _kind(name: str) -> str:
     return "renewal" if " Renewal " in name else "expansion" if " Expansion " in name else "new" if name.endswith(" New Business") else "addon"
@@ -57,7 +70,8 @@ class LogCall:
         def pairs() -> tuple:
             """Each call with a topic that fits its deal: pricing for the renewal on a renewal, pilot results on new business."""
             return shuffled(self.id, ctx, [(call, topic) for call in cached(ctx, self.id, build) for topic in TOPICS
-                                           if _kind(call[0]["Name"]) in _TOPIC_FITS[topic]], "pairs")
+                                           if _kind(call[0]["Name"]) in _TOPIC_FITS[topic] and call[1]["Title"] not in _NOT_THEIRS[topic]],
+                            "pairs")
 
         return cached(ctx, f"{self.id}|pairs", pairs)
 

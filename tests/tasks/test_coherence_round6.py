@@ -90,6 +90,10 @@ def test_a_calls_topic_fits_its_deal(gym: Gym) -> None:
             assert " Renewal " not in deal and " Expansion " not in deal, prompt
         if topic == "seat expansion":
             assert " Renewal " in deal or " Expansion " in deal, prompt
+        title = re.search(r"a call with .+? \((.+?)\) about", prompt).group(1)
+        assert (topic, title) not in {("pricing for the renewal", "Office Manager"), ("the security questionnaire", "Office Manager"),
+                                      ("the security questionnaire", "Head of Analytics"), ("the rollout timeline", "CFO"),
+                                      ("the pilot results", "Head of Procurement")}, prompt
 
 
 MEETING_TEAMS = {"renewal call": {"Sales", "Customer Success"}, "quarterly business review": {"Sales", "Customer Success"},
