@@ -1,7 +1,8 @@
 """What the sheets page does besides typing into a cell, as Google Sheets' menus and keys do it:
 insert and delete rows and columns, clear, fill down or right (Ctrl+D, Ctrl+R), bold (Ctrl+B),
 Format ▸ Number (plain text, number, percent, currency, currency rounded, date),
-sort a range (Data ▸ Sort range, with or without a header row), Insert ▸ Pivot table (a
+sort a range (Data ▸ Sort range, with or without a header row) or the sheet (Data ▸ Sort sheet, by the
+selected column, frozen rows left on top), Insert ▸ Pivot table (a
 summary of the selected table on a new tab), paste (Ctrl+V: text copied
 from anywhere lands from the selected cell; cells copied on the page are pasted as the
 product pastes them, formulas moved with their position), and a tab's add, rename, duplicate
@@ -43,7 +44,7 @@ NUMBER_FORMATS = {
     "format_plain_text": ("TEXT", "@"), "format_number": ("NUMBER", "#,##0.00"), "format_percent": ("PERCENT", "0.00%"),
     "format_currency": ("CURRENCY", "$#,##0.00"), "format_currency_rounded": ("CURRENCY", "$#,##0"), "format_date": ("DATE", "yyyy-mm-dd"),
 }
-ACTIONS += tuple(NUMBER_FORMATS)
+ACTIONS += (*NUMBER_FORMATS, "sort_sheet_asc", "sort_sheet_desc")
 
 
 class UiRefusal(ValueError):
@@ -123,6 +124,11 @@ def _request(action: str, tab: Any, selection: GridRange, bold_now: bool) -> dic
         source = GridRange(None, grid.r1, grid.c1, grid.r1 + 1 if down else grid.r2, grid.c2 if down else grid.c1 + 1)
         target = GridRange(None, grid.r1 + 1 if down else grid.r1, grid.c1 if down else grid.c1 + 1, grid.r2, grid.c2)
         return {"copyPaste": {"source": _json(tab, source), "destination": _json(tab, target), "pasteType": "PASTE_NORMAL"}}
+    if action in ("sort_sheet_asc", "sort_sheet_desc"):  # Data ▸ Sort sheet: every row below the frozen ones, by the selected column
+        below = min(tab.frozen_rows or 0, tab.row_count - 1)
+        return {"sortRange": {"range": {"sheetId": tab.sheet_id, "startRowIndex": below, "endRowIndex": tab.row_count, "startColumnIndex": 0,
+                                        "endColumnIndex": tab.column_count},
+                              "sortSpecs": [{"dimensionIndex": selection.c1, "sortOrder": "DESCENDING" if action.endswith("desc") else "ASCENDING"}]}}
     if action in NUMBER_FORMATS:
         kind, pattern = NUMBER_FORMATS[action]
         return {"repeatCell": {"range": _json(tab, selection), "cell": {"userEnteredFormat": {"numberFormat": {"type": kind, "pattern": pattern}}},

@@ -471,3 +471,22 @@ def test_format_number_shows_the_cells_in_the_chosen_format(live_server: Any, en
     expect(cell(page, "H2")).to_have_text(f"{probability * 100:.2f}%")
     assert api_values(live_server, env_id, sid, "Pipeline!F2", render="FORMATTED_VALUE") == [[f"${amount:,.2f}"]]
     assert ui_writes(live_server, env_id) == ["sheets.spreadsheets.batchUpdate"] * 2
+
+
+@cases("sheets/sort-by-rule-v1")
+def test_sort_sheet_by_the_selected_column_keeps_the_frozen_header(live_server: Any, page: Page, task: Any) -> None:
+    """Data ▸ Sort sheet: a cell of the column selected; the frozen header row stays on top."""
+    facts = task.task.facts
+    title = "Support Metrics" if facts["tab"] == "Tickets" else "Sales Forecast FY2026"
+    open_sheet(page, live_server, task.id, title, facts["tab"])
+    header = page.get_by_role("grid").locator("tr[aria-rowindex='2'] td", has_text=re.compile(f"^{facts['by']}$"))
+    letter = header.get_attribute("data-cell")[:-1]
+    first = cell(page, "A1").inner_text()
+    cell(page, f"{letter}5").click()
+    page.locator("nav.menubar summary", has_text="Data").click()
+    page.get_by_role("menuitem", name=f"Sort sheet by the selected column, {'Z → A' if facts['descending'] else 'A → Z'}").click()
+    expect(page).to_have_url(re.compile(r"cell=" + letter + "5"))
+    expect(cell(page, "A1")).to_have_text(first)
+    expect(page.get_by_role("alert")).to_have_count(0)
+    graded(live_server, task.id)
+    assert ui_writes(live_server, task.id) == ["sheets.spreadsheets.batchUpdate"]
