@@ -192,7 +192,9 @@ def find(request: Request, spreadsheet_id: str, sheet: int | None = None, cell: 
             tab = next((t for t in service.tabs(spreadsheet_id) if t.sheet_id == sheet), None) or service.tabs(spreadsheet_id)[0]
             found = service.find_cells(spreadsheet_id, words, sheet=tab.title, max_results=500) if words else []
         except (SheetsError, IndexError):
-            return render_page(request, env, spreadsheet_id, sheet, cell, 0, error="That spreadsheet does not exist.", status=404)
+            tab = None
+    if tab is None:  # (the page says there is no such spreadsheet you can open)
+        return render_page(request, env, spreadsheet_id, sheet, cell, 0, status=404)
     try:
         at = parse_area(cell.strip())
         now = (at.r1, at.c1)
@@ -237,9 +239,13 @@ def file_view(request: Request, file_id: str, env: Env = Depends(current_env)) -
         try:
             upload = uploaded_file(service, file_id)
         except SheetsError as error:
-            return render_index(request, env, error=error.message, status=404)
-        context = {"base": _base(env), "me": service.actor_email, "file": {"id": upload.id, "name": upload.name, "owner": upload.owner_email,
-                   "size": upload.size, "created": upload.created, "excel": upload.mime_type == XLSX_MIME, "mime": upload.mime_type}}
+            missing = error.message
+        else:
+            missing, context = "", {"base": _base(env), "me": service.actor_email, "file": {
+                "id": upload.id, "name": upload.name, "owner": upload.owner_email, "size": upload.size, "created": upload.created,
+                "excel": upload.mime_type == XLSX_MIME, "mime": upload.mime_type}}
+    if missing:  # (rendered outside the read: the list opens its own)
+        return render_index(request, env, error=missing, status=404)
     return templates.TemplateResponse(request, "file.html", context)
 
 

@@ -490,3 +490,15 @@ def test_sort_sheet_by_the_selected_column_keeps_the_frozen_header(live_server: 
     expect(page.get_by_role("alert")).to_have_count(0)
     graded(live_server, task.id)
     assert ui_writes(live_server, task.id) == ["sheets.spreadsheets.batchUpdate"]
+
+
+def test_unknown_files_and_spreadsheets_on_the_new_pages_are_404s(live_server: Any, env_id: str) -> None:
+    import httpx
+
+    base = live_server.env_url(env_id, "sheets")
+    for path in ("/file/d/1NoSuchUpload0000/view", "/d/1NoSuchSpreadsheet000/find?q=x", "/open?link=" + "x" * 5000):
+        response = httpx.get(base + path, timeout=10)
+        assert response.status_code == 404 and "text/html" in response.headers["content-type"], (path, response.status_code)
+    response = httpx.post(base + "/file/d/1NoSuchUpload0000/convert", headers={"Origin": live_server.base_url}, timeout=10)
+    assert response.status_code == 404 and "File not found" in response.text
+    assert ui_writes(live_server, env_id) == []
