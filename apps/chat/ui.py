@@ -28,7 +28,7 @@ from fastapi.templating import Jinja2Templates
 from apps.chat.errors import ChatError
 from apps.chat.operations import OPERATIONS
 from apps.chat.service import ChatService
-from apps.chat.ui_format import EMOJI, PICKER, Resolver, clock_time, day_label, emoji_glyph, render_mrkdwn, shown_text, zone
+from apps.chat.ui_format import EMOJI, PICKER, Resolver, clock_time, day_label, emoji_glyph, local_link, render_mrkdwn, shown_text, zone
 from officegym.core import clock
 from officegym.core.env_store import Env
 from officegym.core.ops import invoke
@@ -80,12 +80,16 @@ class Page:
         self.now = clock.now(svc.db).astimezone(self.tz)
         self._users: dict[str, Any] = {}
         self._channels: dict[str, str | None] = {}
-        self.names = Resolver(self.user_name, self.channel_name, self.channel_url)
+        self.names = Resolver(self.user_name, self.channel_name, self.channel_url, self.link_url)
 
     # urls
     def channel_url(self, channel_id: str, **query: str) -> str:
         clean = {k: v for k, v in query.items() if v}
         return f"{self.base}/c/{channel_id}" + (f"?{urlencode(clean)}" if clean else "")
+
+    def link_url(self, href: str) -> str:
+        """A Drive or Sheets link opens in this env's sheets app, not on the real Google."""
+        return local_link(href, self.base.removesuffix("/chat") + "/sheets")
 
     def thread_url(self, channel_id: str, ts: str) -> str:
         return f"{self.base}/c/{channel_id}/t/{ts}"

@@ -65,11 +65,30 @@ def _unescape(text: str) -> str:
 
 @dataclass
 class Resolver:
-    """How mrkdwn names users and channels, and where channel links go."""
+    """How mrkdwn names users and channels, and where channel links go; `link_url` says where
+    a link opens (a link to a product this company runs in the env opens there)."""
 
     user_name: Callable[[str], str]
     channel_name: Callable[[str], str | None]
     channel_url: Callable[[str], str]
+    link_url: Callable[[str], str] = lambda href: href
+
+
+# Google Drive and Sheets links, which the env's sheets app serves (a file's Drive view, a
+# spreadsheet and its tab): `local_link` maps them to it.
+_DRIVE_FILE = re.compile(r"https://drive\.google\.com/file/d/([A-Za-z0-9_-]+)(?:[/?#].*)?")
+_SHEET = re.compile(r"https://docs\.google\.com/spreadsheets/d/([A-Za-z0-9_-]+)(?:/[^?#]*)?(?:\?[^#]*)?(?:#gid=(\d+).*|#.*)?")
+
+
+def local_link(href: str, sheets_base: str) -> str:
+    """`href`, or where the env serves it when it is a Drive file or a Google Sheet."""
+    found = _DRIVE_FILE.fullmatch(href)
+    if found:
+        return f"{sheets_base}/file/d/{found.group(1)}/view"
+    found = _SHEET.fullmatch(href)
+    if found:
+        return f"{sheets_base}/d/{found.group(1)}" + (f"?sheet={found.group(2)}" if found.group(2) else "")
+    return href
 
 
 def render_mrkdwn(text: str, names: Resolver) -> tuple[Markup, str]:
@@ -92,7 +111,7 @@ def render_mrkdwn(text: str, names: Resolver) -> tuple[Markup, str]:
             return hole(f"<code>{escape(body)}</code>", body)
         if match.group("url") is not None:
             url = _unescape(match.group("url"))
-            return hole(_link(url, url), url)
+            return hole(_link(names.link_url(url), url), url)
         return _control(match.group("ctrl"), names, hole)
 
     skeleton = _TOKEN.sub(token, text)
@@ -136,7 +155,7 @@ def _control(inner: str, names: Resolver, hole: Callable[[str, str], str]) -> st
     href = _unescape(target)
     if href.lower().startswith(_SAFE_SCHEMES) and not any(c.isspace() for c in href):
         shown = label or (href[len("mailto:"):] if href.lower().startswith("mailto:") else href)
-        return hole(_link(href, shown), shown)
+        return hole(_link(names.link_url(href), shown), shown)
     literal = "<" + _unescape(inner) + ">"  # not Slack markup: shown as the text it is
     return hole(escape(literal), literal)
 
