@@ -36,6 +36,8 @@ def _words(term: str) -> list[list[str]]:
     text = term.replace("\\", "").replace('"', " ").strip()
     groups: list[list[str]] = [[]]
     for word in text.split():
+        if not any(ch.isalnum() or ch in "*?" for ch in word):
+            continue  # punctuation alone ("—" in "Acme — Renewal") separates words, as Salesforce reads it
         if word.upper() == "OR":
             groups.append([])
         elif word.upper() not in ("AND", "AND NOT"):

@@ -109,3 +109,15 @@ def test_a_bad_locator_is_refused(read: Any) -> None:
         with pytest.raises(CrmError) as caught:
             read("crm.queryMore", locator=locator)
         assert caught.value.code == "INVALID_QUERY_LOCATOR"
+
+
+def test_punctuation_alone_separates_search_words(read: Any) -> None:
+    """A deal's name as it shows ("Carlson LLC — Platform …") is searchable: the lone dash
+    is a separator, not a one-character word (it was MALFORMED_SEARCH). A lone letter still is."""
+    name = read("crm.query", q="SELECT Name FROM Opportunity ORDER BY Name LIMIT 1")["records"][0]["Name"]
+    assert " — " in name, name
+    found = read("crm.search", q=f"FIND {{{name}}} IN NAME FIELDS RETURNING Opportunity(Name)")
+    assert name in [r["Name"] for r in found["searchRecords"]]
+    with pytest.raises(CrmError) as caught:
+        read("crm.search", q="FIND {Carlson — a} RETURNING Opportunity(Name)")
+    assert caught.value.code == "MALFORMED_SEARCH"
