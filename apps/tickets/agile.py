@@ -88,12 +88,8 @@ def get_sprints(self, board_id: int, state: SprintState | None = None, start_at:
     return {"maxResults": size, "startAt": start, "isLast": start + len(page) >= len(sprints), "values": [shapes.sprint(s, self.base) for s in page]}
 
 
-@operation("tickets.getSprintIssues")
-def get_sprint_issues(self, sprint_id: int, fields: Names | None = None, start_at: Offset | None = None, max_results: Limit | None = None,
-                      style: Style = "jira") -> dict[str, Any]:
-    """The issues in a sprint."""
-    sprint = _sprint(self, sprint_id)
-    stmt = select(Issue).join(SprintIssue, SprintIssue.issue_id == Issue.id).where(SprintIssue.sprint_id == sprint.id)
+def _issue_page(self: Any, stmt: Any, fields: Names | None, start_at: Offset | None, max_results: Limit | None, style: Style) -> dict[str, Any]:
+    """A page of the issues `stmt` selects, in rank order, as the agile API pages them."""
     total = shapes.count(self.db, stmt)
     start, size = start_at or 0, min(max_results or 50, 100)
     page = list(self.db.scalars(stmt.order_by(Issue.rank, Issue.id).offset(start).limit(size)))
@@ -102,6 +98,15 @@ def get_sprint_issues(self, sprint_id: int, fields: Names | None = None, start_a
     if style == "simplified":
         return {"total": total, "start_at": start, "max_results": size, "issues": issues}
     return {"expand": "schema,names", "startAt": start, "maxResults": size, "total": total, "issues": issues}
+
+
+@operation("tickets.getSprintIssues")
+def get_sprint_issues(self, sprint_id: int, fields: Names | None = None, start_at: Offset | None = None, max_results: Limit | None = None,
+                      style: Style = "jira") -> dict[str, Any]:
+    """The issues in a sprint."""
+    sprint = _sprint(self, sprint_id)
+    stmt = select(Issue).join(SprintIssue, SprintIssue.issue_id == Issue.id).where(SprintIssue.sprint_id == sprint.id)
+    return _issue_page(self, stmt, fields, start_at, max_results, style)
 
 
 @operation("tickets.getSprint")
@@ -126,14 +131,7 @@ def get_board_issues(self, board_id: int, backlog: bool = False, fields: Names |
     if backlog:
         in_open = select(SprintIssue.issue_id).join(Sprint, Sprint.id == SprintIssue.sprint_id).where(Sprint.state.in_(("future", "active")))
         stmt = stmt.where(Issue.id.not_in(in_open), Issue.status.not_in(_DONE_STATUSES))
-    total = shapes.count(self.db, stmt)
-    start, size = start_at or 0, min(max_results or 50, 100)
-    page = list(self.db.scalars(stmt.order_by(Issue.rank, Issue.id).offset(start).limit(size)))
-    wanted = F.string_list(fields, "fields") if fields else None
-    issues = self.shape(page, style, wanted=wanted)
-    if style == "simplified":
-        return {"total": total, "start_at": start, "max_results": size, "issues": issues}
-    return {"expand": "schema,names", "startAt": start, "maxResults": size, "total": total, "issues": issues}
+    return _issue_page(self, stmt, fields, start_at, max_results, style)
 
 
 @operation("tickets.addIssuesToSprint", writes=True)
