@@ -98,13 +98,6 @@ def quoted(text: str) -> str:
 AUDIT = frozenset({"LastModifiedDate", "LastModifiedById", "SystemModstamp"})
 
 
-def saved_unchanged() -> list[Expect]:
-    """A record saved with nothing of it changed (its edit form saved as it was, a slip put back
-    exactly as it had been): only its audit stamps move, nothing of the company's data does, so
-    it is no collateral on any record. A value left different is."""
-    return [Expect(sobject(obj).table, "update", lambda rc: set(rc.changed_columns) <= AUDIT) for obj in TABLES]
-
-
 def allow_update(obj: str, record_id: str, columns: set[str] | frozenset[str]) -> Expect:
     """An update of one record that touches only `columns` (and the audit stamps): a change
     to any other field of it is collateral, even on the right record."""

@@ -21,7 +21,7 @@ from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.phrases import claims, content_words
 from tasks.common.text import words
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import (allow, allow_notes_and_activities, allow_update, around, by_id, dml, me, quoted, row, rows, saved_unchanged,
+from tasks.crm._common import (allow, allow_notes_and_activities, allow_update, around, by_id, dml, me, quoted, row, rows,
                                say_as_task, snapshot, soql, try_dml, wreck)
 from tasks.crm._notes import written
 
@@ -110,7 +110,7 @@ class AdvanceOpportunity:
         return TaskInstance(
             prompt=f"You are {ctx.actor.name}. News on the opportunity \"{opp['Name']}\": {ask}. Update it in Salesforce.",
             checks=[Check(f"{opp['Name']} at {target} with the fields it needs", moved)],
-            expected=[allow_update("Opportunity", opp["Id"], DERIVED | set(fields)), *saved_unchanged(),
+            expected=[allow_update("Opportunity", opp["Id"], DERIVED | set(fields)),
                       *allow_notes_and_activities(me(ctx), around(ctx, "Opportunity", {opp["Id"]})),
                       # won: the signed amount may come from its products (lines added or repriced), but
                       # deleting the deal's quote lines is not part of winning it

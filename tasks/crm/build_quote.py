@@ -14,7 +14,7 @@ from graders.checks import Check, CheckResult, failed, passed
 from seed_data._words import PRODUCTS
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import (allow, allow_notes_and_activities, allow_rolled_up_amount, around, dml, me, quoted, rows, saved_unchanged,
+from tasks.crm._common import (allow, allow_notes_and_activities, allow_rolled_up_amount, around, dml, me, quoted, rows,
                                say_as_task, snapshot, soql, try_dml, wreck)
 
 SEATS = (5, 12, 25, 40)
@@ -98,7 +98,7 @@ class BuildQuote:
             prompt=(f"You are {ctx.actor.name}. Build the quote on the opportunity \"{opp['Name']}\": add {seats} seats of "
                     f"{product['Name']} from the standard price book, {pricing}, as a product line item."),
             checks=[Check(f"one line of {seats} × {product['Name']} on {opp['Name']}", quoted_line)],
-            expected=[allow("OpportunityLineItem", "insert", OpportunityId=opp["Id"]), allow_rolled_up_amount(opp["Id"]), *saved_unchanged(),
+            expected=[allow("OpportunityLineItem", "insert", OpportunityId=opp["Id"]), allow_rolled_up_amount(opp["Id"]),
                       *allow_notes_and_activities(me(ctx), around(ctx, "Opportunity", {opp["Id"]}))],
             oracle=oracle,
             alternatives=(by_sales_price,),

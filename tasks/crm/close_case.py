@@ -18,7 +18,7 @@ from seed_data.tickets.lines import SUP_FIXES, sup_template
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.phrases import judge_field
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import (allow, allow_notes_and_activities, allow_update, around, by_id, dml, me, row, rows, saved_unchanged, say_as_task,
+from tasks.crm._common import (allow, allow_notes_and_activities, allow_update, around, by_id, dml, me, row, rows, say_as_task,
                                snapshot, soql, try_dml, wreck)
 from tasks.crm._notes import written
 
@@ -96,7 +96,7 @@ class CloseCase:
         return TaskInstance(
             prompt=prompt,
             checks=[Check(f"case {case['CaseNumber']} closed with its resolution", closed)],
-            expected=[allow_update("Case", case["Id"], CLOSING), *saved_unchanged(),
+            expected=[allow_update("Case", case["Id"], CLOSING),
                       allow("CaseComment", "insert", ParentId=case["Id"]), *allow_notes_and_activities(me(ctx), around(ctx, "Case", {case["Id"]}))],
             oracle=oracle,
             alternatives=(in_two_steps, with_a_closing_comment),

@@ -20,7 +20,7 @@ from graders.rubric import Expect
 from tasks.base import Moves, SampleContext, TaskInstance, ToolError, Tools
 from tasks.common.text import words
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import (allow_notes_and_activities, allow_update, dml, me, quoted, row, rows, saved_unchanged, say_as_task, snapshot, soql,
+from tasks.crm._common import (allow_notes_and_activities, allow_update, dml, me, quoted, row, rows, say_as_task, snapshot, soql,
                                table, wreck)
 
 CONVERSION = {"IsConverted", "Status", "ConvertedDate", "ConvertedAccountId", "ConvertedContactId", "ConvertedOpportunityId"}
@@ -127,7 +127,7 @@ class ConvertLead:
         return TaskInstance(
             prompt=f"You are {ctx.actor.name}. The lead {lead['Name']} from {lead['Company']} has qualified. Convert the lead in Salesforce, {ask}.",
             checks=[Check(f"lead {lead['Name']} converted as asked", converted)],
-            expected=[allow_update("Lead", lead["Id"], CONVERSION), *made_by_conversion(lead["Id"], with_opp), *saved_unchanged(),
+            expected=[allow_update("Lead", lead["Id"], CONVERSION), *made_by_conversion(lead["Id"], with_opp),
                       *allow_notes_and_activities(me(ctx), converted_into(lead["Id"]))],
             oracle=oracle,
             alternatives=(account_first,),

@@ -18,7 +18,7 @@ from graders.rubric import Expect
 from officegym.core.db import get_meta
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import (allow_notes_and_activities, allow_update, by_id, me, quoted, rows, saved_unchanged, say_as_task, snapshot, soql,
+from tasks.crm._common import (allow_notes_and_activities, allow_update, by_id, me, quoted, rows, say_as_task, snapshot, soql,
                                table, try_dml, wreck)
 
 TOPICS = ("Intro call", "Sent onboarding guide", "Renewal check-in")
@@ -114,7 +114,7 @@ class MergeDuplicateContact:
                     f"Merge the two contact records: keep the original (the older record), move the duplicate's tasks and cases to it, "
                     f"then delete the duplicate."),
             checks=[Check(f"one {original['Name']}, the original, with the duplicate's history", merged)],
-            expected=[*saved_unchanged(), Expect(table("Contact"), "delete", lambda rc: rc.row.get("Name") == original["Name"] and rc.row.get("Id") != original["Id"]),
+            expected=[Expect(table("Contact"), "delete", lambda rc: rc.row.get("Name") == original["Name"] and rc.row.get("Id") != original["Id"]),
                       # the history moves to the original and nothing else of it changes (re-opened, re-worded ...)
                       *(allow_update("Task", i, {"WhoId"}) for i in history_ids["Task"]),
                       *(allow_update("Case", i, {"ContactId"}) for i in history_ids["Case"]),

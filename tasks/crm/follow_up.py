@@ -17,7 +17,7 @@ from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.phrases import judge_field
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import (allow, allow_notes_and_activities, dml, me, quoted, rows, saved_unchanged, say_as_task, snapshot, soql, try_dml, wreck)
+from tasks.crm._common import (allow, allow_notes_and_activities, dml, me, quoted, rows, say_as_task, snapshot, soql, try_dml, wreck)
 from tasks.crm._notes import written
 
 TODOS = ("send the renewal quote", "schedule the QBR", "confirm the security review", "share the onboarding plan")
@@ -110,7 +110,7 @@ class AssignFollowUp:
         return TaskInstance(
             prompt=prompt,
             checks=[Check(f"one follow-up for {owner['Name']} on {account['Name']}", created)],
-            expected=[allow("Task", "insert", WhatId=account["Id"], CreatedById=myself), *saved_unchanged(),
+            expected=[allow("Task", "insert", WhatId=account["Id"], CreatedById=myself),
                       *allow_notes_and_activities(myself, {account["Id"]}, kinds=("Note", "Event"))],
             oracle=oracle,
             alternatives=(with_datetime_and_status,),

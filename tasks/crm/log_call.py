@@ -18,7 +18,7 @@ from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.phrases import judge_field
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import (allow, allow_notes_and_activities, around, dml, me, quoted, rows, saved_unchanged, say_as_task, snapshot, soql,
+from tasks.crm._common import (allow, allow_notes_and_activities, around, dml, me, quoted, rows, say_as_task, snapshot, soql,
                                try_dml, wreck)
 from tasks.crm._notes import written
 
@@ -131,7 +131,7 @@ class LogCall:
         return TaskInstance(
             prompt=prompt,
             checks=[Check("one completed call logged on the right opportunity and contact", logged)],
-            expected=[allow("Task", "insert", WhatId=opp["Id"], CreatedById=myself), *saved_unchanged(),
+            expected=[allow("Task", "insert", WhatId=opp["Id"], CreatedById=myself),
                       *allow_notes_and_activities(myself, around(ctx, "Opportunity", {opp["Id"]}) | {contact["Id"]}, kinds=("Note", "Event"))],
             oracle=oracle,
             alternatives=(by_search,),

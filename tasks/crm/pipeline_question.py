@@ -23,7 +23,7 @@ from tasks.chat._common import Answer, answer_moves, answered_in_dm, service_as
 from tasks.chat._workspace import workspace
 from tasks.common.answers import amounts, breakdown, judge, money, roundings
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import quoted, rows, saved_unchanged, soql
+from tasks.crm._common import quoted, rows, soql
 from tasks.crm._notes import written
 
 KINDS = {  # kind -> (question wording, SOQL condition)
@@ -113,7 +113,7 @@ class PipelineQuestion:
         return TaskInstance(
             prompt=prompt,
             checks=[Check("answered in the DM with the right total, and only that", answer.check(me.id, ws.start))],
-            expected=[*answered_in_dm(dm, me.id, asker.id, question, ws.public), *saved_unchanged()],
+            expected=[*answered_in_dm(dm, me.id, asker.id, question, ws.public)],
             oracle=oracle,
             setup=setup,
             setup_in_expected=True,

@@ -20,7 +20,7 @@ from graders.checks import Check, CheckResult, failed, passed
 from graders.rubric import Expect
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import (AUDIT, allow_notes_and_activities, allow_update, by_id, dml, me, quoted, row, rows, saved_unchanged, say_as_task,
+from tasks.crm._common import (AUDIT, allow_notes_and_activities, allow_update, by_id, dml, me, quoted, row, rows, say_as_task,
                                snapshot, soql, table, try_dml, wreck)
 
 ENTERPRISE = "Enterprise"
@@ -132,7 +132,7 @@ class ReassignDepartingRep:
             checks=[Check("accounts reassigned by tier", lambda db: owners(db, "Account", accounts)),
                     Check("open opportunities reassigned by their account's tier, closed ones kept", lambda db: both(db)),
                     Check("the whole book handed over: accounts with their open deals", whole)],
-            expected=[*saved_unchanged(), *(allow_update("Account", a, {"OwnerId"}) for a in accounts), *(allow_update("Opportunity", o, {"OwnerId"}) for o in open_opps),
+            expected=[*(allow_update("Account", a, {"OwnerId"}) for a in accounts), *(allow_update("Opportunity", o, {"OwnerId"}) for o in open_opps),
                       *allow_notes_and_activities(me(ctx), {*accounts, *open_opps}), *moved_with_accounts(leaver, target)],
             oracle=oracle,
             alternatives=(one_by_one,),

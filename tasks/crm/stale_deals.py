@@ -13,7 +13,7 @@ from apps.crm.soql.dates import date_range
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import (allow_notes_and_activities, allow_update, around, dml, me, row, saved_unchanged, say_as_task, snapshot, soql,
+from tasks.crm._common import (allow_notes_and_activities, allow_update, around, dml, me, row, say_as_task, snapshot, soql,
                                try_dml, wreck)
 
 EARLY = (("Prospecting", "Qualification"), ("Prospecting", "Qualification", "Needs Analysis"),
@@ -89,7 +89,7 @@ class PushStaleDeals:
                     f"between today ({today.isoformat()}) and {days} days from now (inclusive) will not close in time. In Salesforce, "
                     f"push the close date of each of them to the last day of next quarter ({target}). Leave other deals alone."),
             checks=[Check(f"every matching deal pushed to {target}", pushed)],
-            expected=[*saved_unchanged(), *(allow_update("Opportunity", i, {"CloseDate"}) for i in stale), *allow_notes_and_activities(me(ctx), around(ctx, "Opportunity", stale))],
+            expected=[*(allow_update("Opportunity", i, {"CloseDate"}) for i in stale), *allow_notes_and_activities(me(ctx), around(ctx, "Opportunity", stale))],
             oracle=oracle,
             alternatives=(by_dates,),
             moves=Moves(
