@@ -24,6 +24,7 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import RedirectResponse, Response
 
 from apps.sheets.a1 import A1Error, GridRange, column_letter, parse_area, quote_sheet
+from apps.sheets.entry import load_json
 from apps.sheets.errors import SheetsError
 from apps.sheets.operations import OPERATIONS
 from apps.sheets.service import SheetsService
@@ -144,7 +145,7 @@ def _is_bold(request: Request, env: Env, spreadsheet_id: str, tab: Any, selectio
     with env_store(request).session(env, reading=True) as db:
         book = SheetsService(db).book(spreadsheet_id)
         style = book.formats.get((tab.sheet_id, selection.r1, selection.c1), (None, None))[1]
-    return '"bold": true' in (style or "").replace('"bold":true', '"bold": true')
+    return bool(((load_json(style) or {}).get("textFormat") or {}).get("bold"))
 
 
 def _next_title(request: Request, env: Env, spreadsheet_id: str) -> str:

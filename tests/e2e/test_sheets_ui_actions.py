@@ -174,3 +174,17 @@ def test_a_sort_and_a_filled_column_done_in_the_browser_grade_one(live_server: A
         assert grade["passed"] is True and grade["reward"] == 1.0, grade
     finally:
         gym.delete(env.id)
+
+
+def test_ctrl_b_makes_the_selection_bold_and_again_not(live_server: Any, env_id: str, page: Page) -> None:
+    _open(page, live_server, env_id)
+    _cell(page, "B3").click()
+    _cell(page, "C4").click(modifiers=["Shift"])
+    _cell(page, "C4").press("Control+b")
+    expect(_cell(page, "B3")).to_have_class(re.compile(r"\bb\b"))
+    expect(_cell(page, "C4")).to_have_class(re.compile(r"\bb\b"))
+    page.get_by_label("Name box").fill("B3:C4")
+    page.get_by_label("Name box").press("Enter")
+    _cell(page, "B3").press("Control+b")
+    expect(_cell(page, "B3")).not_to_have_class(re.compile(r"\bb\b"))
+    assert _ui_writes(live_server, env_id) == ["sheets.spreadsheets.batchUpdate"] * 2
