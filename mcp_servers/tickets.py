@@ -140,7 +140,7 @@ REFERENCE = Toolset("reference", "tickets", (
            {**ISSUE_KEY, "time_spent": "Time spent in Jira format, e.g. '1h 30m', '1d', '30m' (1d = 8h)",
             "comment": "(Optional) Comment for the worklog", "started": "(Optional) Start time, e.g. '2026-01-15T09:00:00.000+0000'"},
            required=("issue_key", "time_spent")),
-    tool("jira_get_worklog", "tickets.getWorklogs", "Get worklog entries for a Jira issue.", args={"issue_key": "issue"}, docs=ISSUE_KEY),
+    simple("jira_get_worklog", "tickets.getWorklogs", "Get worklog entries for a Jira issue.", {"issue_key": "issue"}, ISSUE_KEY),
 ), instructions="Jira: issues (SUP support desk, ENG engineering, IT helpdesk), JQL search, workflow transitions, comments, links, sprints (jira_* tools).")
 
 CLOUD = {"cloudId": "cloud_id"}

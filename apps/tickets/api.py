@@ -176,6 +176,11 @@ async def comments(request: Request, version: str, issue: str, env: Env = Depend
     return await run(request, env, "tickets.getComments", {"issue": issue, "start_at": q.get("startAt"), "max_results": q.get("maxResults"), "api": version_of(version)})
 
 
+@router.get(API + "/issue/{issue}/comment/{comment_id}")
+async def comment(request: Request, version: str, issue: str, comment_id: str, env: Env = Depends(current_env)) -> Response:
+    return await run(request, env, "tickets.getComment", {"issue": issue, "comment_id": comment_id, "api": version_of(version)})
+
+
 @router.put(API + "/issue/{issue}/comment/{comment_id}")
 async def edit_comment(request: Request, version: str, issue: str, comment_id: str, env: Env = Depends(current_env)) -> Response:
     v = version_of(version)
@@ -194,7 +199,12 @@ async def changelog(request: Request, version: str, issue: str, env: Env = Depen
 
 @router.get(API + "/issue/{issue}/worklog")
 async def worklogs(request: Request, version: str, issue: str, env: Env = Depends(current_env)) -> Response:
-    return await run(request, env, "tickets.getWorklogs", {"issue": issue})
+    return await run(request, env, "tickets.getWorklogs", {"issue": issue, "api": version_of(version)})
+
+
+@router.get(API + "/issue/{issue}/worklog/{worklog_id}")
+async def worklog(request: Request, version: str, issue: str, worklog_id: str, env: Env = Depends(current_env)) -> Response:
+    return await run(request, env, "tickets.getWorklog", {"issue": issue, "worklog_id": worklog_id, "api": version_of(version)})
 
 
 @router.post(API + "/issue/{issue}/worklog")

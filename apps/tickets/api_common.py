@@ -75,11 +75,14 @@ def answer(request: Request, body: Any, status: int = 200) -> Response:
         return Response(status_code=204)
     text = jsontext.dump_bytes(body)
     if _LINKED in text:  # a C-speed scan spares the regex answers with no links
+        if request.path_params.get("version") == "2":  # a v2 answer links to v2, as Jira's do
+            text = text.replace(_V3_LINK, _V2_LINK)
         text = _linked_here(text, (api_base(request) + "/rest/").encode())
     return Response(text, status_code=status, media_type="application/json")
 
 
 _LINKED = b".atlassian.net/rest/"
+_V3_LINK, _V2_LINK = b".atlassian.net/rest/api/3/", b".atlassian.net/rest/api/2/"
 
 
 def _linked_here(text: bytes, here: bytes) -> bytes:

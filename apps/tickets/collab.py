@@ -63,13 +63,24 @@ def add_comment(self, issue: IssueRef, body: Body, comment_id: str | None = None
     return _comment_out(self, row, style, api, author=me)  # its author is the actor
 
 
+def _comment_row(self, found: Issue, comment_id: str) -> Comment:
+    row = self.db.get(Comment, int(comment_id)) if str(comment_id).strip().isdigit() and len(str(comment_id).strip()) < 10 else None
+    if row is None or row.issue_id != found.id:
+        raise not_found("comment", f"Comment {str(comment_id)[:20]!r} does not exist on {found.key} (see its comments).")
+    return row
+
+
+@operation("tickets.getComment")
+def get_comment(self, issue: IssueRef, comment_id: str, api: str = "3", style: Style = "jira") -> dict[str, Any]:
+    """One comment of an issue, by its id."""
+    return _comment_out(self, _comment_row(self, self.issue(issue), comment_id), style, api)
+
+
 @operation("tickets.editComment", writes=True)
 def edit_comment(self, issue: IssueRef, comment_id: str, body: Body, api: str = "3", style: Style = "jira") -> dict[str, Any]:
     """Change the text of one of your comments."""
     found = self.issue(issue)
-    row = self.db.get(Comment, int(comment_id)) if str(comment_id).strip().isdigit() and len(str(comment_id).strip()) < 10 else None
-    if row is None or row.issue_id != found.id:
-        raise not_found("comment", f"Comment {str(comment_id)[:20]!r} does not exist on {found.key} (see its comments).")
+    row = _comment_row(self, found, comment_id)
     if row.author_id != self.actor_id:
         raise TicketsError("forbidden", "You can only edit your own comments.", status=403)
     text = F.text(body, "body").strip()
@@ -275,15 +286,30 @@ def add_worklog(self, issue: IssueRef, time_spent: Duration | None = None, comme
     if style == "simplified":
         return {"message": "Worklog added successfully", "worklog": {"id": str(row.id), "time_spent": format_duration(seconds),
                 "time_spent_seconds": seconds, "started": row.started, "comment": row.comment, "author": author.display_name if author else None}}
-    return shapes.worklog(row, author, self.base)
+    return shapes.worklog(row, author, self.base, v3=api != "2")
 
 
 @operation("tickets.getWorklogs")
-def get_worklogs(self, issue: IssueRef) -> dict[str, Any]:
-    """Time logged on an issue."""
+def get_worklogs(self, issue: IssueRef, api: str = "3", style: Style = "jira") -> dict[str, Any]:
+    """Time logged on an issue, oldest first."""
     found = self.issue(issue)
     rows = list(self.db.scalars(select(Worklog).where(Worklog.issue_id == found.id).order_by(Worklog.started, Worklog.id)))
     users = {u.account_id: u for u in self.db.scalars(select(User).where(User.account_id.in_({r.author_id for r in rows})))}
-    return {"startAt": 0, "maxResults": len(rows), "total": len(rows), "worklogs": [shapes.worklog(r, users.get(r.author_id), self.base) for r in rows]}
+    if style == "simplified":  # mcp-atlassian's entries: the comment as text, the author by name
+        return {"worklogs": [{"id": str(r.id), "comment": r.comment or "", "created": r.created, "updated": r.created, "started": r.started,
+                              "time_spent": format_duration(r.seconds), "time_spent_seconds": r.seconds,
+                              "author": users[r.author_id].display_name if r.author_id in users else "Unknown"} for r in rows]}
+    return {"startAt": 0, "maxResults": len(rows), "total": len(rows),
+            "worklogs": [shapes.worklog(r, users.get(r.author_id), self.base, v3=api != "2") for r in rows]}
+
+
+@operation("tickets.getWorklog")
+def get_worklog(self, issue: IssueRef, worklog_id: str, api: str = "3") -> dict[str, Any]:
+    """One worklog of an issue, by its id."""
+    found = self.issue(issue)
+    row = self.db.get(Worklog, int(worklog_id)) if str(worklog_id).strip().isdigit() and len(str(worklog_id).strip()) < 10 else None
+    if row is None or row.issue_id != found.id:
+        raise not_found("worklog", f"Worklog {str(worklog_id)[:20]!r} does not exist on {found.key} (see its worklogs).")
+    return shapes.worklog(row, self.db.get(User, row.author_id), self.base, v3=api != "2")
 
 

@@ -404,6 +404,7 @@ class TicketsService:
     add_comment = collab.add_comment
     edit_comment = collab.edit_comment
     get_comments = collab.get_comments
+    get_comment = collab.get_comment
     get_link_types = collab.get_link_types
     create_issue_link = collab.create_issue_link
     delete_issue_link = collab.delete_issue_link
@@ -415,6 +416,7 @@ class TicketsService:
     remove_watcher = collab.remove_watcher
     add_worklog = collab.add_worklog
     get_worklogs = collab.get_worklogs
+    get_worklog = collab.get_worklog
     get_boards = agile.get_boards
     get_sprints = agile.get_sprints
     get_sprint_issues = agile.get_sprint_issues

@@ -89,9 +89,11 @@ def comment(c: Comment, author: User | None, base: str, issue_id: int, v3: bool 
             "jsdPublic": True}
 
 
-def worklog(w: Worklog, author: User | None, base: str) -> dict[str, Any]:
+def worklog(w: Worklog, author: User | None, base: str, v3: bool = True) -> dict[str, Any]:
+    """A worklog as Jira REST answers it: its comment ADF in v3, the text itself in v2."""
     return {"self": f"{base}/rest/api/3/issue/{w.issue_id}/worklog/{w.id}", "id": str(w.id), "issueId": str(w.issue_id),
-            "author": user(author, base), "updateAuthor": user(author, base), "comment": to_adf(w.comment) if w.comment else None,
+            "author": user(author, base), "updateAuthor": user(author, base),
+            "comment": (to_adf(w.comment) if w.comment else None) if v3 else (w.comment or ""),
             "started": w.started, "created": w.created, "updated": w.created, "timeSpent": format_duration(w.seconds),
             "timeSpentSeconds": w.seconds}
 
@@ -175,7 +177,7 @@ _FIELD_VALUES: dict[str, Any] = {
     "watches": lambda i, r, base, v3, limit: {"self": f"{base}/rest/api/3/issue/{i.key}/watchers", "watchCount": len(r.watchers.get(i.id, [])),
                                               "isWatching": False},
     "worklog": lambda i, r, base, v3, limit: {"startAt": 0, "maxResults": 20, "total": len(r.worklogs.get(i.id, [])),
-                                              "worklogs": [worklog(w, r.users.get(w.author_id), base) for w in r.worklogs.get(i.id, [])[:20]]},
+                                              "worklogs": [worklog(w, r.users.get(w.author_id), base, v3) for w in r.worklogs.get(i.id, [])[:20]]},
     "timetracking": lambda i, r, base, v3, limit: _timetracking(r.worklogs.get(i.id, [])),
     catalog.SPRINT_FIELD: lambda i, r, base, v3, limit: [sprint(s, base) for s in r.sprints.get(i.id, [])] or None,
     catalog.STORY_POINTS: lambda i, r, base, v3, limit: i.story_points,
