@@ -136,7 +136,7 @@ def times(text: str) -> set[Time]:
     another ("an hour later"), which have no reading of their own."""
     bare = _unaddressed(text)
     found = _word_times(bare)
-    before: tuple[int, frozenset[str]] | None = None  # where the last time read ends, and its readings
+    before: tuple[int, frozenset[str], Time] | None = None  # where the last time read ends, its readings, and it
     for match in _TIME.finditer(bare):
         if match["word"]:
             readings = {"00:00" if match["word"].lower() == "midnight" else "12:00"}
@@ -153,10 +153,13 @@ def times(text: str) -> set[Time]:
                 readings = {canonical_time(hour, minute)}
             else:  # "2:30" without am/pm: either half of the day
                 readings = {canonical_time(hour % 12, minute), canonical_time(hour % 12 + 12, minute)}
-        zone = _ZONE.match(bare, match.end())
-        start = before[1] if before and _RANGE.fullmatch(bare, before[0], match.start()) else frozenset()
-        found.add(Time(match[0], frozenset(readings), zone["zone"].upper() if zone else "", start))
-        before = (match.end(), frozenset(readings))
+        zone = _zone_at(bare, match.end())
+        ranged = before is not None and _RANGE.fullmatch(bare, before[0], match.start()) is not None
+        if ranged and zone and not before[2].zone:  # "2:30–3:30 PM ET": the zone is the whole range's
+            found.discard(before[2])
+            found.add(Time(before[2].written, before[2].readings, zone, before[2].start))
+        found.add(Time(match[0], frozenset(readings), zone, before[1] if ranged else frozenset()))
+        before = (match.end(), frozenset(readings), Time(match[0], frozenset(readings), zone, before[1] if ranged else frozenset()))
     return found
 
 
@@ -173,26 +176,60 @@ def _minutes(reading: str) -> int:
 _ZONES = {"ET": (-5, -4), "EST": (-5, -5), "EDT": (-4, -4), "CT": (-6, -5), "CST": (-6, -6), "CDT": (-5, -5), "MT": (-7, -6),
           "MST": (-7, -7), "MDT": (-6, -6), "PT": (-8, -7), "PST": (-8, -8), "PDT": (-7, -7), "UTC": (0, 0), "GMT": (0, 0),
           "BST": (1, 1), "CET": (1, 2), "CEST": (2, 2)}
-_ZONE = re.compile(rf"\s*\(?(?P<zone>{'|'.join(_ZONES)})\b", re.IGNORECASE)
+# A zone written as a word ("2:30 PM Eastern", "11:30 AM Pacific time") is the region's zone.
+_ZONE_WORDS = {"EASTERN": "ET", "CENTRAL": "CT", "MOUNTAIN": "MT", "PACIFIC": "PT"}
+_ZONE = re.compile(rf"\s*\(?(?P<zone>{'|'.join(_ZONES)}|{'|'.join(_ZONE_WORDS)})\b", re.IGNORECASE)
+
+
+def _zone_at(text: str, end: int) -> str:
+    """The zone written right after a time ending at `end` ("ET", "Pacific"), as its abbreviation."""
+    found = _ZONE.match(text, end)
+    if not found:
+        return ""
+    zone = found["zone"].upper()
+    return _ZONE_WORDS.get(zone, zone)
 
 
 def restated(found: set[Time], asked: str) -> set[Time]:
     """`found` with each time that restates the asked one in another zone ("10:00 AM ET (7:00 AM
-    PT)") read as the asked time: a conversion says the same time, it names no other. Only a time
-    whose zone is written, next to the asked time written with its own zone, is a conversion.
-    The end of a slot that starts at the asked time ("2:30–3:30 PM", "from 2:30 to 3:30") is read
-    so too: it says when that meeting ends, not that it starts at another time."""
+    PT)", "14:30 ET (11:30 PT)") read as the asked time: a conversion says the same time, it names
+    no other. Only a time whose zone is written, next to the asked time written with its own zone
+    (the anchor), is a conversion; one written without am/pm is, when one of its readings is. A
+    time in another zone that is not the same moment reads as what it is in the anchor's zone
+    ("10:00 AM ET, or 10:00 AM CT" names 10:00 and 11:00), and the asked clock time claimed in
+    two zones that differ ("10:00 AM ET or PT") names neither.
+    The end of a slot that starts at the asked time or at a conversion of it ("2:30–3:30 PM",
+    "from 2:30 to 3:30", "11:30 AM–12:30 PM PT") is read so too: it says when that meeting ends,
+    not that it starts at another time."""
     anchors = {t.zone for t in found if t.zone and asked in t.readings}
-    hour, minute = map(int, asked.split(":"))
+    if any(not _same_offset(a, b) for a in anchors for b in anchors):
+        return {Time(t.written, frozenset({f"{asked} {t.zone}"}), t.zone) if t.zone in anchors else t for t in found}
 
-    def converted(zone: str) -> set[str]:
-        return {canonical_time((hour + _ZONES[zone][k] - _ZONES[anchor][k]) % 24, minute) for anchor in anchors for k in (0, 1)}
+    def in_anchor(reading: str, zone: str) -> set[str]:  # what `reading` in `zone` is in the anchor's zone
+        h, m = map(int, reading.split(":"))
+        return {canonical_time((h + _ZONES[anchor][k] - _ZONES[zone][k]) % 24, m) for anchor in anchors for k in (0, 1)}
+
+    def same_moment(readings: frozenset[str], zone: str) -> bool:
+        if zone and anchors:
+            return any(asked in in_anchor(r, zone) for r in readings)
+        return asked in readings
 
     def ends_slot(t: Time) -> bool:  # the end of a slot starting at the asked time ("2:30–3:30 PM") names no other time
-        return asked in t.start and any(0 < _minutes(r) - _minutes(asked) <= _SLOT for r in t.readings)
+        return same_moment(t.start, t.zone) and any(0 < _minutes(r) - _minutes(s) <= _SLOT for s in t.start for r in t.readings)
 
-    return {Time(t.written, frozenset({asked}), t.zone) if t.zone and t.readings and t.readings <= converted(t.zone) or ends_slot(t) else t
-            for t in found}
+    def reread(t: Time) -> Time:
+        if ends_slot(t) or t.zone and anchors and t.readings and same_moment(t.readings, t.zone):
+            return Time(t.written, frozenset({asked}), t.zone)
+        if t.zone and anchors and not any(_same_offset(t.zone, a) for a in anchors):
+            return Time(t.written, frozenset(x for r in t.readings for x in in_anchor(r, t.zone)), t.zone)
+        return t
+
+    return {reread(t) for t in found}
+
+
+def _same_offset(a: str, b: str) -> bool:
+    """Whether two zones can be the same clock (ET and EDT in summer, ET and EST in winter)."""
+    return any(_ZONES[a][k] == _ZONES[b][k] for k in (0, 1))
 
 
 def parse_time(written: str) -> str:
@@ -526,13 +563,36 @@ def _key_runs(text: str, projects: Collection[str] | None = None) -> Iterator[tu
         yield match.start(), match.end(), [f"{project.upper()}-{int(n)}" for n in numbers]
 
 
+# A range of keys names every key in it: "SUP-44 to SUP-79", "SUP-44 through 79", "SUP-44–SUP-79", "SUP-44…79" (an en or
+# em dash, an ellipsis, or "to/through/thru/till/until"; a plain hyphen between a key and a number stays the list shorthand
+# "SUP-64, -76" read above). Read on the text before its dashes are made plain, so an en dash still says "through".
+_KEY_RANGE = re.compile(
+    r"(?<![A-Za-z0-9-])(?P<project>[A-Za-z][A-Za-z0-9]*)[-\u2010\u2011](?P<first>\d+)(?![A-Za-z0-9])"
+    r"(?P<via>\s*(?:\.{2,3}|\u2026|[\u2013\u2014]|\s-\s)\s*|\s+(?:to|through|thru|till|until)\s+)"
+    r"(?:(?P=project)[-\u2010\u2011\u2013\u2014](?P<last>\d+)(?![A-Za-z0-9])|(?P<bare>\d+)(?![A-Za-z0-9]|[,.:]\d)" + _LIST_ENDS + ")",
+    re.IGNORECASE,
+)
+MAX_RANGE = 1000  # a range wider than this still names that many keys: far past any answer
+
+
+def _ranges_spelt_out(text: str) -> str:
+    """`text` with each range of keys written as the list of keys it spans ("SUP-3 to SUP-5" → "SUP-3, SUP-4, SUP-5")."""
+    def spell(match: re.Match[str]) -> str:
+        a, b = sorted((int(match["first"]), int(match["last"] or match["bare"])))
+        return ", ".join(f"{match['project']}-{n}" for n in range(a, min(b, a + MAX_RANGE) + 1))
+
+    return _KEY_RANGE.sub(spell, text)
+
+
 def ticket_keys(text: str, projects: Collection[str] | None = None) -> set[str]:
     """Jira-style keys, upper-cased, in the forms people write them: "SUP-64", "sup‑64", "SUP 64",
     "SUP-64/76", "SUP-64 and -76". With `projects`, only keys of those projects count, so
-    "ISO-9001" or "COVID-19" in an answer about SUP tickets is just words."""
+    "ISO-9001" or "COVID-19" in an answer about SUP tickets is just words. A range ("SUP-44 to
+    SUP-79") names every key in it, so it is no way to list the two ends and cover what lies
+    between."""
     wanted = {p.upper() for p in projects} if projects is not None else None
     found = set()
-    for _start, _end, keys in _key_runs(text.translate(_DASHES), projects):
+    for _start, _end, keys in _key_runs(_ranges_spelt_out(text).translate(_DASHES), projects):
         found |= {k for k in keys if wanted is None or k.split("-")[0] in wanted}
     return found
 

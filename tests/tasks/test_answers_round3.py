@@ -108,4 +108,4 @@ def test_a_time_restated_in_another_zone_names_no_other_time() -> None:
     assert said("10:00 AM ET (07:00 PT)") == {frozenset({"10:00"})}
     assert said("10:00 AM ET (7 AM PT)") == {frozenset({"10:00"})}
     assert frozenset({"07:00"}) in said("10:00 AM ET, or maybe 07:00")  # no zone on it: another time
-    assert frozenset({"08:00"}) in said("10:00 AM ET (08:00 PT)")  # a wrong conversion is another time
+    assert frozenset({"11:00"}) in said("10:00 AM ET (08:00 PT)")  # a wrong conversion is another time (08:00 PT is 11:00 ET)
