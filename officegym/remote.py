@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -41,6 +43,25 @@ def read_state() -> dict[str, Any]:
         return json.loads(path.read_text())
     except FileNotFoundError:
         raise RuntimeError(f"no running officegym found ({path} is missing): start `officegym serve`, or pass url and token") from None
+
+
+def other_serve() -> dict[str, Any] | None:
+    """The state of another `serve` that runs now with this state file (its process is alive
+    and its control port takes connections), or None. Two serves sharing one state file would
+    leave the CLI and this client reaching only the last one started."""
+    try:
+        state = read_state()
+    except (RuntimeError, ValueError, OSError):
+        return None
+    pid = state.get("pid")
+    if not isinstance(pid, int) or pid == os.getpid() or not _alive(pid):
+        return None
+    parts = urlsplit(str(state.get("control_url") or ""))
+    try:  # a live pid alone may be a reused one: the serve that wrote the file answers on its port
+        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 80), timeout=1):
+            return state
+    except (OSError, ValueError):
+        return None
 
 
 def _alive(pid: int) -> bool:

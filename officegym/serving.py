@@ -110,10 +110,16 @@ def run_serve(*, host: str, port: int, control_host: str, control_port: int, see
     from officegym.control import env_urls
     from officegym.core.api_token import api_token
     from officegym.gym import Gym
-    from officegym.remote import write_state
+    from officegym import settings
+    from officegym.remote import other_serve, write_state
     from officegym.server import create_agent_app, create_control_app
 
     public = public_base(public_url) if public_url else None
+    other = other_serve()
+    if other is not None:
+        raise OSError(f"another officegym serve (pid {other['pid']}, control plane {other['control_url']}) runs with the state file "
+                      f"{settings.state_file()}, and the CLI and Python API would reach only one of them: stop it, or start this one "
+                      "with its own OFFICEGYM_STATE_FILE (and OFFICEGYM_STATE_DIR, to keep its envs apart)")
     check_port(host, port)
     check_port(control_host, control_port)
     if tls_port:

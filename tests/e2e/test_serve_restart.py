@@ -176,3 +176,21 @@ def test_a_malformed_public_url_is_refused_clearly(serve: Serve) -> None:
     )
     assert done.returncode != 0
     assert "--public-url must be an http(s) URL" in done.stderr + done.stdout
+
+
+def test_a_second_serve_on_the_same_state_file_is_refused(serve: Serve) -> None:
+    """Two serves writing one state file would leave the CLI reaching only the last one started
+    (and, once it stops, none): the second is refused, naming the first, and the file still
+    names the serve that runs."""
+    serve.start()
+    before = serve.state()
+    done = subprocess.run(
+        [sys.executable, "-m", "officegym.cli", "serve", "--port", str(free_port()), "--control-port", str(free_port()),
+         "--tls-port", str(free_port())],
+        env=serve.environ, capture_output=True, text=True, timeout=60,
+    )
+    said = done.stderr + done.stdout
+    assert done.returncode != 0 and "/envs/" not in done.stdout
+    assert f"pid {serve.proc.pid}" in said and "OFFICEGYM_STATE_FILE" in said, said
+    assert serve.state() == before
+    serve.kill()  # gone: its state file no longer stands in the way (the restart above covers it)
