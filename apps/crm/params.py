@@ -26,6 +26,9 @@ SearchTerm = Annotated[str, Field(max_length=4_000, description="Text to search 
 LeadStatus = Annotated[str, Field(max_length=80, description="The lead status meaning converted (default 'Closed - Converted')")]
 OpportunityName = Annotated[str, Field(max_length=120, description="Name of the opportunity to create (default: the lead's company followed by '-')")]
 Flag = Annotated[bool, Field(description="true or false")]
+MasterRecord = Annotated[dict[str, Any], Field(description="The record to keep: its Id, and the field values it takes from the merged records, "
+                                                           "e.g. {\"Id\": \"003…\", \"Phone\": \"+1 555 0100\"}")]
+MergeIds = Annotated[list[RecordId], Field(min_length=1, max_length=2, description="Ids of the 1 or 2 records to merge into the master (deleted once merged)")]
 
 
 class SearchObject(BaseModel):

@@ -14,10 +14,10 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from apps.crm import convert, reference, search
+from apps.crm import convert, merge, reference, search
 from apps.crm.errors import CrmError
 from apps.crm.objects import OBJECTS
-from apps.crm.params import FieldList, Flag, LeadStatus, Locator, ObjectName, OpportunityName, RecordId, Soql, Sosl, Values
+from apps.crm.params import FieldList, Flag, LeadStatus, Locator, MasterRecord, MergeIds, ObjectName, OpportunityName, RecordId, Soql, Sosl, Values
 from apps.crm.records import ACTOR_META_KEY, Records, object_named
 from apps.crm.soql.parser import SoqlError
 from apps.crm.soql.run import decode_locator, record_url, run_query
@@ -119,6 +119,12 @@ class CrmService:
         """Delete one record (with the records that cannot exist without it)."""
         obj = object_named(sobject)
         return {"id": self.records.delete(obj, id), "success": True, "errors": []}
+
+    @operation("crm.merge", writes=True)
+    def merge(self, sobject: ObjectName, masterRecord: MasterRecord, recordToMergeIds: MergeIds) -> dict[str, Any]:
+        """Merge up to three Accounts or Contacts into one: the master takes the chosen values, the others' related records
+        move to it, and the others are deleted."""
+        return merge.merge(self.records, object_named(sobject), masterRecord, list(recordToMergeIds))
 
     @operation("crm.convertLead", writes=True)
     def convert_lead(

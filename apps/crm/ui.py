@@ -23,6 +23,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from apps.crm import ui_views as V
 from apps.crm.errors import CrmError
+from apps.crm.merge import MAX_MERGED, MERGEABLE
 from apps.crm.objects import STAGES, sobject
 from apps.crm.operations import OPERATIONS
 from officegym.core.env_store import Env
@@ -33,7 +34,8 @@ from officegym.core.web import EnvRoute, current_env, env_store
 router = APIRouter(route_class=EnvRoute)
 _jinja = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"), autoescape=True,
                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
-_jinja.globals.update(shown=V.shown, value_at=V.value_at, label=V.label, input_value=V.input_value, tabs=V.TABS, sobject=sobject)
+_jinja.globals.update(shown=V.shown, value_at=V.value_at, label=V.label, input_value=V.input_value, tabs=V.TABS, sobject=sobject,
+                      merging=MERGEABLE)
 OPEN_STAGES = [s for s in STAGES if not s.startswith("Closed")]
 # What "Add Products" offers: the standard price book's active entries.
 PRICE_BOOK = ("SELECT Id, Name, UnitPrice, Product2.ProductCode FROM PricebookEntry WHERE Pricebook2.IsStandard = true AND IsActive = true "
@@ -232,6 +234,73 @@ async def delete(record_id: str, request: Request, env: Env = Depends(current_en
     if record.get("OpportunityId"):  # a product line: back to its deal
         return RedirectResponse(f"/envs/{env.id}/crm/r/{record['OpportunityId']}?{said}", status_code=303)
     return RedirectResponse(f"/envs/{env.id}/crm/?{said}", status_code=303)
+
+
+@router.get("/o/{object_name}/merge")
+async def merge_form(object_name: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    """Merge Contacts / Merge Accounts: the records chosen on the list side by side, the first one the master."""
+    obj = V.searchable(object_name)
+    if obj is None or obj.name not in MERGEABLE:
+        return _not_found(request, env, f"merging of {object_name!r}")
+    return _merge_page(request, env, obj, request.query_params.getlist("ids"))
+
+
+def _merge_page(request: Request, env: Env, obj: Any, ids: list[str], master: str | None = None, picked: dict[str, str] | None = None,
+                error: AppError | None = None) -> Response:
+    back = f"/envs/{env.id}/crm/o/{obj.name}"
+    ids = list(dict.fromkeys(i for i in ids if i))
+    if not 2 <= len(ids) <= MAX_MERGED + 1:
+        problem = CrmError("INVALID_INPUT", f"Select 2 or 3 {obj.plural.lower()} to merge (you selected {len(ids)}).")
+        return _page(request, env, "message.html", status=400, title=f"Merge {obj.plural}", current=obj.name, error=problem, back=back)
+    chosen = []
+    for record_id in ids:
+        try:
+            chosen.append(_op(request, env, "crm.retrieve", "GET record", sobject=obj.name, id=record_id))
+        except AppError as bad:
+            return _page(request, env, "message.html", status=400 if bad.code != "NOT_FOUND" else 404, title=f"Merge {obj.plural}",
+                         current=obj.name, error=bad, back=back)
+    fields = V.form_fields(obj, creating=False)
+    differing = {f.name for f in fields if len({repr(r.get(f.name)) for r in chosen}) > 1}
+    names: dict[str, str] = {}
+    for record in chosen:
+        names.update(_names(request, env, obj, record))
+    headings = {r["Id"]: V.title(obj, r) for r in chosen}
+    master = master if master in headings else chosen[0]["Id"]
+    return _page(request, env, "merge.html", status=400 if error else 200, title=f"Merge {obj.plural}", current=obj.name, obj=obj,
+                 chosen=chosen, fields=[f for f in fields if f.name in differing or any(r.get(f.name) not in (None, "", False) for r in chosen)],
+                 differing=differing, names=names, headings=headings, master=master, picked=picked or {}, error=error)
+
+
+@router.post("/o/{object_name}/merge")
+async def merge(object_name: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    """The merge, once the master and the values to keep are chosen: the master takes the values picked from the
+    other records (one field at a time), the others' related records move to it, and they are deleted."""
+    obj = V.searchable(object_name)
+    if obj is None or obj.name not in MERGEABLE:
+        return _not_found(request, env, f"merging of {object_name!r}")
+    form = await request.form()
+    ids = [str(i) for i in dict.fromkeys(form.getlist("ids")) if i]
+    master = str(form.get("master") or (ids[0] if ids else ""))
+    picked = {k[2:]: str(v) for k, v in form.items() if k.startswith("f.") and isinstance(v, str)}
+    records: dict[str, dict[str, Any]] = {}
+    for record_id in ids:
+        try:
+            records[record_id] = _op(request, env, "crm.retrieve", "GET record", sobject=obj.name, id=record_id)
+        except AppError:
+            continue  # the merge itself says what is wrong with it
+    kept = {"Id": master}
+    for name, source in picked.items():
+        field = obj.field(name)
+        if field is None or not field.updateable or source == master or source not in records:
+            continue
+        value = records[source].get(field.name)
+        if master in records and records[master].get(field.name) != value:
+            kept[field.name] = value
+    try:
+        _op(request, env, "crm.merge", "POST /o/merge", sobject=obj.name, masterRecord=kept, recordToMergeIds=[i for i in ids if i != master])
+    except AppError as error:
+        return _merge_page(request, env, obj, ids, master=master, picked=picked, error=error)
+    return RedirectResponse(f"/envs/{env.id}/crm/r/{master}?merged={len(ids) - 1}", status_code=303)
 
 
 @router.post("/r/{record_id}/products")
