@@ -9,7 +9,8 @@ the prompt does not ask for a live summary. Graded on the final book: the groups
 (blank values left out), every cell's computed value (an empty combination may be 0 or blank),
 and, where the prompt asks the summary to stay current, that every cell is a formula reading
 the data and follows it (in memory, never saved: a row of every group changed, then rows moved
-into the cells that change left alone, so every cell, empty combinations too, must move):
+into the cells that change left alone, so every cell, empty combinations too, must move; and
+every group gains a row, so a cell reading only the rows its group holds today fails):
 typed-in numbers and constant formulas fail there. The tab is as wide as the pivot.
 """
 
@@ -411,6 +412,41 @@ def _rounds(cells: Any, spec: Spec, data: int, last: int, rc: int, ac: int | Non
             moves[(data, donor, rc)] = row_text.get(row, row)
             if ac is not None:
                 moves[(data, donor, ac)] = col_text.get(col, col)
+            given += 1
+        if not given:
+            break
+        rounds.append(moves)
+        waiting = waiting[given:]
+    return rounds + _gains(cells, spec, data, rc, ac, members, group_of, row_text, col_text, shown, rows_per_label, can_lose, value)
+
+
+def _gains(cells: Any, spec: Spec, data: int, rc: int, ac: int | None, members: dict, group_of: dict, row_text: dict,
+           col_text: dict, shown: set, rows_per_label: Callable, can_lose: Callable, value: Callable) -> list[dict[Any, Any]]:
+    """Rounds in which every cell with data gains a row it did not have (one from below its group's last row where the
+    table has one, a row with a value, the largest for a largest-value cell): a cell that reads only the rows its group
+    holds today (=F5+F17, or a range cut off at the group's last row) misses it. No row leaves the last row of its
+    label, as above."""
+    nudge = spec.columns[spec.nudge]
+    top = max((v for r in group_of if isinstance(v := cells.get((data, r, nudge)), (int, float))), default=0.0)
+    rows = sorted(group_of)
+    waiting = [cell for cell in sorted(shown, key=repr) if cell in members]
+    rounds: list[dict[Any, Any]] = []
+    while waiting:
+        moves: dict[Any, Any] = {}
+        left, used, given = rows_per_label(), set(), 0
+        for cell in waiting:
+            last_row = max(members[cell])
+            fits = [r for r in rows if r not in used and group_of[r] != cell and (spec.agg in ("count", "max") or abs(value(r)) > 0)]
+            fits.sort(key=lambda r: (r < last_row, -abs(value(r)), r))
+            donor = next((r for r in fits if can_lose(r, left)), None)
+            if donor is None:
+                break
+            used.add(donor)
+            moves[(data, donor, rc)] = row_text.get(cell[0], cell[0])
+            if ac is not None:
+                moves[(data, donor, ac)] = col_text.get(cell[1], cell[1])
+            if spec.agg == "max" and isinstance(cells.get((data, donor, nudge)), (int, float)):
+                moves[(data, donor, nudge)] = top + abs(spec.delta)  # above every value: the group's largest moves
             given += 1
         if not given:
             break

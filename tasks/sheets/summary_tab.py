@@ -5,7 +5,8 @@ Graded on the final book: the tab's table lists exactly the right (label, count)
 order (labels typed, or listed by a formula such as =SORT(UNIQUE(…))); and its counts are
 formulas that read the Tickets tab and follow it (in memory, one ticket of every label loses
 it, or is closed, and a label with one ticket gains another: every count must move, and no
-label runs out), so typed-in numbers and constant formulas fail. The tab holds columns A:B, as
+label runs out; then every label gains a ticket from below its last one, so a count of only
+the rows a label holds today, or over a range cut off at its last row, fails), so typed-in numbers and constant formulas fail. The tab holds columns A:B, as
 asked; anything beside is collateral.
 """
 
@@ -204,4 +205,36 @@ def _rounds(cells: Any, tickets: int, col: int, last: int, scope: str) -> list[d
     rounds = [first]
     if scope == "open":
         rounds.append({(tickets, r, 4): "Done" for r in loses.values()})
+    rounds.append(_gains(tickets, col, last, scope, members, written, idle))
     return rounds
+
+
+def _gains(tickets: int, col: int, last: int, scope: str, members: dict[str, list[int]], written: dict[str, Any],
+           idle: list[int]) -> dict[Any, Any]:
+    """Every label gains a ticket it did not have, taken from below its last ticket where the table has one: a count
+    that reads only the rows its label holds today (=(C3="Bug")+(C8="Bug"), or a range cut off at the label's last
+    ticket) misses it. A donor is a ticket no count includes, else one of a label left with a ticket after giving it;
+    a ticket given is reopened when open tickets are counted."""
+    label_of = {r: key for key, rs in members.items() for r in rs}
+    left = {key: len(rs) for key, rs in members.items()}
+    used: set[int] = set()
+    changes: dict[Any, Any] = {}
+
+    def can_give(r: int, key: str) -> bool:
+        if r in used or label_of.get(r) == key:
+            return False
+        return r not in label_of or left[label_of[r]] > 1
+
+    for key, rs in members.items():
+        later = [r for r in range(last - 1, rs[-1], -1) if can_give(r, key)]
+        anywhere = [r for r in [*idle, *range(last - 1, 0, -1)] if can_give(r, key)]
+        donor = next(iter(later or anywhere), None)
+        if donor is None:
+            continue
+        used.add(donor)
+        if donor in label_of:
+            left[label_of[donor]] -= 1
+        changes[(tickets, donor, col)] = written[key]
+        if scope == "open":
+            changes[(tickets, donor, 4)] = "To Do"
+    return changes
