@@ -1,0 +1,59 @@
+"""Round 7 of the tickets graders, real rollouts through the env's MCP tools (and the answer
+reader they share):
+- a range of keys names every key in it: "SUP-44 through SUP-79" answering a question whose
+  answer is SUP-44 and SUP-79 covers every ticket between (it was read as the two ends alone and
+  scored 1.0); written with "to", "through", an en dash or an ellipsis, alike. A list of the two
+  keys, and "SUP-64, -76" shorthand, keep their reading."""
+
+from __future__ import annotations
+
+import pytest
+from rollouts import Rollout
+
+from tasks.common.answers import ticket_keys
+
+
+def _number(key: str) -> int:
+    return int(key.split("-")[1])
+
+
+def _two_apart(facts: dict) -> bool:
+    keys = sorted(facts["keys"], key=_number)
+    return len(keys) >= 2 and _number(keys[-1]) - _number(keys[0]) > len(keys) - 1
+
+
+def _answer(r: Rollout, text: str) -> dict:
+    async def say(tools) -> None:
+        await tools.call("slack_post_message", channel_id=r.facts["dm"], text=text)
+
+    r.run(say)
+    return r.grade()
+
+
+@pytest.mark.parametrize("written", ["They are {a} through {b}.", "{a} to {b}", "{a}–{b_number}", "{a}…{b}"])
+def test_a_range_spanning_the_answer_fails(rollout, written: str) -> None:
+    r = rollout("tickets/answer-with-jql-v1", seed=0, where=_two_apart)
+    keys = sorted(r.facts["keys"], key=_number)
+    grade = _answer(r, written.format(a=keys[0], b=keys[-1], b_number=_number(keys[-1])))
+    assert grade["reward"] < 0.5 and not grade["passed"], grade
+
+
+def test_the_keys_listed_still_pass(rollout) -> None:
+    r = rollout("tickets/answer-with-jql-v1", seed=0, where=_two_apart)
+    keys = sorted(r.facts["keys"], key=_number)
+    assert _answer(r, f"{', '.join(keys[:-1])} and {keys[-1]}.")["passed"]
+
+
+@pytest.mark.parametrize(("text", "keys"), [
+    ("SUP-3 to SUP-5", {"SUP-3", "SUP-4", "SUP-5"}),
+    ("SUP-3 through 5.", {"SUP-3", "SUP-4", "SUP-5"}),
+    ("SUP-5 – SUP-3", {"SUP-3", "SUP-4", "SUP-5"}),
+    ("SUP-3...5", {"SUP-3", "SUP-4", "SUP-5"}),
+    ("SUP-3 and SUP-5", {"SUP-3", "SUP-5"}),
+    ("SUP-64, -76", {"SUP-64", "SUP-76"}),
+    ("SUP-3 to ENG-5", {"SUP-3", "ENG-5"}),  # another project: two keys, no range
+    ("SUP-3 to 5 people", {"SUP-3"}),  # a count after the key, not the range's end
+    ("SUP-3 till 4 pm", {"SUP-3"}),
+])
+def test_ranges_name_every_key_they_span(text: str, keys: set[str]) -> None:
+    assert ticket_keys(text, {"SUP", "ENG"}) == keys
