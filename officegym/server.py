@@ -100,7 +100,14 @@ class McpDispatcher:
                 wanted = apps.get(app_name).toolset(env.toolset).name
             server = self.servers.get((app_name, wanted)) or self.servers.get((app_name, apps.DEFAULT_TOOLSET))
         if server is None:
-            await JSONResponse({"error": "not_found", "detail": "no such env or app"}, status_code=404)(scope, receive, send)
+            # A JSON-RPC error in the 404's body: MCP clients show its message (the SDK shows
+            # a bare "Not Found" otherwise), so an agent learns which part of its URL is wrong.
+            if env is None:
+                problem = f"no env {params.get('env_id', '')!r} on this server: it was deleted, expired, or never created"
+            else:
+                problem = f"no MCP server {app_name!r}; this env serves: {', '.join(sorted({a for a, _ in self.servers if a in apps.names()}))}, all"
+            body = {"jsonrpc": "2.0", "id": None, "error": {"code": -32001, "message": problem}, "detail": problem}
+            await JSONResponse(body, status_code=404)(scope, receive, send)
             return
         scope = {**scope, SCOPE_ENV_KEY: env, SCOPE_STORE_KEY: self.gym.store}
         await server.session_manager.handle_request(scope, receive, send)

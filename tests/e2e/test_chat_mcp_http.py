@@ -226,11 +226,16 @@ async def test_unknown_env_is_404_and_the_client_fails_cleanly(live_server: Any,
             response = await http.post(path, json=initialize, headers=headers)
             assert response.status_code == 404, (path, response.status_code, response.text)
 
-    with anyio.fail_after(20):
-        with pytest.raises(Exception) as caught:  # noqa: PT011  (any clean error, never a hang)
-            async with Client(mcp_url(live_server, "0" * 32)) as client:
-                await client.list_tools()
-    assert not isinstance(caught.value, TimeoutError)
+    # The client fails cleanly (never a hang), and its error says which part of the URL is wrong.
+    for env, app, says in (("0" * 32, "chat", f"no env '{'0' * 32}' on this server"), (env_id, "jira", "no MCP server 'jira'; this env serves: chat, crm")):
+        with anyio.fail_after(20):
+            with pytest.raises(Exception) as caught:  # noqa: PT011  (the SDK raises it inside task groups)
+                async with Client(mcp_url(live_server, env, app)) as client:
+                    await client.list_tools()
+        error = caught.value
+        while isinstance(error, BaseExceptionGroup):
+            error = error.exceptions[0]
+        assert says in str(error), repr(error)
 
 
 # -- the trajectory ------------------------------------------------------------------------
