@@ -39,11 +39,13 @@ FUTURE_FUNCTIONS = {"IFS": "_xlfn.", "IFNA": "_xlfn.", "SWITCH": "_xlfn.", "XLOO
                     "CONCAT": "_xlfn.", "MINIFS": "_xlfn.", "MAXIFS": "_xlfn.", "DAYS": "_xlfn.", "UNIQUE": "_xlfn.",
                     "FILTER": "_xlfn._xlws.", "SORT": "_xlfn._xlws.", "SEQUENCE": "_xlfn.", "HSTACK": "_xlfn.", "VSTACK": "_xlfn.",
                     "STDEV.S": "_xlfn.", "STDEV.P": "_xlfn.", "VAR.S": "_xlfn.", "VAR.P": "_xlfn.", "RANK.EQ": "_xlfn.",
-                    "PERCENTILE.INC": "_xlfn.", "QUARTILE.INC": "_xlfn.", "ISOWEEKNUM": "_xlfn."}
+                    "PERCENTILE.INC": "_xlfn.", "QUARTILE.INC": "_xlfn.", "ISOWEEKNUM": "_xlfn.", "LET": "_xlfn.",
+                    "LAMBDA": "_xlfn.", "MAP": "_xlfn.", "BYROW": "_xlfn.", "BYCOL": "_xlfn.", "REDUCE": "_xlfn.",
+                    "SCAN": "_xlfn.", "MAKEARRAY": "_xlfn."}
 # Longest names first, dots literal: STDEV.S is one name, not STDEV followed by anything.
 _FUTURE = re.compile(r"(?<![A-Za-z0-9_.])(" + "|".join(map(re.escape, sorted(FUTURE_FUNCTIONS, key=len, reverse=True)))
                      + r")(?=\s*\()", re.I)
-_PREFIXES = re.compile(r"_xlfn\.|_xlws\.|_xludf\.", re.I)
+_PREFIXES = re.compile(r"_xlfn\.|_xlws\.|_xludf\.|_xlpm\.", re.I)  # _xlpm.: a LET or LAMBDA name
 
 
 def to_file_formula(formula: str) -> str:

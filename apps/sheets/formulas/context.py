@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from apps.sheets.a1 import GridRange
+from apps.sheets.formulas.parser import DYNAMIC, static_target
 from apps.sheets.formulas.values import FormulaError, Matrix
 
 if TYPE_CHECKING:
@@ -13,12 +14,15 @@ if TYPE_CHECKING:
 
 
 def is_volatile(tree: tuple[Any, ...], volatile: frozenset[str]) -> bool:
-    """Whether a formula calls a function whose value changes without an edit (NOW, RAND…)."""
+    """Whether a formula calls a function whose value changes without an edit (NOW, RAND…), or
+    reads a range it works out as it runs (OFFSET, INDIRECT with arguments that are not
+    literal): the dependency graph cannot know what it reads, so it is recalculated whenever
+    its spreadsheet changes, as Google Sheets and Excel treat them."""
     stack = [tree]
     while stack:
         node = stack.pop()
         if node[0] == "call":
-            if node[1] in volatile:
+            if node[1] in volatile or (node[1] in DYNAMIC and static_target(node) is None):
                 return True
             stack.extend(node[2])
         elif node[0] == "op":

@@ -48,6 +48,66 @@ class Fn:
 
 
 FUNCTIONS: dict[str, Fn] = {}
+INVOKE = "_INVOKE"  # the call node of a value called with arguments (parser.py)
+_UNBOUND = object()
+
+
+class Scope:
+    """A context with names bound to values (LET's names, a LAMBDA's parameters), read before
+    the book's named ranges; everything else is the outer context's."""
+
+    __slots__ = ("outer", "bound")
+
+    def __init__(self, outer: Any, bound: dict[str, Any]) -> None:
+        self.outer = outer.outer if isinstance(outer, Scope) else outer
+        self.bound = bound
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self.outer, attr)
+
+
+def bind(ctx: Any, names: dict[str, Any]) -> Scope:
+    """`ctx` with `names` (upper case) bound as well as what it binds already."""
+    outer = getattr(ctx, "bound", None)
+    return Scope(ctx, {**outer, **names} if outer else names)
+
+
+class Lambda(CellError):
+    """A LAMBDA's value: its parameters and body, with the names bound where it was written.
+    Functions that take one (MAP, BYROW, REDUCE…) call it; anywhere else it is the error a
+    cell holding it shows, as Google Sheets shows one for a LAMBDA never given its values."""
+
+    __slots__ = ("params", "body", "ctx")
+
+    def __init__(self, params: tuple[str, ...], body: Any, ctx: Any) -> None:
+        object.__setattr__(self, "code", "#N/A")
+        object.__setattr__(self, "message", "The LAMBDA is not given its values: call it, as in LAMBDA(x, x*2)(5), "
+                                            "or pass it to MAP, BYROW, BYCOL, REDUCE, SCAN or MAKEARRAY.")
+        object.__setattr__(self, "params", params)
+        object.__setattr__(self, "body", body)
+        object.__setattr__(self, "ctx", ctx)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __hash__(self) -> int:
+        return id(self)
+
+
+def invoke(fn: Any, values: list[Any]) -> Any:
+    """The value of a LAMBDA given `values` for its parameters (an error value if `fn` is not
+    one or the count differs)."""
+    if not isinstance(fn, Lambda):
+        if isinstance(fn, CellError):
+            return fn
+        return CellError("#VALUE!", "Only a LAMBDA can be called with values.")
+    if len(values) != len(fn.params):
+        return CellError("#N/A", f"Wrong number of arguments to LAMBDA. Expected {len(fn.params)} arguments, "
+                                 f"but got {len(values)} arguments.")
+    try:
+        return evaluate(fn.body, bind(fn.ctx, dict(zip(fn.params, values, strict=True))))
+    except FormulaError as error:
+        return error.error
 
 
 def function(name: str, min_args: int = 0, max_args: int | None = None, *, lazy: bool = False, errors_ok: bool = False,
@@ -85,6 +145,11 @@ def evaluate(node: tuple[Any, ...], ctx: Context) -> Any:
     if kind == "err":
         return CellError(node[1])
     if kind == "name":
+        bound = getattr(ctx, "bound", None)  # LET and LAMBDA names (a Scope), before the book's
+        if bound is not None:
+            value = bound.get(node[1].upper(), _UNBOUND)
+            if value is not _UNBOUND:
+                return value
         found = ctx.resolve_name(node[1])
         if found is None:
             return CellError("#NAME?", f"Unknown range name: '{node[1]}'.")
@@ -124,6 +189,11 @@ def _array_literal(rows: tuple[tuple[Any, ...], ...], ctx: Context) -> Matrix:
 def _call(name: str, args: tuple[Any, ...], ctx: Context) -> Any:
     fn = FUNCTIONS.get(name)
     if fn is None:
+        if name == INVOKE:  # LAMBDA(x, x*2)(5): the called value, then its values
+            return invoke(evaluate(args[0], ctx), [evaluate(arg, ctx) for arg in args[1:]])
+        bound = getattr(ctx, "bound", None)
+        if bound is not None and isinstance(bound.get(name), Lambda):  # LET(f, LAMBDA(x, …), f(2))
+            return invoke(bound[name], [evaluate(arg, ctx) for arg in args])
         return CellError("#NAME?", f"Unknown function: '{name}'.")
     if len(args) < fn.min_args or (fn.max_args is not None and len(args) > fn.max_args):
         expected = str(fn.min_args) if fn.max_args == fn.min_args else (
@@ -279,4 +349,5 @@ def number_or_error(value: Any) -> Any:
     return value
 
 
-__all__ = ["FUNCTIONS", "Context", "Fn", "evaluate", "function", "check", "is_array", "lift", "lift_at"]
+__all__ = ["FUNCTIONS", "INVOKE", "Context", "Fn", "Lambda", "Scope", "bind", "evaluate", "function", "check", "invoke",
+           "is_array", "lift", "lift_at"]

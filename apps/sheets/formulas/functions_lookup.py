@@ -10,6 +10,7 @@ from typing import Any
 
 from apps.sheets.formulas.evaluator import function
 from apps.sheets.formulas.functions_math import _wildcard
+from apps.sheets.formulas.functions_ref import reference
 from apps.sheets.formulas.values import CellError, Matrix, compare, fail, matrix_of, rank, scalar, to_bool, to_number
 
 
@@ -272,8 +273,9 @@ def _ascending(flag: Any) -> bool:
 
 
 def _row_key(row: list[Any]) -> tuple[Any, ...]:
-    """What makes rows the same for UNIQUE: text ignoring case, and the type (TRUE is not 1)."""
-    return tuple((type(v).__name__, v.lower() if isinstance(v, str) else v) for v in row)
+    """What makes rows the same for UNIQUE: the same values of the same type (TRUE is not 1),
+    text with its case, as Google Sheets compares them ("West" and "WEST" are two)."""
+    return tuple((type(v).__name__, v) for v in row)
 
 
 @function("UNIQUE", 1, 3)
@@ -352,6 +354,8 @@ def _place(ctx: Any, node: Any, name: str) -> tuple[int, int, int, int]:
         sheet, grid = found
     elif node[0] == "ref":
         sheet, grid = node[1], node[2]
+    elif node[0] == "call" and node[1] in ("OFFSET", "INDIRECT"):  # ROW(INDIRECT("B"&A1))
+        sheet, grid = reference(node, ctx, name)
     else:
         raise fail("#VALUE!", f"Function {name} parameter 1 expects a cell reference.")
     height, width = (grid.r2 - grid.r1 if grid.r2 is not None else None), (grid.c2 - grid.c1 if grid.c2 is not None else None)

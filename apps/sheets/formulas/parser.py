@@ -9,6 +9,8 @@ formula parses it once:
     ("ref", sheet | None, GridRange, text) ("call", "SUM", (args…)) ("op", "+", a, b)
     ("neg", a) ("pct", a) ("array", ((…), …)) ("blank",)
 
+A value called with arguments (`LAMBDA(x, x*2)(5)`) is ("call", "_INVOKE", (called, args…)).
+
 Precedence is the spreadsheets': comparison < & < + - < * / < ^ < unary minus < %, so
 `-2^2` is 4 as in Google Sheets, Excel and LibreOffice.
 """
@@ -47,6 +49,7 @@ GRAMMAR = rf"""
         | ERROR -> error
         | REF -> ref
         | FUNC "(" [arg ("," arg)*] ")" -> call
+        | primary "(" [arg ("," arg)*] ")" -> invoke
         | NAME -> name
         | "(" expr ")"
         | "{{" row (";" row)* "}}" -> array
@@ -106,6 +109,13 @@ class _Tree(Transformer):
             args = ()
         return ("call", name, tuple(("blank",) if a is None else a for a in args))
 
+    def invoke(self, called: Any, *args: Any) -> tuple:
+        """LAMBDA(x, x*2)(5): a call of the value before the parentheses, kept as a call node
+        (so every walk over calls sees its arguments) of a name no function has."""
+        if len(args) == 1 and args[0] is None:
+            args = ()
+        return ("call", "_INVOKE", (called, *(("blank",) if a is None else a for a in args)))
+
     def arg(self, expr: Any = None) -> Any:
         return expr
 
@@ -154,7 +164,39 @@ def parse(text: str) -> tuple[Any, ...]:
     body = text[1:] if text.startswith("=") else text
     if not body.strip():
         raise FormulaSyntaxError("the formula is empty")
-    return _by_shape(body) or _parse_body(body)
+    tree = _by_shape(body) or _parse_body(body)
+    upper = body.upper()
+    if "SUMIF(" in upper or "AVERAGEIF(" in upper:
+        tree = _summed_as_tested(tree)
+    return tree
+
+
+SUMMED_LAST = frozenset({"SUMIF", "AVERAGEIF"})
+
+
+def _summed_as_tested(node: Any) -> Any:
+    """The tree with each SUMIF/AVERAGEIF's summed range made the shape of its tested range,
+    from its top-left cell, as Google Sheets and Excel read it: SUMIF(A2:A9, "x", B2) sums
+    B2:B9. (So the dependency graph and the conditional-aggregate shortcuts see what is read.)"""
+    kind = node[0] if isinstance(node, tuple) and node and isinstance(node[0], str) else None
+    if kind == "call":
+        args = tuple(_summed_as_tested(a) for a in node[2])
+        if node[1] in SUMMED_LAST and len(args) == 3 and args[0][0] == "ref" and args[2][0] == "ref":
+            tested, summed = args[0][2], args[2][2]
+            height = None if tested.r2 is None else tested.r2 - tested.r1
+            width = None if tested.c2 is None else tested.c2 - tested.c1
+            grid = type(summed)(summed.sheet, summed.r1, summed.c1, None if height is None else summed.r1 + height,
+                                None if width is None else summed.c1 + width)
+            if grid != summed:
+                args = (args[0], args[1], ("ref", args[2][1], grid, args[2][3]))
+        return ("call", node[1], args)
+    if kind == "op":
+        return ("op", node[1], _summed_as_tested(node[2]), _summed_as_tested(node[3]))
+    if kind in ("neg", "pct"):
+        return (kind, _summed_as_tested(node[1]))
+    if kind == "array":
+        return ("array", tuple(tuple(_summed_as_tested(item) for item in row) for row in node[1]))
+    return node
 
 
 # A column of formulas (=F2*H2, =F3*H3, …) differs only in its references: the formula with
@@ -252,8 +294,38 @@ def tokens(text: str) -> list[Token]:
     return list(LexerThread.from_text(_lexer, body).lex(None))
 
 
+DYNAMIC = frozenset({"OFFSET", "INDIRECT"})  # functions whose reference is worked out when they run
+
+
+def static_target(node: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """The ("ref", …) node an OFFSET or INDIRECT call reads when its arguments are literal
+    (`INDIRECT("Data!A1:A9")`, `OFFSET(B2, 1, 0, 3)`), so the dependency graph can know it;
+    None when it depends on values (the formula is then volatile: context.is_volatile)."""
+    from apps.sheets.formulas.functions_ref import target_of  # it registers functions: imported when used
+
+    name, args = node[1], node[2]
+    if name == "INDIRECT" and args and args[0][0] == "str" and (len(args) == 1 or args[1] == ("bool", True)):
+        found = target_of(args[0][1])
+        return None if found is None else ("ref", found[0], found[1], args[0][1])
+    if name == "OFFSET" and 3 <= len(args) <= 5 and all(a[0] in ("num", "blank") for a in args[1:]):
+        base = args[0] if args[0][0] == "ref" else static_target(args[0]) if args[0][0] == "call" and args[0][1] in DYNAMIC else None
+        if base is None:
+            return None
+        grid = base[2]
+        down, across = (int(a[1]) if a[0] == "num" else 0 for a in args[1:3])
+        height = int(args[3][1]) if len(args) > 3 and args[3][0] == "num" else (None if grid.r2 is None else grid.r2 - grid.r1)
+        width = int(args[4][1]) if len(args) > 4 and args[4][0] == "num" else (None if grid.c2 is None else grid.c2 - grid.c1)
+        r1, c1 = grid.r1 + down, grid.c1 + across
+        if r1 < 0 or c1 < 0 or (height is not None and height < 1) or (width is not None and width < 1):
+            return None
+        return ("ref", base[1], type(grid)(base[1], r1, c1, None if height is None else r1 + height,
+                                           None if width is None else c1 + width), base[3])
+    return None
+
+
 def references(tree: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-    """Every ("ref", …) and ("name", …) node of a tree."""
+    """Every ("ref", …) and ("name", …) node of a tree, and the range a literal OFFSET or
+    INDIRECT reads (`static_target`)."""
     found: list[tuple[Any, ...]] = []
     stack = [tree]
     while stack:
@@ -262,6 +334,10 @@ def references(tree: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         if kind in ("ref", "name"):
             found.append(node)
         elif kind == "call":
+            if node[1] in DYNAMIC:
+                target = static_target(node)
+                if target is not None:
+                    found.append(target)
             stack.extend(node[2])
         elif kind == "op":
             stack.extend((node[2], node[3]))

@@ -69,6 +69,12 @@ FORMULAS = [
     "=HOUR(Data!D2/24)", "=MINUTE(Data!D3/100)", "=SECOND(Data!D4/1000)", "=TIME(MOD(Data!C2,30),Data!C3,Data!C4)",
     "=TRUNC(Data!D2/7,2)", "=TRUNC(-Data!D3)", "=SUMSQ(Data!D2:D{n})", "=PERCENTILE(Data!C2:C{n},0.3)", "=QUARTILE(Data!D2:D{n},3)",
     "=SUMPRODUCT(MMULT(Data!C2:D{n},{{1;2}}))", "=ISERR(Data!C2/(Data!C3-Data!C3))", "=ISERR(NA())",
+    # references worked out as the formula runs, and a sum range given by its first cell (read in the
+    # tested range's shape)
+    "=SUM(OFFSET(Data!C1,1,0,5,1))", "=OFFSET(Data!A1,3,2)", "=SUM(OFFSET(Data!C2,0,0,COUNTA(Data!C2:C{n}),2))",
+    "=OFFSET(Data!D9,-2,-1)", "=SUMPRODUCT(ROW(OFFSET(Data!A2,2,0,3,1)))", "=INDIRECT(\"Data!C\"&5)",
+    "=SUM(INDIRECT(\"Data!D2:D\"&{n}))", "=ROW(INDIRECT(\"Data!B\"&(3+4)))", "=INDIRECT(\"Data!R4C3\",FALSE)",
+    "=SUMIF(Data!B2:B{n},\"East\",Data!C2)", "=AVERAGEIF(Data!B2:B{n},\"West\",Data!D2)", "=SUMIF(Data!B2:B{n},\"North\",Data!C2:C5)",
 ]
 
 
