@@ -19,10 +19,11 @@ from urllib.parse import urlencode
 
 import jinja2
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from apps.crm import ui_views as V
 from apps.crm.errors import CrmError
+from apps.crm.ids import to18
 from apps.crm.merge import MAX_MERGED, MERGEABLE
 from apps.crm.objects import STAGES, sobject
 from apps.crm.operations import OPERATIONS
@@ -35,7 +36,7 @@ router = APIRouter(route_class=EnvRoute)
 _jinja = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"), autoescape=True,
                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
 _jinja.globals.update(shown=V.shown, value_at=V.value_at, label=V.label, input_value=V.input_value, tabs=V.TABS, sobject=sobject,
-                      merging=MERGEABLE)
+                      merging=MERGEABLE, lookup_kinds=lambda field: ", ".join(sobject(t).plural for t in field.reference_to if sobject(t)))
 OPEN_STAGES = [s for s in STAGES if not s.startswith("Closed")]
 # What "Add Products" offers: the standard price book's active entries.
 PRICE_BOOK = ("SELECT Id, Name, UnitPrice, Product2.ProductCode FROM PricebookEntry WHERE Pricebook2.IsStandard = true AND IsActive = true "
@@ -172,9 +173,63 @@ def _form(request: Request, env: Env, obj: Any, record: dict[str, Any] | None, v
           error: CrmError | None = None) -> HTMLResponse:
     creating = record is None
     users = _query(request, env, "SELECT Id, Name, IsActive FROM User ORDER BY Name")["records"]  # the Owner picker's people
+    picked = {f.name: values.get(f.name) for f in obj.fields if V.is_lookup(f) and isinstance(values.get(f.name), str) and to18(values[f.name])}
     return _page(request, env, "form.html", status=400 if error else 200, title=f"{'New' if creating else 'Edit'} {obj.label}",
                  current=obj.name, obj=obj, record=record, values=values, fields=V.form_fields(obj, creating), error=error,
-                 bad=set(error.fields) if error else set(), users=users)
+                 bad=set(error.fields) if error else set(), users=users, lookup_names=_names(request, env, obj, picked))
+
+
+def _resolve_lookups(request: Request, env: Env, obj: Any, form: dict[str, str]) -> dict[str, str]:
+    """The form with each lookup's Id: the record picked from its suggestions, or else the one
+    its search text names (an Id, or the name of exactly one record), as Lightning refuses a
+    lookup left with text that names no single record."""
+    resolved = dict(form)
+    for field in obj.fields:
+        search_key = f"{field.name}.search"
+        if not V.is_lookup(field) or search_key not in form:
+            continue
+        text, picked = form[search_key].strip(), form.get(field.name, "").strip()
+        picked = picked if to18(picked) is not None else ""
+        if not text:
+            resolved[field.name] = ""
+            continue
+        if picked and (text == picked or _names(request, env, obj, {field.name: picked}).get(picked) == text):
+            continue
+        if to18(text) is not None:
+            resolved[field.name] = text
+            continue
+        found = [r["Id"] for target in field.reference_to if (t := sobject(target)) is not None
+                 for r in _query(request, env, f"SELECT Id FROM {t.name} WHERE {t.name_field} = '{V.quoted(text)}' LIMIT 3")["records"]]
+        what = " or ".join(sobject(t).label.lower() for t in field.reference_to if sobject(t) is not None)
+        if len(found) != 1:
+            problem = (f"no {what} is named '{text[:80]}'" if not found else f"more than one {what} is named '{text[:80]}'")
+            raise CrmError("INVALID_CROSS_REFERENCE_KEY", f"{V.label(obj, field.name)}: {problem}. Type part of the name and select "
+                                                          f"an option from the list, or remove the search term.", [field.name])
+        resolved[field.name] = found[0]
+    return resolved
+
+
+@router.get("/lookup")
+async def lookup(request: Request, env: Env = Depends(current_env)) -> Response:
+    """A lookup field's suggestions: records its search text names (`field` is Object.Field, e.g. Contact.AccountId)."""
+    object_name, _, field_name = request.query_params.get("field", "").partition(".")
+    obj = V.searchable(object_name)
+    field = obj.field(field_name) if obj is not None else None
+    if field is None or not V.is_lookup(field):
+        return JSONResponse({"error": "field must name a lookup field, e.g. Contact.AccountId"}, status_code=400)
+    words = request.query_params.get("q", "").strip()[:80]
+    results: list[dict[str, str]] = []
+    for target in field.reference_to:
+        t = sobject(target)
+        if t is None or not words:
+            continue
+        detail = V.LOOKUP_DETAIL.get(t.name)
+        rows = _query(request, env, f"SELECT Id, {t.name_field}{', ' + detail if detail else ''} FROM {t.name} "
+                                    f"WHERE {V.lookup_where(t, words)} ORDER BY {t.name_field} LIMIT {V.LOOKUP_SIZE}")["records"]
+        for r in rows:
+            name = V.title(t, r) if t.name == "Case" else str(r.get(t.name_field) or r["Id"])
+            results.append({"id": r["Id"], "name": name, "type": t.label, "detail": str(V.value_at(r, detail) or "") if detail else ""})
+    return JSONResponse({"results": results[:V.LOOKUP_SIZE * 2]})
 
 
 @router.post("/o/{object_name}/new")
@@ -183,8 +238,8 @@ async def create(object_name: str, request: Request, env: Env = Depends(current_
     if obj is None:
         return _not_found(request, env, f"object {object_name!r}")
     form = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
-    values = V.read_form(obj, form, creating=True)
     try:
+        values = V.read_form(obj, _resolve_lookups(request, env, obj, form), creating=True)
         made = _op(request, env, "crm.create", f"POST /o/{obj.name}/new", sobject=obj.name, record=values)
     except CrmError as error:
         return _form(request, env, obj, None, form, error)
@@ -207,9 +262,9 @@ async def update(record_id: str, request: Request, env: Env = Depends(current_en
         return found
     obj, record = found
     form = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
-    values = V.read_form(obj, form, creating=False)
-    changed = {k: v for k, v in values.items() if not V.unchanged(obj.field(k), record.get(k), v)}
     try:
+        values = V.read_form(obj, _resolve_lookups(request, env, obj, form), creating=False)
+        changed = {k: v for k, v in values.items() if not V.unchanged(obj.field(k), record.get(k), v)}
         if changed:
             _op(request, env, "crm.update", "POST /r/edit", sobject=obj.name, id=record["Id"], record=changed)
     except CrmError as error:

@@ -29,6 +29,10 @@ RELATED: dict[str, tuple[str, ...]] = {  # child relationship -> columns shown i
     "CaseComments": ("CommentBody", "CreatedDate"), "Notes": ("Title", "CreatedDate"), "ChildAccounts": ("Name", "Industry"),
 }
 PAGE_SIZE = 25
+# What a lookup's suggestions show under each record's name, as Lightning's lookups do.
+LOOKUP_DETAIL: dict[str, str] = {"Account": "BillingCity", "Contact": "Account.Name", "Opportunity": "Account.Name", "Case": "Subject",
+                                 "Lead": "Company", "User": "Title", "Product2": "ProductCode"}
+LOOKUP_SIZE = 10
 
 
 def columns(obj: SObject) -> tuple[str, ...]:
@@ -87,7 +91,9 @@ def form_fields(obj: SObject, creating: bool) -> list[Field]:
 
 def read_form(obj: SObject, form: dict[str, str], creating: bool) -> dict[str, Any]:
     """Field values from a submitted form: blanks are left out of a new record and clear a
-    field on edit; an unticked checkbox is false; datetime-local inputs become UTC datetimes."""
+    field on edit; an unticked checkbox is false; datetime-local inputs become UTC datetimes;
+    a text area's line breaks are the stored ones (a browser sends each as CR LF, which made
+    every save of a form rewrite a description with line breaks)."""
     values: dict[str, Any] = {}
     for field in form_fields(obj, creating):
         if field.type == "boolean":
@@ -95,7 +101,7 @@ def read_form(obj: SObject, form: dict[str, str], creating: bool) -> dict[str, A
             continue
         if field.name not in form:
             continue
-        raw = form[field.name].strip() if field.type not in ("textarea", "string") else form[field.name]
+        raw = form[field.name].strip() if field.type not in ("textarea", "string") else form[field.name].replace("\r\n", "\n")
         if raw == "" or (field.type == "string" and raw.strip() == ""):
             if not creating:
                 values[field.name] = None
@@ -140,3 +146,16 @@ def quoted(text: str) -> str:
 def searchable(name: str) -> SObject | None:
     obj = sobject(name)
     return obj if obj is not None and obj.name in LIST_COLUMNS else None
+
+
+def is_lookup(field: Field) -> bool:
+    """A related-record field a form shows as a lookup: a search by name that posts the Id
+    (the Owner is a picker of people of its own)."""
+    return field.type == "reference" and field.name != "OwnerId"
+
+
+def lookup_where(target: SObject, words: str) -> str:
+    """The SOQL condition a lookup's search text makes: the name (a case also by subject) containing the words."""
+    text = quoted(words.replace("%", "").strip())
+    names = [target.name_field] + (["Subject"] if target.name == "Case" else [])
+    return " OR ".join(f"{name} LIKE '%{text}%'" for name in names)

@@ -92,3 +92,88 @@ def test_merging_needs_two_or_three_records(page: Page, live_server: Any, env_id
     page.get_by_role("button", name="Merge Contacts").click()
     expect(page.get_by_role("alert")).to_contain_text("Select 2 or 3 contacts to merge")
     assert live_server.gym.changes(env_id) == []
+
+
+# -- lookups: a related record is searched by name and picked, as in Lightning ---------------------------
+def test_a_new_contacts_account_is_searched_by_name_and_picked(page: Page, live_server: Any, env_id: str) -> None:
+    account = soql(live_server, env_id, "SELECT Id, Name FROM Account ORDER BY Name LIMIT 1")[0]
+    page.goto(f"{live_server.base_url}/envs/{env_id}/crm/o/Contact/new")
+    page.get_by_label("Last Name").fill("Mbeki")
+    box = page.get_by_role("combobox", name="Account")
+    box.press_sequentially(account["Name"][:5].lower())
+    option = page.get_by_role("option", name=account["Name"], exact=False).first
+    expect(option).to_contain_text("Account")
+    option.click()
+    expect(box).to_have_value(account["Name"])
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Mbeki")
+    expect(page.get_by_role("link", name=account["Name"], exact=True)).to_be_visible()
+    (made,) = soql(live_server, env_id, "SELECT Id, AccountId FROM Contact WHERE LastName = 'Mbeki'")
+    assert made["AccountId"] == account["Id"]
+    (create,) = [e for e in live_server.gym.events(env_id) if e["operation"] == "crm.create"]
+    assert create["face"] == "ui" and create["args"]["record"]["AccountId"] == account["Id"], create["args"]
+
+
+def test_a_cases_contact_is_picked_with_the_keyboard(page: Page, live_server: Any, env_id: str) -> None:
+    case = soql(live_server, env_id, "SELECT Id, ContactId FROM Case WHERE ContactId != null ORDER BY CaseNumber LIMIT 1")[0]
+    other = soql(live_server, env_id, f"SELECT Id, Name, Account.Name FROM Contact WHERE Id != '{case['ContactId']}' ORDER BY Name LIMIT 1")[0]
+    page.goto(f"{live_server.base_url}/envs/{env_id}/crm/r/{case['Id']}/edit")
+    box = page.get_by_role("combobox", name="Contact")
+    box.fill("")
+    box.press_sequentially(other["Name"])
+    listbox = page.get_by_role("listbox", name="Contact suggestions")
+    expect(listbox.get_by_role("option").first).to_contain_text(other["Name"])
+    box.press("ArrowDown")
+    box.press("Enter")
+    expect(listbox).to_be_hidden()
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_role("link", name=other["Name"], exact=True).first).to_be_visible()
+    assert soql(live_server, env_id, f"SELECT ContactId FROM Case WHERE Id = '{case['Id']}'")[0]["ContactId"] == other["Id"]
+    (edit,) = [e for e in live_server.gym.events(env_id) if e["operation"] == "crm.update"]
+    assert edit["args"]["record"] == {"ContactId": other["Id"]}, "only the contact changed"
+
+
+def test_a_lookup_left_with_a_name_of_no_record_is_refused(page: Page, live_server: Any, env_id: str) -> None:
+    opportunity = soql(live_server, env_id, "SELECT Id, Account.Name FROM Opportunity WHERE AccountId != null ORDER BY Name LIMIT 1")[0]
+    page.goto(f"{live_server.base_url}/envs/{env_id}/crm/r/{opportunity['Id']}/edit")
+    box = page.get_by_role("combobox", name="Account")
+    expect(box).to_have_value(opportunity["Account"]["Name"])
+    page.get_by_role("button", name="Save").click()  # unchanged: nothing is written
+    expect(page.get_by_role("heading", level=1)).to_be_visible()
+    assert live_server.gym.changes(env_id) == []
+
+    page.goto(f"{live_server.base_url}/envs/{env_id}/crm/r/{opportunity['Id']}/edit")
+    box.fill("Nonexistent Holdings")
+    box.press("Escape")
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_role("alert")).to_contain_text("Account: no account is named 'Nonexistent Holdings'")
+    expect(page.get_by_role("combobox", name="Account")).to_have_value("Nonexistent Holdings")
+    expect(page.get_by_role("combobox", name="Account")).to_have_attribute("aria-invalid", "true")
+    assert live_server.gym.changes(env_id) == []
+
+    # A whole name typed and not picked names its one record; an Id typed is taken as it is.
+    other = soql(live_server, env_id, f"SELECT Id, Name FROM Account WHERE Name != '{opportunity['Account']['Name']}' ORDER BY Name DESC LIMIT 1")[0]
+    page.get_by_role("combobox", name="Account").fill(other["Name"])
+    page.get_by_role("combobox", name="Account").press("Escape")
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_role("link", name=other["Name"], exact=True).first).to_be_visible()
+    assert soql(live_server, env_id, f"SELECT AccountId FROM Opportunity WHERE Id = '{opportunity['Id']}'")[0]["AccountId"] == other["Id"]
+
+
+def test_lookup_suggestions_answer_records_by_name(live_server: Any, env_id: str) -> None:
+    account = soql(live_server, env_id, "SELECT Id, Name FROM Account ORDER BY Name LIMIT 1")[0]
+    base = f"{live_server.base_url}/envs/{env_id}/crm/lookup"
+    found = httpx.get(base, params={"field": "Task.WhatId", "q": account["Name"]}).json()["results"]
+    assert {"id": account["Id"], "name": account["Name"], "type": "Account"}.items() <= next(r for r in found if r["id"] == account["Id"]).items()
+    assert httpx.get(base, params={"field": "Account.Name", "q": "a"}).status_code == 400
+    assert httpx.get(base, params={"field": "Contact.AccountId", "q": "' OR Name != '"}).json()["results"] == []
+
+
+def test_saving_a_multi_line_description_unchanged_writes_nothing(page: Page, live_server: Any, env_id: str) -> None:
+    """A browser posts a text area's line breaks as CR LF: saving an edit form unchanged rewrote
+    every description with line breaks (collateral in a task that edits another field)."""
+    case = next(r for r in soql(live_server, env_id, "SELECT Id, Description FROM Case ORDER BY CaseNumber LIMIT 50") if "\n" in (r["Description"] or ""))
+    page.goto(f"{live_server.base_url}/envs/{env_id}/crm/r/{case['Id']}/edit")
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_role("heading", level=1)).to_be_visible()
+    assert live_server.gym.changes(env_id) == []
