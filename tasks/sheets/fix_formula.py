@@ -113,8 +113,9 @@ class FixBrokenFormula:
             return passed(f"{where} computes {shown(got)} again") if same(got, want) else failed(f"{where} computes {shown(got)}, expected {shown(want)}")
 
         def live_check(db: Any) -> CheckResult:
-            """Two rounds on the Pipeline data, each on its own copy: a deal from another stage
-            moves into this row's stage (its amount and the stage's probability raised), which
+            """Two rounds on the Pipeline data, each on its own copy: a deal from another stage (one
+            below the stage's last deal where there is one) moves into this row's stage (its amount
+            and the stage's probability raised), which
             moves the row's count, amount and weighted and every total of amounts; and one deal
             is removed outright (its whole row blanked), which moves the total count."""
             sb = final(db, book.id)
@@ -126,7 +127,12 @@ class FixBrokenFormula:
             stage = cells.get((tab, target.row, 0))
             stage = stage if isinstance(stage, str) and stage != "Total" else None
             weight = lambda r: cells.get((pipeline, r, 8)) if isinstance(cells.get((pipeline, r, 8)), (int, float)) else 0  # noqa: E731
-            mover = max((r for r in deals if cells.get((pipeline, r, 4)) != stage), key=lambda r: (weight(r), -r), default=None)
+            # The deal that moves in sits below the stage's last deal where the table has one (below every deal with a weight,
+            # for a total): a range cut off at the stage's last row gives today's number, and must not follow that.
+            others = [r for r in deals if cells.get((pipeline, r, 4)) != stage]
+            below = max((r for r in deals if cells.get((pipeline, r, 4)) == stage or (stage is None and weight(r))), default=0)
+            later = [r for r in others if r >= below and (stage is not None or weight(r))]
+            mover = max(later or others, key=lambda r: (weight(r), -r), default=None)
             moved = {} if mover is None else {(pipeline, mover, 5): float(cells.get((pipeline, mover, 5)) or 0) + 12_345.0}
             if moved and stage is not None:
                 moved[(pipeline, mover, 4)] = stage

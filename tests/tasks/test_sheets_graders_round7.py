@@ -111,3 +111,57 @@ def test_pivot_largest_over_the_whole_table_still_passes(rollout: Make) -> None:
     last = r.facts["last_row"] + 1
     _pivot(r, lambda by, value, _rows, n, tab: f"=MAXIFS({tab}!${value}$2:${value}${last},{tab}!${by}$2:${by}${last},$A{n})")
     assert r.passes(), r.grade()
+
+
+# -- fix-broken-formula: the range fixed only as far as the stage's last deal --------------------
+@pytest.mark.parametrize("variant", [3, 5, 8])
+def test_fixed_formula_whose_range_stops_at_the_stages_last_deal_fails(rollout: Make, variant: int) -> None:
+    """The broken total stopped short of the data; a fix that stops at the stage's last deal gives today's number but
+    misses a deal that moves into the stage from further down."""
+    r = rollout("sheets/fix-broken-formula-v1", seed=0, variant=variant)
+    f = r.facts
+    stage = grid(r, "Summary", f"A{f['cell'][1:]}")[0][0]
+    last = max(i + 2 for i, row in enumerate(grid(r, "Pipeline", "A2:I200")) if len(row) > 4 and row[4] == stage)
+    r.call("update_cells", spreadsheet_id=f["spreadsheet"], sheet="Summary", range=f["cell"], data=[[f["seeded"].replace("$61", f"${last}")]])
+    grade = r.grade()
+    assert grade["reward"] < 0.5 and not grade["passed"], grade
+
+
+@pytest.mark.parametrize("variant", [3, 5, 8])
+def test_fixed_formula_over_whole_columns_still_passes(rollout: Make, variant: int) -> None:
+    r = rollout("sheets/fix-broken-formula-v1", seed=0, variant=variant)
+    f = r.facts
+    whole = f["seeded"].replace("$2:$", ":$").replace("$61", "")  # Pipeline!$E:$E
+    r.call("update_cells", spreadsheet_id=f["spreadsheet"], sheet="Summary", range=f["cell"], data=[[whole]])
+    assert r.passes(), r.grade()
+
+
+# -- reconcile-tabs: the lookup done by hand ------------------------------------------------------
+def _flag_words(r: Rollout) -> tuple[str, str]:
+    import re
+
+    return re.search(r'shows "([^"]+)"', r.task.prompt).group(1), re.search(r'and "([^"]+)" when they match', r.task.prompt).group(1)
+
+
+@pytest.mark.parametrize("variant", [0, 1])
+def test_flags_pointing_at_the_row_each_deal_holds_today_fail(rollout: Make, variant: int) -> None:
+    """=IF(B2=Pipeline!F17,…) with F17 found by eye gives the right flags and follows both amounts, but the match was
+    made by hand: re-order the Pipeline (sort it) and every flag compares another deal."""
+    r = rollout("sheets/reconcile-tabs-v1", variant=variant)
+    bad, ok = _flag_words(r)
+    row_of = {line[0]: i + 2 for i, line in enumerate(grid(r, "Pipeline", "A2:F200")) if line}
+    invoices = grid(r, "Invoices", "A2:B200")
+    flags = [["Status"], *[[f'=IF(B{i + 2}=Pipeline!F{row_of[line[0]]},"{ok}","{bad}")'] for i, line in enumerate(invoices)]]
+    r.call("update_cells", spreadsheet_id=r.facts["spreadsheet"], sheet="Invoices", range=f"C1:C{len(flags)}", data=flags)
+    grade = r.grade()
+    assert grade["reward"] < 0.5 and not grade["passed"], grade
+
+
+@pytest.mark.parametrize("variant", [0, 1])
+def test_flags_looking_the_deal_up_with_sumif_over_whole_columns_pass(rollout: Make, variant: int) -> None:
+    r = rollout("sheets/reconcile-tabs-v1", variant=variant)
+    bad, ok = _flag_words(r)
+    n = len(grid(r, "Invoices", "A2:B200"))
+    flags = [["Status"], *[[f'=IF(SUMIF(Pipeline!A:A,$A{i},Pipeline!F:F)=$B{i},"{ok}","{bad}")'] for i in range(2, n + 2)]]
+    r.call("update_cells", spreadsheet_id=r.facts["spreadsheet"], sheet="Invoices", range=f"C1:C{len(flags)}", data=flags)
+    assert r.passes(), r.grade()
