@@ -3,7 +3,9 @@ the wrong amount; flag each row by comparing it with the Pipeline tab, with form
 
 Graded on the final book: every invoice row's flag is right, every flag is a formula reading
 its bill and its deal's amount, and every flag follows both (in memory, every bill moved so its
-flag flips; then every deal amount), so typed-in or constant flags fail.
+flag flips; then every deal amount; then the deals re-ordered on the Pipeline, as a sort leaves
+them), so typed-in or constant flags fail, and so do flags pointing at the row each deal holds
+today instead of looking the Deal ID up.
 The invoice rows are shuffled, so a formula that compares row by row cannot pass.
 """
 
@@ -101,7 +103,8 @@ class ReconcileTabs:
         def live_check(db: Any) -> CheckResult:
             """Each flag reads its bill and its deal's amount, and flips when either side moves:
             one round changes every bill, another every deal amount (a flag comparing the bill
-            with a number typed into the formula fails the second)."""
+            with a number typed into the formula fails the second); and a third re-orders the
+            deals, so a flag must find its deal by Deal ID, not by the row it sits on today."""
             sb = final(db, book.id)
             sid = tab_named(sb, TITLE)
             if sid is None:
@@ -118,7 +121,13 @@ class ReconcileTabs:
                 matches = same(billed, amount)
                 bills[(sid, r, 1)] = float(billed or 0) + 7.0 if matches else amount
                 amounts[(pipeline, pr, 5)] = float(amount or 0) + 7.0 if matches else billed
-            ok, why = follows_every(sb, targets, [bills, amounts], lambda cells: lambda k: expected_flag(cells, sid, k[1]), TITLE)
+            # The deals re-ordered on the Pipeline (as a sort leaves them): each keeps its amount under its Deal ID, so a flag
+            # that looks its deal up follows, and one pointing at the row its deal sits on today (=B2=Pipeline!F17) does not.
+            moved_rows = sorted(set(deals.values()))
+            reordered = {(pipeline, pr, c): sb.book.get((pipeline, moved_rows[(i + 1) % len(moved_rows)], c))
+                         for i, pr in enumerate(moved_rows) for c in range(7)} if len(moved_rows) > 1 else {}
+            rounds = [bills, amounts, *([reordered] if reordered else [])]
+            ok, why = follows_every(sb, targets, rounds, lambda cells: lambda k: expected_flag(cells, sid, k[1]), TITLE)
             return passed("the flags follow the amounts") if ok else failed(why)
 
         lookup = f"Pipeline!$A$2:$F${last_deal}"
