@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from apps.sheets.formulas import (
-    functions_date, functions_lambda, functions_logic, functions_lookup, functions_math, functions_query, functions_ref,
-    functions_text,
+    functions_date, functions_lambda, functions_logic, functions_lookup, functions_math, functions_more, functions_query,
+    functions_ref, functions_text,
 )
 from apps.sheets.formulas.evaluator import FUNCTIONS
 
-MODULES = (functions_date, functions_lambda, functions_logic, functions_lookup, functions_math, functions_query, functions_ref,
-           functions_text)
+MODULES = (functions_date, functions_lambda, functions_logic, functions_lookup, functions_math, functions_more, functions_query,
+           functions_ref, functions_text)
 NAMES = tuple(sorted(FUNCTIONS))

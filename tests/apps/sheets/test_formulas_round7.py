@@ -167,3 +167,25 @@ def test_xlsx_files_spell_the_new_functions_as_excel_does() -> None:
     assert to_file_formula("=MAP(A2:A9,LAMBDA(x,x*2))") == "=_xlfn.MAP(A2:A9,_xlfn.LAMBDA(x,x*2))"
     assert to_file_formula("=LET(t,SUM(B:B),t/2)") == "=_xlfn.LET(t,SUM(B:B),t/2)"
     assert from_file_formula("=_xlfn.LET(_xlpm.t,SUM(B:B),_xlpm.t/2)") == "=LET(t,SUM(B:B),t/2)"
+    assert to_file_formula("=TAKE(XMATCH(1,A:A),1)") == "=_xlfn.TAKE(_xlfn.XMATCH(1,A:A),1)"
+
+
+# Data of tests/apps/sheets/test_formulas.py: Ann/East/100, Bob/West/250, Cy/East/75, Di/North/300, dates
+# 2026-01-15, 02-28, 03-03, 03-31 (LibreOffice agrees on the rest: test_libreoffice.py).
+MORE = [
+    ('=N(TRUE)+N("x")', 1), ('=T(5)&T("a")', "a"), ('=REPT("ab",3)', "ababab"), ("=MROUND(5,-2)", "#NUM!"), ("=MROUND(-10,-3)", -9),
+    ("=SUBTOTAL(109,Data!C2:C5)", 725), ("=SUBTOTAL(12,Data!C2:C5)", "#VALUE!"), ("=ISLOGICAL(Data!E2)", True), ("=ISNONTEXT(Data!A2)", False),
+    ('=ADDRESS(2,28,2,TRUE,"My Tab")', "'My Tab'!AB$2"), ("=ADDRESS(2,3,4,FALSE)", "R[2]C[3]"), ('=HYPERLINK("https://x.test","Open")', "Open"),
+    ('=XMATCH("bob",Data!A2:A5)', 2), ("=XMATCH(200,Data!C2:C5,1)", 2), ("=XMATCH(200,Data!C2:C5,-1)", 1), ('=XMATCH("E*",Data!B2:B5,2,-1)', 3),
+    ('=XMATCH("zz",Data!A2:A5)', "#N/A"), ("=COLUMNS(CHOOSECOLS(Data!A1:E5,1,-1))", 2), ("=INDEX(CHOOSECOLS(Data!A1:E5,-3),3,1)", 250),
+    ("=INDEX(CHOOSEROWS(Data!A1:E5,-1),1,1)", "Di"), ("=CHOOSECOLS(Data!A1:E5,6)", "#VALUE!"), ("=INDEX(TAKE(Data!A1:E5,-2,1),1,1)", "Cy"),
+    ("=ROWS(DROP(Data!A1:E5,1))", 4), ("=INDEX(DROP(Data!A1:E5,1,2),1,1)", 100), ("=ROWS(TOCOL(Data!A1:B5))", 10),
+    ("=COLUMNS(TOROW(Data!A1:B5))", 10), ("=INDEX(TOCOL(Data!A1:B2,0,TRUE),2,1)", "Ann"), ("=ROWS(TOCOL(Data!A4:A9,1))", 2),
+]
+
+
+@pytest.mark.parametrize(("formula", "expected"), MORE, ids=[c[0] for c in MORE])
+def test_functions_that_answered_name_before(formula: str, expected: Any) -> None:
+    from tests.apps.sheets.test_formulas import evaluate
+
+    assert shown(evaluate(formula)) == expected

@@ -75,6 +75,12 @@ FORMULAS = [
     "=OFFSET(Data!D9,-2,-1)", "=SUMPRODUCT(ROW(OFFSET(Data!A2,2,0,3,1)))", "=INDIRECT(\"Data!C\"&5)",
     "=SUM(INDIRECT(\"Data!D2:D\"&{n}))", "=ROW(INDIRECT(\"Data!B\"&(3+4)))", "=INDIRECT(\"Data!R4C3\",FALSE)",
     "=SUMIF(Data!B2:B{n},\"East\",Data!C2)", "=AVERAGEIF(Data!B2:B{n},\"West\",Data!D2)", "=SUMIF(Data!B2:B{n},\"North\",Data!C2:C5)",
+    # functions that answered #NAME? before
+    "=N(Data!C2)+N(Data!A2)", "=T(Data!A3)&T(Data!C3)", "=REPT(Data!B2,2)", "=CHAR(65+MOD(Data!C2,26))", "=CODE(Data!A4)",
+    "=SIGN(Data!C2-500)", "=ROUND(PI()*Data!D2,6)", "=EXP(Data!D3/50)", "=LN(Data!C4)", "=LOG(Data!C5,2)", "=LOG(Data!C6)", "=LOG10(Data!C7)",
+    "=MROUND(Data!C2,7)", "=MROUND(Data!D3,0.25)", "=ISEVEN(Data!C2)", "=ISODD(Data!C3)", "=SUBTOTAL(9,Data!C2:C{n})",
+    "=SUBTOTAL(1,Data!D2:D{n})", "=SUBTOTAL(104,Data!C2:C{n})", "=SUBTOTAL(3,Data!A1:A{n})", "=WORKDAY(Data!F2,10)",
+    "=WORKDAY(Data!F3,-7)", "=WORKDAY(Data!F4,15,Data!F5:F8)", "=ADDRESS(Data!C2,3)", "=ADDRESS(7,Data!C3,4)", "=ADDRESS(2,3,2)",
 ]
 
 
