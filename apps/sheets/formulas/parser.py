@@ -294,6 +294,43 @@ def tokens(text: str) -> list[Token]:
     return list(LexerThread.from_text(_lexer, body).lex(None))
 
 
+def scoped(tree: tuple[Any, ...]) -> list[tuple[tuple[Any, ...], frozenset[str]]]:
+    """Every node of a tree with the names bound where it stands (upper case: LET's names and
+    LAMBDA's parameters around it), the names a LET or LAMBDA defines left out. A checker of
+    names and functions skips a ("name", n) or a call of n when n is bound there, and calls of
+    "_INVOKE" (`LAMBDA(x, x*2)(5)`)."""
+    found: list[tuple[tuple[Any, ...], frozenset[str]]] = []
+    stack: list[tuple[Any, frozenset[str]]] = [(tree, frozenset())]
+    while stack:
+        node, bound = stack.pop()
+        found.append((node, bound))
+        kind = node[0]
+        if kind == "call":
+            args = node[2]
+            if node[1] == "LET" and len(args) >= 3:
+                inner = bound
+                for i in range(0, len(args) - 1, 2):
+                    stack.append((args[i + 1], inner))
+                    if args[i][0] == "name":
+                        inner = inner | {args[i][1].upper()}
+                    else:
+                        stack.append((args[i], inner))
+                stack.append((args[-1], inner))
+            elif node[1] == "LAMBDA" and args:
+                params = frozenset(a[1].upper() for a in args[:-1] if a[0] == "name")
+                stack.extend((a, bound) for a in args[:-1] if a[0] != "name")
+                stack.append((args[-1], bound | params))
+            else:
+                stack.extend((a, bound) for a in args)
+        elif kind == "op":
+            stack.extend(((node[2], bound), (node[3], bound)))
+        elif kind in ("neg", "pct"):
+            stack.append((node[1], bound))
+        elif kind == "array":
+            stack.extend((item, bound) for row in node[1] for item in row)
+    return found
+
+
 DYNAMIC = frozenset({"OFFSET", "INDIRECT"})  # functions whose reference is worked out when they run
 
 

@@ -189,3 +189,15 @@ def test_functions_that_answered_name_before(formula: str, expected: Any) -> Non
     from tests.apps.sheets.test_formulas import evaluate
 
     assert shown(evaluate(formula)) == expected
+
+
+def test_names_a_let_or_lambda_binds_are_known_where_bound_and_only_there() -> None:
+    from apps.sheets.formulas.parser import parse, scoped
+
+    def unknown(formula: str) -> list[str]:
+        return [node[1] for node, bound in scoped(parse(formula))
+                if (node[0] == "name" and node[1].upper() not in bound) or (node[0] == "call" and node[1] in ("F", "_INVOKE") and node[1] not in bound)]
+
+    assert unknown('=MAP(A2:A, LAMBDA(x, IF(x="",,x*rate)))') == ["rate"]
+    assert unknown("=LET(f, LAMBDA(x, x+1), y, f(2), y+x)") == ["x"]  # x is the LAMBDA's alone
+    assert unknown("=LET(a, a, a)") == ["a"]  # a LET name is bound after its value
