@@ -180,33 +180,42 @@ def _form(request: Request, env: Env, obj: Any, record: dict[str, Any] | None, v
 
 
 def _resolve_lookups(request: Request, env: Env, obj: Any, form: dict[str, str]) -> dict[str, str]:
-    """The form with each lookup's Id: the record picked from its suggestions, or else the one
-    its search text names (an Id, or the name of exactly one record), as Lightning refuses a
-    lookup left with text that names no single record."""
+    """The form with each lookup's Id (see `_lookup_id`)."""
     resolved = dict(form)
     for field in obj.fields:
-        search_key = f"{field.name}.search"
-        if not V.is_lookup(field) or search_key not in form:
-            continue
-        text, picked = form[search_key].strip(), form.get(field.name, "").strip()
-        picked = picked if to18(picked) is not None else ""
-        if not text:
-            resolved[field.name] = ""
-            continue
-        if picked and (text == picked or _names(request, env, obj, {field.name: picked}).get(picked) == text):
-            continue
-        if to18(text) is not None:
-            resolved[field.name] = text
-            continue
-        found = [r["Id"] for target in field.reference_to if (t := sobject(target)) is not None
-                 for r in _query(request, env, f"SELECT Id FROM {t.name} WHERE {t.name_field} = '{V.quoted(text)}' LIMIT 3")["records"]]
-        what = " or ".join(sobject(t).label.lower() for t in field.reference_to if sobject(t) is not None)
-        if len(found) != 1:
-            problem = (f"no {what} is named '{text[:80]}'" if not found else f"more than one {what} is named '{text[:80]}'")
-            raise CrmError("INVALID_CROSS_REFERENCE_KEY", f"{V.label(obj, field.name)}: {problem}. Type part of the name and select "
-                                                          f"an option from the list, or remove the search term.", [field.name])
-        resolved[field.name] = found[0]
+        if V.is_lookup(field) and f"{field.name}.search" in form:
+            resolved[field.name] = _lookup_id(request, env, form, field.name, field.reference_to, V.label(obj, field.name))
     return resolved
+
+
+def _lookup_id(request: Request, env: Env, form: dict[str, str], name: str, targets: tuple[str, ...], label: str) -> str:
+    """A lookup's Id: the record picked from its suggestions (form[name]), or else the one its
+    search text (form[name + ".search"]) names: an Id, or the name of exactly one record, as
+    Lightning refuses a lookup left with text that names no single record. Blank: none."""
+    text, picked = form.get(f"{name}.search", "").strip(), form.get(name, "").strip()
+    picked = picked if to18(picked) is not None else ""
+    if not text:
+        return ""
+    if picked and (text == picked or _name_of(request, env, picked) == text):
+        return picked
+    if to18(text) is not None:
+        return text
+    kinds = [t for t in (sobject(target) for target in targets) if t is not None]
+    found = [r["Id"] for t in kinds for r in _query(request, env, f"SELECT Id FROM {t.name} WHERE {t.name_field} = '{V.quoted(text)}' LIMIT 3")["records"]]
+    if len(found) != 1:
+        what = " or ".join(t.label.lower() for t in kinds)
+        problem = f"no {what} is named '{text[:80]}'" if not found else f"more than one {what} is named '{text[:80]}'"
+        raise CrmError("INVALID_CROSS_REFERENCE_KEY", f"{label}: {problem}. Type part of the name and select an option from the list, "
+                                                      f"or remove the search term.", [name])
+    return found[0]
+
+
+def _name_of(request: Request, env: Env, record_id: str) -> str | None:
+    target = V.object_for(record_id)
+    if target is None or to18(record_id) is None:
+        return None
+    found = _query(request, env, f"SELECT {target.name_field} FROM {target.name} WHERE Id = '{record_id}'")["records"]
+    return str(found[0].get(target.name_field)) if found else None
 
 
 @router.get("/lookup")
@@ -404,9 +413,11 @@ async def convert_form(record_id: str, request: Request, env: Env = Depends(curr
 @router.post("/r/{record_id}/convert")
 async def convert(record_id: str, request: Request, env: Env = Depends(current_env)) -> Response:
     form = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
-    raw = {"leadId": record_id, "accountId": form.get("accountId") or None, "contactId": form.get("contactId") or None,
-           "opportunityName": form.get("opportunityName") or None, "doNotCreateOpportunity": form.get("doNotCreateOpportunity") == "on"}
     try:
+        chosen = {key: _lookup_id(request, env, form, key, (kind,), f"Existing {kind}") if f"{key}.search" in form else form.get(key, "")
+                  for key, kind in (("accountId", "Account"), ("contactId", "Contact"))}
+        raw = {"leadId": record_id, "accountId": chosen["accountId"] or None, "contactId": chosen["contactId"] or None,
+               "opportunityName": form.get("opportunityName") or None, "doNotCreateOpportunity": form.get("doNotCreateOpportunity") == "on"}
         done = _op(request, env, "crm.convertLead", "POST /r/convert", **raw)
     except AppError as error:
         try:

@@ -177,3 +177,26 @@ def test_saving_a_multi_line_description_unchanged_writes_nothing(page: Page, li
     page.get_by_role("button", name="Save").click()
     expect(page.get_by_role("heading", level=1)).to_be_visible()
     assert live_server.gym.changes(env_id) == []
+
+
+def test_convert_a_lead_into_an_account_found_by_name(page: Page, live_server: Any, env_id: str) -> None:
+    lead = soql(live_server, env_id, "SELECT Id, Name FROM Lead WHERE IsConverted = false ORDER BY Name LIMIT 1")[0]
+    account = soql(live_server, env_id, "SELECT Id, Name FROM Account ORDER BY Name DESC LIMIT 1")[0]
+    page.goto(f"{live_server.base_url}/envs/{env_id}/crm/r/{lead['Id']}/convert")
+    box = page.get_by_role("combobox", name="Existing Account")
+    box.press_sequentially(account["Name"][:6])
+    page.get_by_role("listbox", name="Existing Account suggestions").get_by_role("option", name=account["Name"]).first.click()
+    page.get_by_label("Don't create an opportunity upon conversion").check()
+    page.get_by_role("button", name="Convert").click()
+    expect(page.get_by_role("status")).to_have_text("Your lead has been converted.")
+    done = soql(live_server, env_id, f"SELECT ConvertedAccountId, IsConverted FROM Lead WHERE Id = '{lead['Id']}'")[0]
+    assert done == {**done, "IsConverted": True, "ConvertedAccountId": account["Id"]}
+
+    other = soql(live_server, env_id, "SELECT Id FROM Lead WHERE IsConverted = false ORDER BY Name LIMIT 1")[0]
+    page.goto(f"{live_server.base_url}/envs/{env_id}/crm/r/{other['Id']}/convert")
+    page.get_by_role("combobox", name="Existing Contact").fill("Nobody Atall")
+    page.get_by_role("combobox", name="Existing Contact").press("Escape")
+    page.get_by_role("button", name="Convert").click()
+    expect(page.get_by_role("alert")).to_contain_text("Existing Contact: no contact is named 'Nobody Atall'")
+    expect(page.get_by_role("combobox", name="Existing Contact")).to_have_value("Nobody Atall")
+    assert soql(live_server, env_id, f"SELECT IsConverted FROM Lead WHERE Id = '{other['Id']}'")[0]["IsConverted"] is False
