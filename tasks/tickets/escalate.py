@@ -8,7 +8,7 @@ customer's support tier (the Tier on their Salesforce account, so the agent read
 its component from the support ticket's component, its labels are exactly the escalation
 labels. Each rule is its own check; the comment on the support ticket must name the new bug
 and no other ENG issue (a comment listing likely keys, or one whose key merely contains the
-right one, names something else).
+right one, names something else), and no other support ticket is told the bug tracks it.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 from sqlalchemy import bindparam, select
 
 from apps.tickets import queries as Q
-from apps.tickets.models import Issue, Link
+from apps.tickets.models import Comment, Issue, Link
 from graders.checks import Check, CheckResult, failed, passed
 from graders.rubric import Expect
 from officegym.core.sql import Prepared
@@ -166,7 +166,15 @@ class EscalateToEngineering:
                 return failed(f"no comment from you on {ticket.key}")
             said = said_since(db, ticket.id, s.me.account_id, s.start)  # a worklog's note naming other bugs is a hedge too
             verdict = judge("ENG issue keys", ticket_keys(without_retracted(" ".join(said)), ("ENG",)), {bug.key})
-            return passed(f"{ticket.key}: {verdict.detail}") if verdict.ok else failed(f"your comment on {ticket.key} {verdict.detail}")
+            if not verdict.ok:
+                return failed(f"your comment on {ticket.key} {verdict.detail}")
+            # The same note on other support tickets tells their customers engineering tracks their problem in this bug.
+            also = sorted({key for key, body in db.execute(select(Issue.key, Comment.body).join(Comment, Comment.issue_id == Issue.id).where(
+                Issue.project_key == "SUP", Comment.issue_id != ticket.id, Comment.author_id == s.me.account_id, Comment.created > s.start))
+                if bug.key in ticket_keys(without_retracted(body), ("ENG",))})
+            if also:
+                return failed(f"you also commented {bug.key} on {', '.join(also[:5])}: the bug tracks {ticket.key}'s problem")
+            return passed(f"{ticket.key}: {verdict.detail}")
 
         async def oracle(tools: Tools) -> None:
             account = (await tools.call("salesforce_run_soql", query=f"SELECT Tier__c FROM Account WHERE Name = '{_quoted(customer)}'"))["records"][0]

@@ -2,8 +2,8 @@
 unresolved engineering issues to the colleague the prompt names, and leave their resolved
 issues as they are (the history of who did the work stays true).
 
-One check per issue to move, one for the resolved issues left alone; assigning an issue to
-someone else on the way fails that issue (Jira notifies each assignee).
+One check per issue to move, one for the resolved issues (and every other issue) left alone;
+assigning an issue to someone else on the way fails that issue (Jira notifies each assignee).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from apps.tickets import queries as Q
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, ToolError, Tools
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.tickets._common import allow_issue, bumped, comment, site, unique_names, values_set, wreck
+from tasks.tickets._common import allow_issue, bumped, comment, set_elsewhere, site, unique_names, values_set, wreck
 
 MIN_OPEN = 2
 
@@ -76,7 +76,13 @@ class ReassignDepartingEngineer:
             changed = [t.key for t in keep if _assignee(db, t.id) != leaving.account_id]
             if changed:
                 return failed(f"resolved issues were reassigned too: {', '.join(changed[:6])}")
-            return passed(f"{len(keep)} resolved issues still show {leaving.name}")
+            # Only their unresolved ENG issues move: another issue handed to the successor on the way (an unassigned one, a
+            # colleague's) is work assigned that nobody asked for, and Jira tells the successor it is theirs.
+            moving = {t.key for t in move}
+            others = [k for k in set_elsewhere(db, -1, "assignee", s.me.account_id, s.start) if k not in moving]
+            if others:
+                return failed(f"other issues were reassigned too: {', '.join(others[:6])}")
+            return passed(f"{len(keep)} resolved issues still show {leaving.name}, and no other issue was reassigned")
 
         async def oracle(tools: Tools) -> None:
             found = await tools.call("jira_search", jql=f'assignee = "{leaving.email}" AND project = ENG AND resolution = EMPTY', limit=50, fields="summary")
@@ -108,7 +114,7 @@ class ReassignDepartingEngineer:
         return TaskInstance(
             prompt=(f"You are {s.me.name}. {leaving.name} is leaving the company. In Jira, reassign every unresolved ENG issue "
                     f"assigned to {leaving.name} to {successor.name}. Leave their resolved issues as they are."),
-            checks=[*[moved(t) for t in move], Check("resolved issues left alone", kept)],
+            checks=[*[moved(t) for t in move], Check("resolved issues and other issues left alone", kept)],
             expected=expected,
             oracle=oracle,
             alternatives=(by_profile,),

@@ -57,3 +57,53 @@ def test_the_keys_listed_still_pass(rollout) -> None:
 ])
 def test_ranges_name_every_key_they_span(text: str, keys: set[str]) -> None:
     assert ticket_keys(text, {"SUP", "ENG"}) == keys
+
+
+# -- the same change on a look-alike record -------------------------------------------------------
+def test_another_issue_also_handed_to_the_successor_fails(rollout) -> None:
+    """Reassigning the departing engineer's issues and an unassigned one too scored 0.51 (three stray rows, no check
+    failed): the check of what is left alone now reads every assignee changed on the way."""
+    r = rollout("tickets/reassign-departing-engineer-v1", seed=0)
+
+    async def also_elsewhere(tools) -> None:
+        found = await tools.call("jira_search", jql="project = ENG AND assignee IS EMPTY AND resolution = EMPTY ORDER BY key", limit=1,
+                                 fields="summary")
+        await tools.call("jira_assign_issue", issue_key=found["issues"][0]["key"], assignee=r.facts["successor"])
+
+    grade = r.oracle_then(also_elsewhere)
+    assert grade["reward"] < 0.5 and not grade["passed"], grade
+    assert not next(c for c in grade["checks"] if "left alone" in c["name"])["passed"], grade
+
+
+def test_a_note_on_the_departing_engineers_issue_still_passes(rollout) -> None:
+    r = rollout("tickets/reassign-departing-engineer-v1", seed=0)
+
+    async def note(tools) -> None:
+        await tools.call("jira_add_comment", issue_key=r.facts["moves"][0], body="Handing over: see the last comment for status.")
+
+    assert r.oracle_then(note)["passed"]
+
+
+def test_the_escalation_note_also_posted_on_another_support_ticket_fails_the_comment_check(rollout) -> None:
+    """The bug's key commented on another customer's ticket tells them engineering tracks their problem there."""
+    r = rollout("tickets/escalate-to-engineering-v1", seed=0)
+
+    async def also_elsewhere(tools) -> None:
+        bug = (await tools.call("jira_search", jql="project = ENG ORDER BY key DESC", limit=1, fields="summary"))["issues"][0]["key"]
+        jql = f"project = SUP AND resolution = EMPTY AND key != {r.facts['issue']} ORDER BY key"
+        other = (await tools.call("jira_search", jql=jql, limit=1, fields="summary"))["issues"][0]["key"]
+        await tools.call("jira_add_comment", issue_key=other, body=f"Escalated to engineering as {bug}.")
+
+    grade = r.oracle_then(also_elsewhere)
+    told = next(c for c in grade["checks"] if "commented with the bug's key" in c["name"])
+    assert not told["passed"] and not grade["passed"], grade
+
+
+def test_a_note_on_the_bug_naming_the_support_ticket_still_passes(rollout) -> None:
+    r = rollout("tickets/escalate-to-engineering-v1", seed=0)
+
+    async def note(tools) -> None:
+        bug = (await tools.call("jira_search", jql="project = ENG ORDER BY key DESC", limit=1, fields="summary"))["issues"][0]["key"]
+        await tools.call("jira_add_comment", issue_key=bug, body=f"Reported by the customer in {r.facts['issue']}; see {bug} repro steps.")
+
+    assert r.oracle_then(note)["passed"]
