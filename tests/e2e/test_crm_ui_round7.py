@@ -56,6 +56,36 @@ def test_merge_a_duplicate_contact_from_the_contacts_list(page: Page, live_serve
         gym.delete(env.id)
 
 
+def test_merge_contacts_from_the_accounts_contacts_list(page: Page, live_server: Any) -> None:
+    """Where the duplicates show side by side, the account's Contacts related list, Merge Contacts
+    starts the same merge, the first one selected the master unless another is picked."""
+    gym = live_server.gym
+    env = gym.create("crm/merge-duplicate-contact-v1", variant=2)
+    try:
+        original, account = env.task.facts["original"], env.task.facts["account"]
+        name = soql(live_server, env.id, f"SELECT Name FROM Contact WHERE Id = '{original}'")[0]["Name"]
+        page.goto(f"{live_server.base_url}/envs/{env.id}/crm/r/{account}")
+        contacts = page.get_by_role("region", name="Contacts", exact=False)
+        boxes = contacts.get_by_role("checkbox", name=f"Select {name}", exact=True)
+        expect(boxes).to_have_count(2)
+        for box in boxes.all():
+            box.check()
+        contacts.get_by_role("button", name="Merge Contacts").click()
+        form = page.get_by_role("form", name="Merge Contacts")
+        expect(form.locator(f"input[name=master][value='{original}']")).not_to_be_checked()  # the newer record is listed first
+        form.locator(f"input[name=master][value='{original}']").check()
+        # Choosing the master selects its values: merging keeps the original as it was.
+        for field in ("Email", "Phone"):
+            expect(form.locator(f"input[name='f.{field}'][value='{original}']")).to_be_checked()
+        form.get_by_role("button", name="Merge").click()
+        expect(page.get_by_role("status")).to_have_text("1 contact merged into this one.")
+        grade = gym.grade(env.id)
+        assert grade["reward"] == 1.0 and grade["collateral"] == [], grade
+        assert ui_writes(live_server, env.id) == ["crm.merge"]
+    finally:
+        gym.delete(env.id)
+
+
 def test_merge_three_accounts_keeping_a_value_of_another(page: Page, live_server: Any, env_id: str) -> None:
     accounts = soql(live_server, env_id, "SELECT Id, Name, Industry FROM Account ORDER BY Name LIMIT 3")
     master, second, third = accounts
