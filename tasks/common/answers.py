@@ -589,12 +589,27 @@ def ticket_keys(text: str, projects: Collection[str] | None = None) -> set[str]:
     "SUP-64/76", "SUP-64 and -76". With `projects`, only keys of those projects count, so
     "ISO-9001" or "COVID-19" in an answer about SUP tickets is just words. A range ("SUP-44 to
     SUP-79") names every key in it, so it is no way to list the two ends and cover what lies
-    between."""
+    between; a list left open ("SUP-44, SUP-79, etc.", "at least SUP-44") names one more (`MORE`)."""
     wanted = {p.upper() for p in projects} if projects is not None else None
     found = set()
-    for _start, _end, keys in _key_runs(_ranges_spelt_out(text).translate(_DASHES), projects):
-        found |= {k for k in keys if wanted is None or k.split("-")[0] in wanted}
+    plain = _ranges_spelt_out(text).translate(_DASHES)
+    for start, end, keys in _key_runs(plain, projects):
+        keys = [k for k in keys if wanted is None or k.split("-")[0] in wanted]
+        found |= set(keys)
+        if keys and (_OPEN_TAIL.match(plain, end) or _OPEN_HEAD.search(plain, max(0, start - 24), start)):
+            found.add(f"{keys[0].split('-')[0]}-{MORE}")
     return found
+
+
+# A list left open names keys it does not spell out: "SUP-44, SUP-79, etc.", "SUP-44 and SUP-79 among others", "at least
+# SUP-44": it is read as naming one key more (`MORE`), never the answer, so it is no way to hedge a list.
+MORE = "… (a list left open)"
+_OPEN_TAIL = re.compile(
+    r"\s*[,;]?\s*(?:etc\b|et\s+cetera\b|(?:and|or|plus)\s+(?:(?:so\s+on|the\s+like)\b|(?:possibly\s+|maybe\s+|probably\s+)?"
+    r"(?:a\s+few\s+|a\s+couple\s+|some\s+|several\s+|many\s+)?(?:others|more)\b)|among\s+others\b|(?:\.\.\.|…)(?!\s*\d))",
+    re.IGNORECASE,
+)
+_OPEN_HEAD = re.compile(r"\b(?:at\s+least|e\.\s?g\.|for\s+(?:example|instance))[\s:,]*$", re.IGNORECASE)
 
 
 def emails(text: str) -> set[str]:

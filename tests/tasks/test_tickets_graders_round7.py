@@ -3,7 +3,10 @@ reader they share):
 - a range of keys names every key in it: "SUP-44 through SUP-79" answering a question whose
   answer is SUP-44 and SUP-79 covers every ticket between (it was read as the two ends alone and
   scored 1.0); written with "to", "through", an en dash or an ellipsis, alike. A list of the two
-  keys, and "SUP-64, -76" shorthand, keep their reading."""
+  keys, and "SUP-64, -76" shorthand, keep their reading;
+- a list left open ("SUP-44, SUP-79, etc.", "… among others", "at least SUP-44 and SUP-79") names
+  keys it does not spell out: it scored 1.0, and now reads as naming one key more;
+- the same change on a look-alike record fails the check that reads it (reassign, escalate)."""
 
 from __future__ import annotations
 
@@ -57,6 +60,21 @@ def test_the_keys_listed_still_pass(rollout) -> None:
 ])
 def test_ranges_name_every_key_they_span(text: str, keys: set[str]) -> None:
     assert ticket_keys(text, {"SUP", "ENG"}) == keys
+
+
+@pytest.mark.parametrize("written", ["{a}, {b}, etc.", "{a} and {b}, among others", "{a}, {b} and a few more", "at least {a} and {b}",
+                                     "{a}, {b} plus possibly others", "{a}, {b}, …"])
+def test_a_list_left_open_fails(rollout, written: str) -> None:
+    r = rollout("tickets/answer-with-jql-v1", seed=0, where=_two_apart)
+    keys = sorted(r.facts["keys"], key=_number)
+    grade = _answer(r, written.format(a=keys[0], b=keys[-1]))
+    assert grade["reward"] < 0.5 and not grade["passed"], grade
+
+
+@pytest.mark.parametrize("text", ["SUP-44 and SUP-79. Let me know if you need more.", "SUP-44 — some searches include it and others do not",
+                                  "SUP-44 and SUP-79."])
+def test_words_after_a_closed_list_leave_it_closed(text: str) -> None:
+    assert ticket_keys(text, {"SUP"}) <= {"SUP-44", "SUP-79"}
 
 
 # -- the same change on a look-alike record -------------------------------------------------------
