@@ -2,9 +2,12 @@
 
 `/envs/{id}/sheets/` lists the spreadsheets you can open; `/envs/{id}/sheets/d/{spreadsheetId}`
 shows one tab as an ARIA grid (column letters, row numbers, computed values through their
-number formats, errors as a spreadsheet shows them, frozen header rows kept on top), a name box
-and formula bar showing the selected cell's formula, the sum of the selected numbers (as the
-product's status bar shows it), paging to further rows and columns, and the tabs. A Drive link
+number formats, errors as a spreadsheet shows them, frozen header rows kept on top and frozen
+columns at the left), a name box and formula bar showing the selected cell's formula, the sum of
+the selected numbers and, under its arrow, their average, min, max and counts (as the product's
+status bar shows them), paging to further rows and columns, and the tabs. Shift+Arrow grows the
+selection past the window's edge (the window follows it), and Ctrl+Arrow (with Shift: selecting)
+goes to where the data ends, read from the whole sheet. A Drive link
 (or file id) pasted into "Open a file" opens a spreadsheet, or an uploaded .xlsx in Drive's
 preview, whose "Open with Google Sheets" converts it (Drive files.copy); Find in sheet (Ctrl+F)
 selects the next cell showing the words. Editing is a form post of (cell, content) through the
@@ -69,12 +72,13 @@ def render_index(request: Request, env: Env, error: str = "", status: int = 200)
 
 
 def _grid(service: SheetsService, spreadsheet_id: str, tab: Any, top: int, left: int) -> dict[str, Any]:
-    frozen = min(tab.frozen_rows or 0, top)  # frozen header rows stay on top of a scrolled window
+    frozen = min(tab.frozen_rows or 0, top)  # frozen header rows stay on top of a scrolled window,
+    frozen_cols = min(tab.frozen_columns or 0, left)  # and frozen columns at its left
     rows = [*range(frozen), *range(max(top, frozen), min(top + SHOWN_ROWS, tab.row_count))]
-    cols = range(left, min(left + SHOWN_COLS, tab.column_count))
+    cols = [*range(frozen_cols), *range(max(left, frozen_cols), min(left + SHOWN_COLS, tab.column_count))]
     found = service.db.execute(select(Cell.row, Cell.col, Cell.formula, Cell.kind, Cell.value, Cell.note, Cell.number_format, Cell.style).where(
         Cell.spreadsheet_id == spreadsheet_id, Cell.sheet_id == tab.sheet_id, or_(Cell.row < frozen, (Cell.row >= top) & (Cell.row < top + SHOWN_ROWS)),
-        Cell.col >= cols.start, Cell.col < cols.stop)).all()
+        or_(Cell.col < frozen_cols, (Cell.col >= left) & (Cell.col < left + SHOWN_COLS)))).all()
     cells: dict[tuple[int, int], dict[str, Any]] = {}
     for row, col, formula, kind, value, note, fmt, style in found:
         decoded = decode(kind, value, note)
@@ -90,22 +94,28 @@ def _grid(service: SheetsService, spreadsheet_id: str, tab: Any, top: int, left:
     for m in merges:
         spans[(m.start_row, m.start_col)] = (m.end_row - m.start_row, m.end_col - m.start_col)
         hidden |= {(r, c) for r in range(m.start_row, m.end_row) for c in range(m.start_col, m.end_col)} - {(m.start_row, m.start_col)}
-    return {"rows": rows, "frozen": frozen, "cols": [(c, column_letter(c)) for c in cols], "cells": cells, "hidden": hidden, "spans": spans}
+    return {"rows": rows, "frozen": frozen, "frozen_cols": frozen_cols, "cols": [(c, column_letter(c)) for c in cols], "cells": cells,
+            "hidden": hidden, "spans": spans}
 
 
-def _selection_sum(service: SheetsService, spreadsheet_id: str, tab: Any, selected: GridRange) -> str:
-    """What the status bar says of a selection of several cells holding numbers: "Sum: $1,200"
-    (in the first number's format), as the product shows it; "" otherwise."""
+def _selection_figures(service: SheetsService, spreadsheet_id: str, tab: Any, selected: GridRange) -> list[tuple[str, str]]:
+    """What the status bar says of a selection of several cells holding numbers, as the product's
+    does: Sum first (shown), then Average, Min, Max (in the first number's format), Count (the
+    filled cells) and Count Numbers; nothing for one cell or no numbers."""
     if selected.r2 - selected.r1 == 1 and selected.c2 - selected.c1 == 1:  # type: ignore[operator]
-        return ""
+        return []
     found = service.db.execute(select(Cell.kind, Cell.value, Cell.note, Cell.number_format).where(
-        Cell.spreadsheet_id == spreadsheet_id, Cell.sheet_id == tab.sheet_id, Cell.kind == "n", Cell.row >= selected.r1, Cell.row < selected.r2,
+        Cell.spreadsheet_id == spreadsheet_id, Cell.sheet_id == tab.sheet_id, Cell.kind != "", Cell.row >= selected.r1, Cell.row < selected.r2,
         Cell.col >= selected.c1, Cell.col < selected.c2).order_by(Cell.row, Cell.col)).all()
-    numbers = [(decode(kind, value, note), fmt) for kind, value, note, fmt in found]
-    numbers = [(v, fmt) for v, fmt in numbers if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    filled = [(decode(kind, value, note), fmt) for kind, value, note, fmt in found]
+    numbers = [(v, fmt) for v, fmt in filled if isinstance(v, (int, float)) and not isinstance(v, bool)]
     if not numbers:
-        return ""
-    return f"Sum: {display(sum(v for v, _ in numbers), load_json(numbers[0][1]))}"
+        return []
+    fmt = load_json(numbers[0][1])
+    values = [v for v, _ in numbers]
+    return [("Sum", str(display(sum(values), fmt))), ("Average", str(display(sum(values) / len(values), fmt))),
+            ("Min", str(display(min(values), fmt))), ("Max", str(display(max(values), fmt))),
+            ("Count", str(sum(1 for v, _ in filled if v not in (None, "")))), ("Count Numbers", str(len(values)))]
 
 
 def _entered_text(value: Any, fmt: dict[str, str] | None) -> str:
@@ -145,11 +155,12 @@ def render_page(request: Request, env: Env, spreadsheet_id: str, sheet: int | No
         except A1Error:
             area = GridRange(None, 0, 0, 1, 1)
         selected = area.bounded(tab.row_count, tab.column_count)
+        anchor, corner = _ends(cell, selected)
         top = max(0, min(top, tab.row_count - 1))
-        if not top <= selected.r1 < top + SHOWN_ROWS:
-            top = max(0, selected.r1 - SHOWN_ROWS // 2)
+        if not (top <= selected.r1 < top + SHOWN_ROWS or top <= corner[0] < top + SHOWN_ROWS):  # the window shows the selection's
+            top = max(0, selected.r1 - SHOWN_ROWS // 2)                                           # start, or the corner it grows at
         left = max(0, min(left, tab.column_count - 1))
-        if not left <= selected.c1 < left + SHOWN_COLS:
+        if not (left <= selected.c1 < left + SHOWN_COLS or left <= corner[1] < left + SHOWN_COLS):
             left = max(0, selected.c1 - SHOWN_COLS // 2)
         grid = _grid(service, spreadsheet.id, tab, top, left)
         header_row = service.db.execute(select(Cell.col, Cell.kind, Cell.value, Cell.note, Cell.number_format).where(
@@ -160,12 +171,31 @@ def render_page(request: Request, env: Env, spreadsheet_id: str, sheet: int | No
         context = {
             "base": _base(env), "spreadsheet": spreadsheet, "tabs": tabs, "tab": tab, "grid": grid, "role": service.role(spreadsheet.id),
             "selected": cell_name(selected.r1, selected.c1) if area.is_cell else area.a1(with_sheet=False),
-            "sel_row": selected.r1, "sel_col": selected.c1, "sel": (selected.r1, selected.c1, selected.r2, selected.c2),
+            "sel_row": selected.r1, "sel_col": selected.c1, "sel": (selected.r1, selected.c1, selected.r2, selected.c2), "ends": (*anchor, *corner),
             "entered": current["entered"] if typed is None else typed, "error": error, "top": top, "shown_rows": SHOWN_ROWS,
             "quote": quote, "columns": [column_letter(c) for c in range(tab.column_count)], "left": left, "shown_cols": SHOWN_COLS,
-            "used_rows": (last_row or 0) + 1, "find": find, "headers": [h for h in headers if h.strip()], "total": _selection_sum(service, spreadsheet.id, tab, selected), "page": _paging(tab, top, left),
+            "used_rows": (last_row or 0) + 1, "find": find, "headers": [h for h in headers if h.strip()], "figures": _selection_figures(service, spreadsheet.id, tab, selected), "page": _paging(tab, top, left),
         }
     return templates.TemplateResponse(request, "sheet.html", context, status_code=status)
+
+
+RANGE_ENDS = re.compile(r"^\s*\$?([A-Za-z]{1,3})\$?(\d{1,7})\s*:\s*\$?([A-Za-z]{1,3})\$?(\d{1,7})\s*$")
+
+
+def _ends(text: str, selected: GridRange) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The selection's anchor (where it started) and the corner it grows at, as written: "J61:J3"
+    is J3:J61 selected upwards from J61 (the keys extend it from there, and the window follows the
+    corner). A cell, or rows or columns: the first cell, and the opposite corner."""
+    found = RANGE_ENDS.match(text)
+    if found:
+        try:
+            a, b = parse_area(found.group(1) + found.group(2)), parse_area(found.group(3) + found.group(4))
+        except A1Error:
+            pass
+        else:
+            if selected.contains(a.r1, a.c1) and selected.contains(b.r1, b.c1):
+                return (a.r1, a.c1), (b.r1, b.c1)
+    return (selected.r1, selected.c1), (selected.r2 - 1, selected.c2 - 1)  # type: ignore[operator]
 
 
 def _paging(tab: Any, top: int, left: int) -> dict[str, tuple[str, int, int] | None]:
@@ -207,6 +237,66 @@ def find(request: Request, spreadsheet_id: str, sheet: int | None = None, cell: 
                            else "Type what to find.", status=200)
     query = urlencode({"sheet": tab.sheet_id, "cell": following[0][2], "find": words})
     return RedirectResponse(f"{_base(env)}/d/{spreadsheet_id}?{query}", status_code=303)
+
+
+STEPS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+
+
+@router.get("/d/{spreadsheet_id}/edge", response_class=HTMLResponse)
+def edge(request: Request, spreadsheet_id: str, sheet: int | None = None, cell: str = "A1", to: str = "down", extend: bool = False,
+         top: int = 0, left: int = 0, env: Env = Depends(current_env)) -> Any:
+    """Ctrl+Arrow: to the edge of the data, as a spreadsheet goes (from a filled cell with a filled
+    neighbour, to the last filled one before a blank; else to the next filled one, or the sheet's
+    edge); with Shift (`extend`) the selection grows to it from its anchor. Rows and columns past
+    the window are read from the sheet, so the jump lands where the data ends, shown."""
+    step = STEPS.get(to)
+    with env_store(request).session(env, reading=True) as db:
+        service = SheetsService(db)
+        tab, area = None, None
+        try:
+            tab = next((t for t in service.tabs(spreadsheet_id) if t.sheet_id == sheet), None) or service.tabs(spreadsheet_id)[0]
+            tab = tab if service.role(spreadsheet_id) else None
+            area = parse_area(cell.strip()[:40])
+            if area.sheet is not None or step is None:
+                raise A1Error(cell)
+        except (SheetsError, IndexError):
+            tab = None
+        except A1Error:
+            area = None
+        if tab is not None and area is not None:
+            anchor, corner = _ends(cell, area.bounded(tab.row_count, tab.column_count))
+            row, col = corner if extend else anchor
+            down = step[0] != 0
+            line = Cell.col == col if down else Cell.row == row
+            filled = set(db.scalars(select(Cell.row if down else Cell.col).where(
+                Cell.spreadsheet_id == spreadsheet_id, Cell.sheet_id == tab.sheet_id, line, or_(Cell.kind != "", Cell.formula.is_not(None)))))
+            at, way = (row, step[0]) if down else (col, step[1])
+            landed = _data_edge(filled, at, way, (tab.row_count if down else tab.column_count) - 1)
+            dest = (landed, col) if down else (row, landed)
+    if tab is None:
+        return render_page(request, env, spreadsheet_id, sheet, cell, 0, status=404)
+    if area is None:
+        return render_page(request, env, spreadsheet_id, tab.sheet_id, "A1", 0, error=f"{cell[:40]!r} is not a cell or range.", status=400)
+    top = dest[0] - SHOWN_ROWS + 1 if dest[0] >= top + SHOWN_ROWS else min(top, dest[0])
+    left = dest[1] - SHOWN_COLS + 1 if dest[1] >= left + SHOWN_COLS else min(left, dest[1])
+    target = cell_name(*dest) if not extend else f"{cell_name(*anchor)}:{cell_name(*dest)}"
+    query = urlencode({"sheet": tab.sheet_id, "cell": target, "top": max(0, top), "left": max(0, left)})
+    return RedirectResponse(f"{_base(env)}/d/{spreadsheet_id}?{query}", status_code=303)
+
+
+def _data_edge(filled: set[int], at: int, way: int, last: int) -> int:
+    """Where Ctrl+Arrow lands from `at` along a row or column whose filled places are `filled`."""
+    following = at + way
+    if not 0 <= following <= last:
+        return at
+    if at in filled and following in filled:
+        while following + way in filled and 0 <= following + way <= last:
+            following += way
+        return following
+    ahead = [p for p in filled if (p > at if way > 0 else p < at)]
+    if not ahead:
+        return last if way > 0 else 0
+    return min(ahead) if way > 0 else max(ahead)
 
 
 @router.get("/open", response_class=HTMLResponse)

@@ -231,7 +231,7 @@ def sort(request: Request, spreadsheet_id: str, sheet: int = Form(...), cell: st
     return _back(env, spreadsheet_id, sheet, cell, top)
 
 
-PIVOT_SUMMARIES = ("sum", "count", "average", "min", "max")
+PIVOT_SUMMARIES = ("sum", "counta", "count", "average", "min", "max")  # COUNTA: the rows (filled values) per group, as COUNT counts them here
 
 
 @router.post("/d/{spreadsheet_id}/pivot")
@@ -249,7 +249,7 @@ def pivot(request: Request, spreadsheet_id: str, sheet: int = Form(...), cell: s
         if summarize not in PIVOT_SUMMARIES:
             raise UiRefusal(f"summarize by one of {', '.join(s.upper() for s in PIVOT_SUMMARIES)}")
         args: dict[str, Any] = {"spreadsheet_id": spreadsheet_id, "sheet_name": tab.title, "data_range": grid.a1(with_sheet=False), "rows": [rows],
-                                "values": [values], "agg_func": summarize}
+                                "values": [values], "agg_func": "count" if summarize == "counta" else summarize}
         if columns.strip():
             args["columns"] = [columns]
         if title.strip():
