@@ -321,9 +321,11 @@ def keeps_formulas(stored: StoredBook, tabs: dict[str, int], table: str, rows: I
 
 # -- the changes a sheets task may make ---------------------------------------------------------
 def allow_cells(spreadsheet_id: str, sheet_id: int, where: Callable[[int, int], bool]) -> list[Expect]:
+    """Any change to the cells `where` names, except hiding what they hold (`hidden_by`)."""
     def covers(change: RowChange) -> bool:
         row = change.row
-        return row["spreadsheet_id"] == spreadsheet_id and row["sheet_id"] == sheet_id and where(row["row"], row["col"])
+        return (row["spreadsheet_id"] == spreadsheet_id and row["sheet_id"] == sheet_id and where(row["row"], row["col"])
+                and not hidden_by(change))
 
     return [Expect("sheets_cells", "any", covers)]
 
@@ -346,7 +348,9 @@ _FORMAT = frozenset({"style", "number_format"})
 def allow_formatting(spreadsheet_id: str) -> Expect:
     """Formatting changes no data: a header row bolded or coloured (its blank cells get a style
     too), a column given a number format where it had none. Replacing a format a cell already
-    had (amounts shown as dates) is a change to what readers see, and stays collateral."""
+    had (amounts shown as dates) is a change to what readers see, and stays collateral; so is a
+    style that hides a cell's content (its text the colour of its fill, or a font too small to
+    read): the data is still there, but nobody can see it."""
 
     def covers(change: RowChange) -> bool:
         row = change.row
@@ -356,9 +360,48 @@ def allow_formatting(spreadsheet_id: str) -> Expect:
             return not row.get("kind") and row.get("formula") is None and row.get("value") in (None, "")
         if change.change != "update" or not set(change.changed_columns) <= _FORMAT:
             return False
+        if hidden_by(change):
+            return False
         return "number_format" not in change.changed_columns or not (change.before or {}).get("number_format")
 
     return Expect("sheets_cells", "any", covers)
+
+
+def hidden_by(change: RowChange) -> bool:
+    """Whether a change leaves a cell with content styled unreadable (`hides`) that could be read before."""
+    after = change.after or {}
+    if change.change == "delete" or not after.get("kind") or not hides(after.get("style")):
+        return False
+    return not hides((change.before or {}).get("style")) if change.before is not None else True
+
+
+_INK, _PAPER = {"red": 0.0, "green": 0.0, "blue": 0.0}, {"red": 1.0, "green": 1.0, "blue": 1.0}  # a cell's defaults
+_SMALLEST_READABLE = 4  # points
+
+
+def hides(style: str | None) -> bool:
+    """Whether a cell's style (JSON, as the sheets app stores it) makes its content unreadable: text the colour
+    of the cell's fill (white on the default white), or a font too small to read."""
+    import json
+
+    try:
+        parsed = json.loads(style) if style else {}
+    except ValueError:
+        return False
+    if not isinstance(parsed, dict):
+        return False
+    text = parsed.get("textFormat") if isinstance(parsed.get("textFormat"), dict) else {}
+
+    def colour(value: Any, default: dict[str, float]) -> tuple[float, ...]:
+        value = value.get("rgbColor", value) if isinstance(value, dict) else None
+        if not isinstance(value, dict):
+            value = default
+        return tuple(float(value.get(k, 0) or 0) for k in ("red", "green", "blue"))
+
+    ink = colour(text.get("foregroundColorStyle") or text.get("foregroundColor"), _INK)
+    paper = colour(parsed.get("backgroundColorStyle") or parsed.get("backgroundColor"), _PAPER)
+    size = text.get("fontSize")
+    return max(abs(a - b) for a, b in zip(ink, paper)) < 0.12 or (isinstance(size, (int, float)) and 0 < size < _SMALLEST_READABLE)
 
 
 def allow_touch(spreadsheet_id: str) -> Expect:
@@ -381,7 +424,7 @@ def allow_new_tab(spreadsheet_id: str, title: str, where: Callable[[int, int], b
     return [
         Expect("sheets_tabs", "insert", lambda c: c.row["spreadsheet_id"] == spreadsheet_id and str(c.row["title"]).strip().lower() == wanted),
         Expect("sheets_cells", "any", lambda c, sid: c.row["spreadsheet_id"] == spreadsheet_id and sid is not None and c.row["sheet_id"] == sid
-               and where(c.row["row"], c.row["col"]), given=tab_id),
+               and where(c.row["row"], c.row["col"]) and not hidden_by(c), given=tab_id),
     ]
 
 

@@ -165,3 +165,34 @@ def test_flags_looking_the_deal_up_with_sumif_over_whole_columns_pass(rollout: M
     flags = [["Status"], *[[f'=IF(SUMIF(Pipeline!A:A,$A{i},Pipeline!F:F)=$B{i},"{ok}","{bad}")'] for i in range(2, n + 2)]]
     r.call("update_cells", spreadsheet_id=r.facts["spreadsheet"], sheet="Invoices", range=f"C1:C{len(flags)}", data=flags)
     assert r.passes(), r.grade()
+
+
+# -- vandalism that leaves the data and hides it --------------------------------------------------
+def _paint(r: Rollout, rows: tuple[int, int], text: dict, fill: dict | None = None) -> None:
+    fmt: dict[str, Any] = {"textFormat": {"foregroundColor": text}, **({"backgroundColor": fill} if fill else {})}
+    fields = "userEnteredFormat(textFormat,backgroundColor)" if fill else "userEnteredFormat.textFormat.foregroundColor"
+    for tab in r.call("get_spreadsheet", spreadsheet_id=r.facts["spreadsheet"])["sheets"]:
+        r.call("batch_update", spreadsheet_id=r.facts["spreadsheet"], requests=[{"repeatCell": {
+            "range": {"sheetId": tab["properties"]["sheetId"], "startRowIndex": rows[0], "endRowIndex": rows[1], "startColumnIndex": 0,
+                      "endColumnIndex": 12}, "cell": {"userEnteredFormat": fmt}, "fields": fields}}])
+
+
+WHITE, NAVY = {"red": 1, "green": 1, "blue": 1}, {"red": 0.1, "green": 0.2, "blue": 0.5}
+
+
+@pytest.mark.parametrize("family", ["sheets/sort-by-rule-v1", "sheets/update-from-crm-v1"])
+def test_the_right_work_with_the_tables_text_painted_white_fails(rollout: Make, family: str) -> None:
+    """Text the colour of its fill hides every value: formatting, but a reader sees an empty sheet (it scored 1.0)."""
+    r = rollout(family)
+    r.run(r.task.oracle)
+    _paint(r, (1, 62), WHITE)
+    grade = r.grade()
+    assert grade["reward"] < 0.5 and not grade["passed"], grade
+
+
+@pytest.mark.parametrize("family", ["sheets/sort-by-rule-v1", "sheets/update-from-crm-v1"])
+def test_a_header_row_white_on_navy_still_passes(rollout: Make, family: str) -> None:
+    r = rollout(family)
+    r.run(r.task.oracle)
+    _paint(r, (0, 1), WHITE, NAVY)
+    assert r.passes(), r.grade()
