@@ -180,6 +180,34 @@ def test_fix_broken_formula_from_its_neighbours(live_server: Any, page: Page, ta
     assert len(ui_writes(live_server, task.id)) == 1
 
 
+@pytest.mark.parametrize("task", [("sheets/fix-broken-formula-v1", 2, 0), ("sheets/fix-broken-formula-v1", 4, 0), ("sheets/fix-broken-formula-v1", 3, 1)],
+                         indirect=True, ids=["v2-seed0", "v4-seed0", "v3-seed1"])
+def test_fix_a_formula_in_place_with_f2(live_server: Any, page: Page, task: Any) -> None:
+    """F2 edits the cell in the formula bar with the caret after the formula, as in the product:
+    ← and Backspace from the end change only the wrong part (the caret was at the start, so the
+    keys typed made the formula text)."""
+    where = re.search(r"cell ([A-Z]\d+) \(", task.task.prompt).group(1)
+    right = task.task.facts["seeded"]  # what its neighbours show it should be (the test above works it out)
+    open_sheet(page, live_server, task.id, FORECAST, "Summary")
+    go(page, where)
+    bar = page.get_by_label("Formula bar")
+    broken = bar.input_value()
+    same_start = next(i for i, (a, b) in enumerate(zip(broken + "\0", right + "\1")) if a != b)
+    same_end = next(i for i, (a, b) in enumerate(zip(reversed(broken), reversed(right))) if a != b)
+    selected(page).press("F2")
+    expect(bar).to_be_focused()
+    for _ in range(same_end):
+        page.keyboard.press("ArrowLeft")
+    for _ in range(len(broken) - same_start - same_end):
+        page.keyboard.press("Backspace")
+    page.keyboard.type(right[same_start:len(right) - same_end])
+    expect(bar).to_have_value(right)
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("alert")).to_have_count(0)
+    graded(live_server, task.id)
+    assert ui_writes(live_server, task.id) == ["sheets.values.update"]
+
+
 # --- summary-tab: a new tab, the field's distinct values by one formula, a count per value.
 
 @cases("sheets/summary-tab-v1", (4, 1))
