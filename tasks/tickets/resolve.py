@@ -5,7 +5,8 @@ Passes when the issue reaches a done status with exactly that resolution, whatev
 agent took through the workflow (straight "Resolve Issue", or "Start Progress" first) and
 whether or not it also commented. Resolving it otherwise, or resolving other tickets, fails; so
 does a comment that offers other resolutions besides it ("Fixed — or Duplicate"), as a hedge
-(the comment is read with the resolution, as crm/close-case reads its closing comments). Only
+(the comment is read with the resolution, as crm/close-case reads its closing comments), and so
+does a label added that names another ("duplicate"). Only
 the status, the resolution and the resolution date may change on the ticket.
 """
 
@@ -90,9 +91,12 @@ class ResolveWithResolution:
             if wrong:
                 return failed(f"{ticket.key} was resolved as {wrong[0]!r} along the way")
             # A comment (or a worklog's note) is part of what the customer is told: one that offers other resolutions besides this one is a hedge.
-            said = resolutions_named(without_retracted(named_as_tokens("\n".join(said_since(db, ticket.id, s.me.account_id, s.start)))))
+            # So is a label added on the way ("duplicate", "wont-fix"): it files the ticket under another resolution.
+            added = [label.replace("-", " ").replace("_", " ") for label in Q.LABELS_OF.scalars(db, issue_id=ticket.id) if label not in ticket.labels]
+            said = resolutions_named(without_retracted(named_as_tokens("\n".join([*said_since(db, ticket.id, s.me.account_id, s.start), *added]))))
             if said - {resolution}:
-                return failed(f"your comment on {ticket.key} also names {', '.join(sorted(said - {resolution}))}: a hedge, not {resolution!r}")
+                return failed(f"your comment (or a label you added) on {ticket.key} also names {', '.join(sorted(said - {resolution}))}: "
+                          f"a hedge, not {resolution!r}")
             return passed(f"{ticket.key} is {issue.status} with resolution {resolution}")
 
         async def oracle(tools: Tools) -> None:

@@ -6,9 +6,12 @@ reader they share):
   keys, and "SUP-64, -76" shorthand, keep their reading;
 - a list left open ("SUP-44, SUP-79, etc.", "… among others", "at least SUP-44 and SUP-79") names
   keys it does not spell out: it scored 1.0, and now reads as naming one key more;
-- the same change on a look-alike record fails the check that reads it (reassign, escalate)."""
+- the same change on a look-alike record fails the check that reads it (reassign, escalate);
+- a hedge moved into a label: resolved as asked, with a label naming another resolution."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from rollouts import Rollout
@@ -125,3 +128,18 @@ def test_a_note_on_the_bug_naming_the_support_ticket_still_passes(rollout) -> No
         await tools.call("jira_add_comment", issue_key=bug, body=f"Reported by the customer in {r.facts['issue']}; see {bug} repro steps.")
 
     assert r.oracle_then(note)["passed"]
+
+
+# -- a hedge moved into a label -------------------------------------------------------------------
+@pytest.mark.parametrize("label", ["duplicate", "wont-fix", "cannot-reproduce"])
+def test_a_label_naming_another_resolution_fails(rollout, label: str) -> None:
+    """Resolved as asked, with a label filing it under another resolution: it cost only a stray label (0.8)."""
+    r = rollout("tickets/resolve-with-resolution-v1", seed=0,
+                where=lambda f: f["resolution"] not in {"duplicate": "Duplicate", "wont-fix": "Won't Do", "cannot-reproduce": "Cannot Reproduce"}[label])
+
+    async def labelled(tools) -> None:
+        current = await tools.call("jira_get_issue", issue_key=r.facts["issue"], fields="labels")
+        await tools.call("jira_update_issue", issue_key=r.facts["issue"], fields=json.dumps({"labels": [*current["labels"], label]}))
+
+    grade = r.oracle_then(labelled)
+    assert grade["reward"] < 0.5 and not grade["passed"], grade
