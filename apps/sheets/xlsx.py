@@ -42,7 +42,8 @@ FUTURE_FUNCTIONS = {"IFS": "_xlfn.", "IFNA": "_xlfn.", "SWITCH": "_xlfn.", "XLOO
                     "PERCENTILE.INC": "_xlfn.", "QUARTILE.INC": "_xlfn.", "ISOWEEKNUM": "_xlfn.", "LET": "_xlfn.",
                     "LAMBDA": "_xlfn.", "MAP": "_xlfn.", "BYROW": "_xlfn.", "BYCOL": "_xlfn.", "REDUCE": "_xlfn.",
                     "SCAN": "_xlfn.", "MAKEARRAY": "_xlfn.", "XMATCH": "_xlfn.", "CHOOSECOLS": "_xlfn.", "CHOOSEROWS": "_xlfn.",
-                    "TAKE": "_xlfn.", "DROP": "_xlfn.", "TOCOL": "_xlfn.", "TOROW": "_xlfn."}
+                    "TAKE": "_xlfn.", "DROP": "_xlfn.", "TOCOL": "_xlfn.", "TOROW": "_xlfn.", "MODE.SNGL": "_xlfn.",
+                    "FORECAST.LINEAR": "_xlfn."}
 # Longest names first, dots literal: STDEV.S is one name, not STDEV followed by anything.
 _FUTURE = re.compile(r"(?<![A-Za-z0-9_.])(" + "|".join(map(re.escape, sorted(FUTURE_FUNCTIONS, key=len, reverse=True)))
                      + r")(?=\s*\()", re.I)

@@ -576,7 +576,7 @@ for _name, _sample, _root in (("STDEV", True, True), ("STDEV.S", True, True), ("
 
 @function("COUNTUNIQUE", 1)
 def _countunique(*args: Any) -> float:
-    """How many different values (blank cells aside; text compared as UNIQUE compares it)."""
+    """How many different values (blank cells aside; text ignoring case, TRUE apart from 1)."""
     seen = set()
     for arg in args:
         for v in (arg.cells() if isinstance(arg, Matrix) else [arg]):

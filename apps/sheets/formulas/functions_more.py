@@ -1,18 +1,20 @@
 """Functions office sheets use that answered #NAME? before: N, T, REPT, CHAR, CODE; SIGN, PI,
-EXP, LN, LOG, LOG10, MROUND, ISEVEN, ISODD, ISLOGICAL, ISNONTEXT; SUBTOTAL; WORKDAY; ADDRESS,
+EXP, LN, LOG, LOG10, MROUND, ISEVEN, ISODD, ISLOGICAL, ISNONTEXT; SUBTOTAL; WORKDAY, TIMEVALUE; MODE,
+GEOMEAN, CORREL, RSQ, SLOPE, INTERCEPT, FORECAST; PMT, FV, PV, NPV; ADDRESS,
 HYPERLINK; XMATCH; and the array shapers CHOOSECOLS, CHOOSEROWS, TAKE, DROP, TOCOL, TOROW
 (Google Sheets and Excel 365 alike)."""
 
 from __future__ import annotations
 
 import math
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from apps.sheets.a1 import column_letter, quote_sheet
 from apps.sheets.formulas.evaluator import FUNCTIONS, function
 from apps.sheets.formulas.functions_date import _day
 from apps.sheets.formulas.functions_lookup import _approx, _exact, _vector
+from apps.sheets.formulas.functions_math import numbers
 from apps.sheets.formulas.values import (
     CellError, Matrix, check, fail, finite, matrix_of, scalar, to_bool, to_number, to_serial, to_text,
 )
@@ -318,3 +320,163 @@ def _tocol(area: Any, ignore: Any = None, by_column: Any = None) -> Matrix:
 @function("TOROW", 1, 3, errors_ok=True)
 def _torow(area: Any, ignore: Any = None, by_column: Any = None) -> Matrix:
     return Matrix([_line(area, ignore, by_column)])
+
+
+# -- statistics -------------------------------------------------------------------------------
+
+def _numbers(args: tuple[Any, ...]) -> list[float]:
+    return list(numbers(args))
+
+
+@function("MODE", 1)
+def _mode(*args: Any) -> float:
+    """The number that occurs most often (the first of those, on a tie); #N/A when none repeats."""
+    found = _numbers(args)
+    counts: dict[float, int] = {}
+    for v in found:
+        counts[v] = counts.get(v, 0) + 1
+    best = max(counts.values(), default=0)
+    if best < 2:
+        raise fail("#N/A", "MODE found no value that occurs more than once.")
+    return next(v for v in found if counts[v] == best)
+
+
+FUNCTIONS["MODE.SNGL"] = FUNCTIONS["MODE"]
+
+
+@function("GEOMEAN", 1)
+def _geomean(*args: Any) -> float:
+    found = _numbers(args)
+    if not found or any(v <= 0 for v in found):
+        raise fail("#NUM!", "GEOMEAN takes numbers greater than 0.")
+    return math.exp(math.fsum(math.log(v) for v in found) / len(found))
+
+
+def _pairs(ys: Any, xs: Any, name: str) -> tuple[list[float], list[float]]:
+    """The (y, x) pairs where both are numbers, as Google Sheets and Excel pair two ranges."""
+    a, b = matrix_of(ys).cells(), matrix_of(xs).cells()
+    if len(a) != len(b):
+        raise fail("#N/A", f"{name} has mismatched range sizes.")
+    out_y, out_x = [], []
+    for y, x in zip(a, b, strict=True):
+        check(y)
+        check(x)
+        if isinstance(y, (int, float)) and not isinstance(y, bool) and isinstance(x, (int, float)) and not isinstance(x, bool):
+            out_y.append(float(y))
+            out_x.append(float(x))
+    return out_y, out_x
+
+
+def _fit(ys: Any, xs: Any, name: str) -> tuple[float, float, float, float, float]:
+    """(mean y, mean x, Sxy, Sxx, Syy) of the paired numbers."""
+    y, x = _pairs(ys, xs, name)
+    if len(y) < 2:
+        raise fail("#DIV/0!", f"{name} needs at least two pairs of numbers.")
+    my, mx = math.fsum(y) / len(y), math.fsum(x) / len(x)
+    sxy = math.fsum((a - mx) * (b - my) for a, b in zip(x, y, strict=True))
+    sxx = math.fsum((a - mx) ** 2 for a in x)
+    syy = math.fsum((b - my) ** 2 for b in y)
+    return my, mx, sxy, sxx, syy
+
+
+@function("CORREL", 2, 2)
+def _correl(a: Any, b: Any) -> float:
+    _, _, sxy, sxx, syy = _fit(a, b, "CORREL")
+    if sxx == 0 or syy == 0:
+        raise fail("#DIV/0!", "CORREL of a range whose values are all the same.")
+    return sxy / math.sqrt(sxx * syy)
+
+
+FUNCTIONS["PEARSON"] = FUNCTIONS["CORREL"]
+
+
+@function("RSQ", 2, 2)
+def _rsq(ys: Any, xs: Any) -> float:
+    return _correl(ys, xs) ** 2
+
+
+@function("SLOPE", 2, 2)
+def _slope(ys: Any, xs: Any) -> float:
+    _, _, sxy, sxx, _ = _fit(ys, xs, "SLOPE")
+    if sxx == 0:
+        raise fail("#DIV/0!", "SLOPE of x values that are all the same.")
+    return sxy / sxx
+
+
+@function("INTERCEPT", 2, 2)
+def _intercept(ys: Any, xs: Any) -> float:
+    my, mx, sxy, sxx, _ = _fit(ys, xs, "INTERCEPT")
+    if sxx == 0:
+        raise fail("#DIV/0!", "INTERCEPT of x values that are all the same.")
+    return my - sxy / sxx * mx
+
+
+@function("FORECAST", 3, 3)
+def _forecast(x: Any, ys: Any, xs: Any) -> float:
+    """The y the least-squares line through the pairs gives at x."""
+    my, mx, sxy, sxx, _ = _fit(ys, xs, "FORECAST")
+    if sxx == 0:
+        raise fail("#DIV/0!", "FORECAST of x values that are all the same.")
+    return my + sxy / sxx * (to_number(x) - mx)
+
+
+FUNCTIONS["FORECAST.LINEAR"] = FUNCTIONS["FORECAST"]
+
+
+# -- money ------------------------------------------------------------------------------------
+
+def _money_args(*values: Any) -> list[float]:
+    return [0.0 if v is None else to_number(v) for v in values]
+
+
+@function("PMT", 3, 5)
+def _pmt(rate: Any, periods: Any, present: Any, future: Any = None, due: Any = None) -> float:
+    """The payment per period of a loan or saving at a fixed rate (negative: paid out)."""
+    r, n, pv, fv, kind = _money_args(rate, periods, present, future, due)
+    if n == 0:
+        raise fail("#NUM!", "PMT takes a number of periods other than 0.")
+    if r == 0:
+        return -(pv + fv) / n
+    growth = (1 + r) ** n
+    return finite(-(r * (fv + pv * growth)) / ((1 + r * (1 if kind else 0)) * (growth - 1)))
+
+
+@function("FV", 3, 5)
+def _fv(rate: Any, periods: Any, payment: Any, present: Any = None, due: Any = None) -> float:
+    r, n, pmt, pv, kind = _money_args(rate, periods, payment, present, due)
+    if r == 0:
+        return -(pv + pmt * n)
+    growth = (1 + r) ** n
+    return finite(-(pv * growth + pmt * (1 + r * (1 if kind else 0)) * (growth - 1) / r))
+
+
+@function("PV", 3, 5)
+def _pv(rate: Any, periods: Any, payment: Any, future: Any = None, due: Any = None) -> float:
+    r, n, pmt, fv, kind = _money_args(rate, periods, payment, future, due)
+    if r == 0:
+        return -(fv + pmt * n)
+    growth = (1 + r) ** n
+    return finite(-(fv + pmt * (1 + r * (1 if kind else 0)) * (growth - 1) / r) / growth)
+
+
+@function("NPV", 2)
+def _npv(rate: Any, *flows: Any) -> float:
+    """The value today of cash flows at the end of each coming period, discounted at rate."""
+    r = to_number(rate)
+    if r == -1:
+        raise fail("#DIV/0!", "NPV with a rate of -1 divides by zero.")
+    return finite(math.fsum(v / (1 + r) ** i for i, v in enumerate(_numbers(flows), start=1)))
+
+
+@function("TIMEVALUE", 1, 1, elementwise=True)
+def _timevalue(text: Any) -> float:
+    """The fraction of a day a time written as text is ('14:30', '2:30 PM', '2026-03-31 06:00')."""
+    raw = to_text(text).strip()
+    for form in ("%H:%M", "%H:%M:%S", "%I:%M %p", "%I:%M:%S %p", "%I %p", "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S",
+                 "%m/%d/%Y %H:%M", "%m/%d/%Y %H:%M:%S"):
+        try:
+            moment = datetime.strptime(raw.upper() if "%p" in form else raw, form)
+        except ValueError:
+            continue
+        return (moment.hour * 3600 + moment.minute * 60 + moment.second) / 86400
+    raise fail("#VALUE!", f"TIMEVALUE parameter '{raw}' cannot be parsed to date/time.")

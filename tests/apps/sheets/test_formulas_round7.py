@@ -181,6 +181,9 @@ MORE = [
     ("=INDEX(CHOOSEROWS(Data!A1:E5,-1),1,1)", "Di"), ("=CHOOSECOLS(Data!A1:E5,6)", "#VALUE!"), ("=INDEX(TAKE(Data!A1:E5,-2,1),1,1)", "Cy"),
     ("=ROWS(DROP(Data!A1:E5,1))", 4), ("=INDEX(DROP(Data!A1:E5,1,2),1,1)", 100), ("=ROWS(TOCOL(Data!A1:B5))", 10),
     ("=COLUMNS(TOROW(Data!A1:B5))", 10), ("=INDEX(TOCOL(Data!A1:B2,0,TRUE),2,1)", "Ann"), ("=ROWS(TOCOL(Data!A4:A9,1))", 2),
+    ("=MODE(3,1,1,3,2)", 3), ("=MODE(1,2,3)", "#N/A"), ("=MODE.SNGL(Data!C2:C5,75)", 75), ("=PMT(0.05/12,360,300000)", pytest.approx(-1610.4648690364195)),
+    ("=PMT(0,12,1200)", -100), ('=TIMEVALUE("2:30 pm")', pytest.approx(14.5 / 24)), ("=PEARSON({1,2,3},{2,4,6})", pytest.approx(1)),
+    ("=FORECAST.LINEAR(4,{2,4,6},{1,2,3})", pytest.approx(8)), ("=SLOPE({1,1},{2,2})", "#DIV/0!"),
 ]
 
 

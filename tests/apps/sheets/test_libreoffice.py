@@ -75,12 +75,19 @@ FORMULAS = [
     "=OFFSET(Data!D9,-2,-1)", "=SUMPRODUCT(ROW(OFFSET(Data!A2,2,0,3,1)))", "=INDIRECT(\"Data!C\"&5)",
     "=SUM(INDIRECT(\"Data!D2:D\"&{n}))", "=ROW(INDIRECT(\"Data!B\"&(3+4)))", "=INDIRECT(\"Data!R4C3\",FALSE)",
     "=SUMIF(Data!B2:B{n},\"East\",Data!C2)", "=AVERAGEIF(Data!B2:B{n},\"West\",Data!D2)", "=SUMIF(Data!B2:B{n},\"North\",Data!C2:C5)",
-    # functions that answered #NAME? before
+    # functions that answered #NAME? before (MODE with one most frequent value: on a tie Calc gives the
+    # smallest, Google Sheets and Excel the first)
     "=N(Data!C2)+N(Data!A2)", "=T(Data!A3)&T(Data!C3)", "=REPT(Data!B2,2)", "=CHAR(65+MOD(Data!C2,26))", "=CODE(Data!A4)",
     "=SIGN(Data!C2-500)", "=ROUND(PI()*Data!D2,6)", "=EXP(Data!D3/50)", "=LN(Data!C4)", "=LOG(Data!C5,2)", "=LOG(Data!C6)", "=LOG10(Data!C7)",
     "=MROUND(Data!C2,7)", "=MROUND(Data!D3,0.25)", "=ISEVEN(Data!C2)", "=ISODD(Data!C3)", "=SUBTOTAL(9,Data!C2:C{n})",
     "=SUBTOTAL(1,Data!D2:D{n})", "=SUBTOTAL(104,Data!C2:C{n})", "=SUBTOTAL(3,Data!A1:A{n})", "=WORKDAY(Data!F2,10)",
     "=WORKDAY(Data!F3,-7)", "=WORKDAY(Data!F4,15,Data!F5:F8)", "=ADDRESS(Data!C2,3)", "=ADDRESS(7,Data!C3,4)", "=ADDRESS(2,3,2)",
+    "=MODE(Data!C2,Data!C3,Data!C2,Data!C4)", "=MODE.SNGL(Data!C5,Data!C2:C4,Data!C5)", "=GEOMEAN(Data!C2:C{n})", "=CORREL(Data!C2:C{n},Data!D2:D{n})",
+    "=PEARSON(Data!D2:D{n},Data!C2:C{n})", "=RSQ(Data!C2:C{n},Data!D2:D{n})", "=SLOPE(Data!C2:C{n},Data!D2:D{n})",
+    "=INTERCEPT(Data!C2:C{n},Data!D2:D{n})", "=FORECAST(50,Data!C2:C{n},Data!D2:D{n})", "=FORECAST.LINEAR(Data!D9,Data!C2:C{n},Data!D2:D{n})",
+    "=PMT(0.05/12,Data!C2,Data!C3*100)", "=PMT(0.04,10,-Data!C4,1000,1)", "=FV(0.03/12,Data!C5,-Data!D5)", "=FV(0.02,12,-100,-Data!C6,1)",
+    "=PV(0.05,Data!C2/10,-Data!D3)", "=PV(0.06,20,-500,10000,1)", "=NPV(0.08,Data!C2:C8)", "=NPV(0.1,-Data!C2,Data!C3,Data!C4)",
+    "=TIMEVALUE(\"14:30\")", "=TIMEVALUE(\"2:15:30 PM\")",
 ]
 
 
