@@ -39,6 +39,7 @@ from tasks.crm.log_call import LogCall
 from tasks.crm.pipeline_question import PipelineQuestion
 from tasks.crm.reassign_book import ReassignDepartingRep
 from tasks.crm.stale_deals import PushStaleDeals
+from tasks.cross.pipeline_report import PipelineReport
 
 FAMILIES: tuple[TaskFamily, ...] = (
     PostInChannel(),
@@ -77,6 +78,7 @@ FAMILIES: tuple[TaskFamily, ...] = (
     PushStaleDeals(),
     MergeDuplicateContact(),
     AssignFollowUp(),
+    PipelineReport(),
 )
 
 

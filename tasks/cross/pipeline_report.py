@@ -1,0 +1,320 @@
+"""cross/pipeline-report-v1: the head of sales asks in a Slack DM for a pipeline report — a
+total per stage, owner, type, lead source, forecast category or industry, of the open pipeline
+or of this year's won deals — built from Salesforce into a new Google Sheet they name, and the
+overall total sent back in the DM. Three apps, one piece of work: the numbers live only in the
+CRM, the report in Sheets, the reply in chat.
+
+Graded on the final state:
+- the sheet: exactly one new spreadsheet with that title; on its first tab, after the header,
+  one row per group with any such deals (names as the CRM writes them, any case), the group's
+  total in column B (a number, or text reading as exactly that amount; a formula over a tab of
+  deals the agent copied in is as good as a typed number). A "Total" row, if there is one, must
+  be the overall total; any other row is a group that is not in the data. Other tabs of the new
+  spreadsheet are the agent's working space.
+- the DM: everything the agent said, read as the set of amounts it names: exactly the overall
+  total (roundings of it and a breakdown into the groups' totals alongside are fine; a second
+  figure is a hedge).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from apps.crm.soql.dates import date_range
+from apps.crm.values import sf_date
+from apps.sheets.models import Sheet, Spreadsheet
+from graders.checks import Check, CheckResult, failed, passed
+from graders.rubric import Expect
+from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.chat._common import Answer, answered_in_dm, post, post_everywhere, service_as, wreck as wreck_chat
+from tasks.chat._workspace import workspace
+from tasks.common.answers import amount_list, amounts, breakdown, judge, money, roundings
+from tasks.common.variants import cached, choose, count, shuffled
+from tasks.crm._common import rows, soql, wreck as wreck_crm
+from tasks.crm._notes import written
+from tasks.sheets._common import final, same
+
+SHEETS_TABLES = ("sheets_spreadsheets", "sheets_tabs", "sheets_cells", "sheets_permissions", "sheets_merges", "sheets_named_ranges", "sheets_charts")
+
+
+@dataclass(frozen=True, slots=True)
+class Grouping:
+    field: str  # as SOQL groups by it
+    label: str  # what the manager calls it
+    header: str  # column A's header in the oracle's sheet
+
+
+GROUPINGS = (
+    Grouping("StageName", "stage", "Stage"),
+    Grouping("Owner.Name", "opportunity owner", "Owner"),
+    Grouping("Type", "opportunity type", "Type"),
+    Grouping("LeadSource", "lead source", "Lead source"),
+    Grouping("ForecastCategoryName", "forecast category", "Forecast category"),
+    Grouping("Account.Industry", "account industry", "Industry"),
+)
+KINDS = {  # kind → (what is summed, the deals it counts, SOQL condition, the sheet's column B header)
+    "open": ("the open pipeline", "open opportunities", "IsClosed = false", "Open pipeline"),
+    "won": ("what we've closed-won this year", "deals won this year", "IsWon = true AND CloseDate = THIS_YEAR", "Won this year"),
+}
+TITLES = ("{Kind} by {label}", "Pipeline report: {kind} by {label}")
+_TOTAL_ROW = re.compile(r"^(grand\s+)?totals?:?$|^sum$|^overall( total)?$", re.IGNORECASE)
+
+
+def _key(text: Any) -> str:
+    return " ".join(str(text).split()).lower()
+
+
+class PipelineReport:
+    id = "cross/pipeline-report-v1"
+    apps = ("crm", "sheets", "chat")
+    difficulty = "hard"
+    summary = "Build a pipeline report from Salesforce in a new Google Sheet (a total per group) and send the overall total in Slack."
+
+    def _pool(self, ctx: SampleContext) -> tuple[tuple, tuple, tuple[str, str, frozenset[str]]]:
+        """((grouping, kind, {group: total}) candidates, title forms, (asker's chat id, the DM, seeded spreadsheet ids)).
+        No head of sales to ask (or the agent is them): no candidates."""
+        def people() -> tuple[str, str, frozenset[str]]:
+            ws = workspace(ctx)
+            users = {u["Id"]: u for u in rows(ctx.db, "User")}
+            # The head of sales: whom the people owning deals report to.
+            managers = [ctx.company.person(users[d["OwnerId"]]["EmployeeNumber"]).manager_id for d in rows(ctx.db, "Opportunity")
+                        if users.get(d["OwnerId"], {}).get("EmployeeNumber")]
+            boss = max(set(managers), key=managers.count) if managers else None
+            asker = ws.user_of(boss) if boss else None
+            if asker is None or asker.id == ws.me.id:
+                return "", "", frozenset()
+            dm = service_as(ctx.db, ws.me.id).dm_id(ws.me.id, asker.id)
+            return asker.id, dm, frozenset(ctx.db.scalars(select(Spreadsheet.id)))
+
+        def build() -> tuple:
+            if not cached(ctx, f"{self.id}|people", people)[0]:
+                return ()
+            users = {u["Id"]: u for u in rows(ctx.db, "User")}
+            accounts = {a["Id"]: a for a in rows(ctx.db, "Account")}
+            deals = rows(ctx.db, "Opportunity")
+            start, end = (sf_date(d) for d in date_range("THIS_YEAR", None, ctx.company.now.date()))
+            wanted = {"open": lambda d: not d["IsClosed"], "won": lambda d: d["IsWon"] and start <= d["CloseDate"] < end}
+            value = {
+                "StageName": lambda d: d["StageName"], "Type": lambda d: d["Type"], "LeadSource": lambda d: d["LeadSource"],
+                "ForecastCategoryName": lambda d: d["ForecastCategoryName"],
+                "Owner.Name": lambda d: users.get(d["OwnerId"], {}).get("Name"),
+                "Account.Industry": lambda d: accounts.get(d["AccountId"], {}).get("Industry"),
+            }
+            found = []
+            for grouping in GROUPINGS:
+                for kind, keep in wanted.items():
+                    chosen = [d for d in deals if keep(d)]
+                    labels = [value[grouping.field](d) for d in chosen]
+                    # Only where every deal has a group and an amount, and there are groups to tell apart:
+                    # no "(blank)" row to argue about.
+                    if not chosen or any(not v for v in labels) or any(d["Amount"] is None for d in chosen):
+                        continue
+                    totals: dict[str, float] = {}
+                    for label, deal in zip(labels, chosen):
+                        totals[label] = totals.get(label, 0.0) + float(deal["Amount"])
+                    if len(totals) >= 2 and len({_key(k) for k in totals}) == len(totals):
+                        found.append((grouping, kind, tuple(sorted(totals.items()))))
+            return shuffled(self.id, ctx, found)
+
+        return (cached(ctx, self.id, build), shuffled(self.id, ctx, TITLES, "title"), cached(ctx, f"{self.id}|people", people))
+
+    def count_instances(self, ctx: SampleContext) -> int:
+        candidates, titles, _ = self._pool(ctx)
+        return count(candidates, titles)
+
+    def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
+        candidates, titles, (asker_id, dm, seeded) = self._pool(ctx)
+        (grouping, kind, groups), form = choose(self.id, ctx.variant, candidates, titles)
+        ws = workspace(ctx)
+        me, asker = ws.me, ws.users[asker_id]
+        what, deals_phrase, condition, column = KINDS[kind]
+        title = form.format(Kind=column, kind=column.lower(), label=grouping.header.lower())
+        totals = dict(groups)
+        by_key = {_key(k): v for k, v in totals.items()}
+        grand = sum(totals.values())
+        question = (f"Hi! Could you build me a quick report of {what}, by {grouping.label}, from Salesforce? Please create a Google Sheet "
+                    f"titled \"{title}\": a header row, then one row per {grouping.label} that has any {deals_phrase}, with the "
+                    f"{grouping.label} in column A and its total amount in column B. Then send me the overall total here. Thanks!")
+        prompt = (f"You are {me.real_name} (@{me.handle}). {asker.real_name} just sent you a direct message in Slack asking for a report. "
+                  "Build it from Salesforce in Google Sheets, then reply to them in that DM.")
+        wanted_title = _key(title)
+
+        def reports(db: Session) -> list[str]:
+            """The new spreadsheets with the asked title (the agent's: not seeded)."""
+            made = db.execute(select(Spreadsheet.id, Spreadsheet.title)).all()
+            return sorted(i for i, t in made if i not in seeded and _key(t) == wanted_title)
+
+        def amount_in(value: Any) -> float | None:
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return float(value)
+            if isinstance(value, str) and value.strip():
+                said = amount_list(value)
+                return float(said[0]) if len(said) == 1 else None
+            return None
+
+        def sheet_check(db: Session) -> CheckResult:
+            found = reports(db)
+            if not found:
+                return failed(f"there is no new spreadsheet titled {title!r}")
+            if len(found) > 1:
+                return failed(f"{len(found)} spreadsheets are titled {title!r}: the report is one")
+            tab = db.scalars(select(Sheet.sheet_id).where(Sheet.spreadsheet_id == found[0]).order_by(Sheet.index).limit(1)).first()
+            book = final(db, found[0]).book
+            height, _ = book.extent(tab)
+            seen: dict[str, int] = {}
+            total_rows: list[Any] = []
+            for r in range(height):
+                label = book.get((tab, r, 0))
+                if label in (None, ""):
+                    continue
+                key = _key(label)
+                if key not in by_key:
+                    if r == 0:
+                        continue  # the header
+                    if _TOTAL_ROW.match(key):
+                        total_rows.append(book.get((tab, r, 1)))
+                        continue
+                    return failed(f"row {r + 1} names {str(label)!r}, which has no {deals_phrase}")
+                if key in seen:
+                    return failed(f"{str(label)!r} has two rows ({seen[key] + 1} and {r + 1})")
+                seen[key] = r
+                got, want = amount_in(book.get((tab, r, 1))), by_key[key]
+                if got is None or not same(got, want):
+                    return failed(f"the total for {str(label)!r} is {book.get((tab, r, 1))!r}, expected {money(Decimal(str(want)))}")
+            missing = sorted(k for k in totals if _key(k) not in seen)
+            if missing:
+                return failed(f"no row for {', '.join(missing[:4])}")
+            for value in total_rows:
+                got = amount_in(value)
+                if got is None or not same(got, grand):
+                    return failed(f"the total row shows {value!r}, expected {money(Decimal(str(grand)))}")
+            return passed(f"{len(seen)} {grouping.label} rows with the right totals")
+
+        expected_total = Decimal(str(grand)).normalize()
+        parts = [Decimal(str(v)).normalize() for v in totals.values()]
+
+        def restating(text: str) -> set[Decimal]:
+            rounded = roundings(expected_total)
+            return rounded | breakdown(text, expected_total, rounded, known=parts)
+
+        answer = Answer(place=f"your DM with {asker.real_name}", inside=lambda m: m.channel_id == dm, prompt=prompt,
+                        judges=lambda text: (judge("amount", amounts(text), {expected_total}, tolerated=restating(text), show=money),),
+                        asserts=lambda text: bool(amounts(text)), beside=written(ctx))
+
+        def setup(session: Session) -> None:
+            theirs = service_as(session, asker.id)
+            theirs.conversations_open(me.id)
+            theirs.chat_post_message(dm, question)
+
+        def report_rows(db: Session) -> frozenset[str]:
+            return frozenset(reports(db))
+
+        def in_report(table: str) -> Expect:  # the report spreadsheet, whatever id it got, and anything the agent does in it
+            key = "id" if table == "sheets_spreadsheets" else "spreadsheet_id"
+            return Expect(table, "any", lambda c, made: c.row[key] in made, given=report_rows)
+
+        # -- solutions ------------------------------------------------------------------------
+        async def grouped(tools: Tools, where: str = condition, field: str = grouping.field) -> list[tuple[str, float]]:
+            found = await soql(tools, f"SELECT {field}, SUM(Amount) total FROM Opportunity WHERE {where} GROUP BY {field}")
+            name = field.split(".")[-1]
+            return sorted((str(r.get(name) if name in r else r.get(field)), float(r["total"] or 0)) for r in found)
+
+        async def make_sheet(tools: Tools, name: str, lines: list[list[Any]], header: str = grouping.header) -> str:
+            made = await tools.call("create_spreadsheet", title=name)
+            sid = made["spreadsheetId"]
+            first = (await tools.call("list_sheets", spreadsheet_id=sid))[0]
+            body = [[header, column], *lines]
+            await tools.call("update_cells", spreadsheet_id=sid, sheet=first, range=f"A1:B{len(body)}", data=body)
+            return sid
+
+        async def reply(tools: Tools, text: str) -> None:
+            opened = (await tools.call("slack_open_dm", users=asker.id))["channel"]["id"]
+            await tools.call("slack_post_message", channel_id=opened, text=text)
+
+        async def oracle(tools: Tools) -> None:
+            found = await grouped(tools)
+            await make_sheet(tools, title, [[label, value] for label, value in found])
+            await reply(tools, f"Done, it's in the \"{title}\" sheet. Overall total: ${sum(v for _, v in found):,.2f}.")
+
+        async def from_deals(tools: Tools) -> None:
+            """Another path: list the deals, copy them to a second tab, total each group there with
+            SUMIF formulas, and answer in the question's thread in thousands."""
+            field = grouping.field
+            listed = await soql(tools, f"SELECT {field}, Amount FROM Opportunity WHERE {condition}")
+            name = field.split(".")[-1]
+
+            def group_of(record: dict[str, Any]) -> str:
+                if "." in field:
+                    return str((record.get(field.split(".")[0]) or {}).get(name))
+                return str(record[field])
+
+            labels = sorted({group_of(r) for r in listed})
+            made = await tools.call("create_spreadsheet", title=title)
+            sid = made["spreadsheetId"]
+            first = (await tools.call("list_sheets", spreadsheet_id=sid))[0]
+            await tools.call("create_sheet", spreadsheet_id=sid, title="Deals")
+            data = [[grouping.header, "Amount"], *[[group_of(r), r["Amount"]] for r in listed]]
+            await tools.call("update_cells", spreadsheet_id=sid, sheet="Deals", range=f"A1:B{len(data)}", data=data)
+            report = [[f"{grouping.header} (from Salesforce)", f"Total ({column})"],
+                      *[[label, f"=SUMIF(Deals!A:A,A{i + 2},Deals!B:B)"] for i, label in enumerate(labels)],
+                      ["Total", f"=SUM(B2:B{len(labels) + 1})"]]
+            await tools.call("update_cells", spreadsheet_id=sid, sheet=first, range=f"A1:B{len(report)}", data=report)
+            history = await tools.call("slack_get_channel_history", channel_id=dm, limit=5)
+            asked = next(m["ts"] for m in history["messages"] if m["user"] == asker.id)
+            total = sum(float(r["Amount"]) for r in listed)
+            await tools.call("slack_reply_to_thread", channel_id=dm, thread_ts=asked, text=f"{Decimal(str(total)) / 1000:f}k USD in total")
+
+        # -- the adversaries' moves ----------------------------------------------------------
+        other_kind = next(k for k in KINDS if k != kind)
+        rooms = [r.id for r in ws.rooms if not r.is_private][:3]
+
+        async def say(tools: Tools, text: str) -> None:
+            await post(tools, dm, text)
+
+        async def wrong(tools: Tools) -> None:  # the other kind's totals (won for open, open for won), under the asked title
+            found = await grouped(tools, KINDS[other_kind][2])
+            await make_sheet(tools, title, [[label, value] for label, value in found])
+            await reply(tools, f"Total: ${sum(v for _, v in found):,.2f}")
+
+        async def everything(tools: Tools) -> None:  # every group of every deal, open or closed, and every figure
+            every = await grouped(tools, "Amount != null")
+            await make_sheet(tools, title, [[label, value] for label, value in every])
+            both = [sum(v for _, v in await grouped(tools, KINDS[k][2])) for k in KINDS]
+            await reply(tools, "Totals: " + ", ".join(f"${v:,.2f}" for v in [*both, sum(v for _, v in every)]))
+
+        async def wrong_record(tools: Tools) -> None:  # grouped by another field, and the total of every deal
+            other = next(g for g in GROUPINGS if g != grouping)
+            found = await grouped(tools, condition, other.field)
+            await make_sheet(tools, title, [[label, value] for label, value in found], other.header)
+            every = await grouped(tools, "Amount != null")
+            await reply(tools, f"${sum(v for _, v in every):,.2f}")
+
+        async def shotgun(tools: Tools) -> None:
+            await oracle(tools)
+            await post_everywhere(tools, rooms, f"Pipeline total: ${grand:,.2f}")
+
+        async def vandalise(tools: Tools) -> None:
+            await wreck_chat(tools)
+            await wreck_crm(tools)
+
+        return TaskInstance(
+            prompt=prompt,
+            checks=[
+                Check(f"a new sheet {title!r} lists each {grouping.label}'s total", sheet_check),
+                Check("answered in the DM with the overall total, and only that", answer.check(me.id, ws.start)),
+            ],
+            expected=[*answered_in_dm(dm, me.id, asker.id, question, ws.public), *(in_report(t) for t in SHEETS_TABLES)],
+            oracle=oracle,
+            setup=setup,
+            setup_in_expected=True,
+            alternatives=(from_deals,),
+            moves=Moves(say=say, wrong=wrong, everything=everything, wrong_record=wrong_record, shotgun=shotgun, wreck=vandalise),
+            facts={"grouping": grouping.field, "kind": kind, "title": title, "totals": totals, "total": grand, "asker": asker.id, "dm": dm},
+        )
