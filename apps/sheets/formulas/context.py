@@ -39,6 +39,7 @@ class BookContext:
     and its own cell (row, column), which ROW() and COLUMN() without a reference answer."""
 
     __slots__ = ("book", "sheet_id", "sheet", "now", "cell")
+    bound = None  # names bound by LET or LAMBDA: none outside an evaluator.Scope
 
     def __init__(self, book: Book, sheet_id: int, cell: tuple[int, int] | None = None) -> None:
         self.book = book
