@@ -165,8 +165,13 @@ class PipelineReport:
                 return failed(f"there is no new spreadsheet titled {title!r}")
             if len(found) > 1:
                 return failed(f"{len(found)} spreadsheets are titled {title!r}: the report is one")
-            tab = db.scalars(select(Sheet.sheet_id).where(Sheet.spreadsheet_id == found[0]).order_by(Sheet.index).limit(1)).first()
             book = final(db, found[0]).book
+            # The report is the first tab holding anything (an empty "Sheet1" left before it is no
+            # report); tabs after it are working space.
+            tabs = db.scalars(select(Sheet.sheet_id).where(Sheet.spreadsheet_id == found[0]).order_by(Sheet.index)).all()
+            tab = next((t for t in tabs if book.extent(t)[0] > 0), None)
+            if tab is None:
+                return failed(f"the spreadsheet {title!r} is empty")
             height, _ = book.extent(tab)
             seen: dict[str, int] = {}
             total_rows: list[Any] = []

@@ -118,3 +118,19 @@ def test_every_instance_has_an_unambiguous_report(rollout: Callable[..., Rollout
         assert abs(sum(f["totals"].values()) - f["total"]) < 0.005
         seen.add((f["grouping"], f["kind"], f["title"]))
     assert len(seen) == 20, "each variant of the 20 is its own instance"
+
+
+def test_the_report_on_a_tab_after_an_empty_first_one_passes(rollout: Callable[..., Rollout]) -> None:
+    """A new spreadsheet's empty Sheet1 left in front of the report's own tab is no report, so
+    the report is the first tab holding anything."""
+    r = rollout(TASK, variant=4)
+    f = r.facts
+
+    async def on_second_tab(tools: McpTools) -> None:
+        sid = (await tools.call("create_spreadsheet", title=f["title"]))["spreadsheetId"]
+        await tools.call("create_sheet", spreadsheet_id=sid, title="Report")
+        rows = [["Group", "Total"], *_lines(f)]
+        await tools.call("update_cells", spreadsheet_id=sid, sheet="Report", range=f"A1:B{len(rows)}", data=rows)
+
+    grade = _run(r, on_second_tab, lambda t: _reply(t, f, f"${f['total']:,.2f}"))
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
