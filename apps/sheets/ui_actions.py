@@ -1,6 +1,7 @@
 """What the sheets page does besides typing into a cell, as Google Sheets' menus and keys do it:
 insert and delete rows and columns, clear, fill down or right (Ctrl+D, Ctrl+R), bold (Ctrl+B),
-Format ▸ Number (plain text, number, percent, currency, currency rounded, date),
+Format ▸ Number (plain text, number, percent, currency, currency rounded, date), View ▸ Freeze (rows
+and columns),
 sort a range (Data ▸ Sort range, with or without a header row) or the sheet (Data ▸ Sort sheet, by the
 selected column, frozen rows left on top), Insert ▸ Pivot table (a
 summary of the selected table on a new tab), paste (Ctrl+V: text copied
@@ -45,7 +46,9 @@ NUMBER_FORMATS = {
     "format_plain_text": ("TEXT", "@"), "format_number": ("NUMBER", "#,##0.00"), "format_percent": ("PERCENT", "0.00%"),
     "format_currency": ("CURRENCY", "$#,##0.00"), "format_currency_rounded": ("CURRENCY", "$#,##0"), "format_date": ("DATE", "yyyy-mm-dd"),
 }
-ACTIONS += (*NUMBER_FORMATS, "sort_sheet_asc", "sort_sheet_desc")
+# View ▸ Freeze: no rows, 1 or 2 rows, up to the selected row (columns the same).
+FREEZES = {f"freeze_{what}_{n}": (what, n) for what in ("rows", "columns") for n in ("0", "1", "2", "current")}
+ACTIONS += (*NUMBER_FORMATS, "sort_sheet_asc", "sort_sheet_desc", *FREEZES)
 
 
 class UiRefusal(ValueError):
@@ -57,8 +60,8 @@ def _run(request: Request, env: Env, name: str, args: dict[str, Any]) -> Any:
     return invoke(env_store(request), env, OPERATIONS, OPERATIONS[name], args, face="ui", tool=f"POST {route}")
 
 
-def _back(env: Env, spreadsheet_id: str, sheet: int, cell: str, top: int) -> RedirectResponse:
-    query = urlencode({"sheet": sheet, "cell": cell, "top": top})
+def _back(env: Env, spreadsheet_id: str, sheet: int, cell: str, top: int, left: int = 0) -> RedirectResponse:
+    query = urlencode({"sheet": sheet, "cell": cell, "top": top, "left": left})
     return RedirectResponse(f"/envs/{env.id}/sheets/d/{spreadsheet_id}?{query}", status_code=303)
 
 
@@ -134,6 +137,11 @@ def _request(action: str, tab: Any, selection: GridRange, bold_now: bool) -> dic
         kind, pattern = NUMBER_FORMATS[action]
         return {"repeatCell": {"range": _json(tab, selection), "cell": {"userEnteredFormat": {"numberFormat": {"type": kind, "pattern": pattern}}},
                                "fields": "userEnteredFormat.numberFormat"}}
+    if action in FREEZES:
+        what, n = FREEZES[action]
+        count = (selection.r1 + 1 if what == "rows" else selection.c1 + 1) if n == "current" else int(n)
+        field = "frozenRowCount" if what == "rows" else "frozenColumnCount"
+        return {"updateSheetProperties": {"properties": {"sheetId": tab.sheet_id, "gridProperties": {field: count}}, "fields": f"gridProperties.{field}"}}
     if action == "bold":
         return {"repeatCell": {"range": _json(tab, selection), "cell": {"userEnteredFormat": {"textFormat": {"bold": not bold_now}}},
                                "fields": "userEnteredFormat.textFormat.bold"}}
@@ -171,8 +179,9 @@ def create_spreadsheet(request: Request, title: str = Form("Untitled spreadsheet
 
 @router.post("/d/{spreadsheet_id}/act")
 def act(request: Request, spreadsheet_id: str, sheet: int = Form(...), cell: str = Form("A1"), action: str = Form(...),
-        top: int = Form(0), env: Env = Depends(current_env)) -> Response:
-    """A menubar, context-menu or shortcut action on the selection (`cell`, the name box)."""
+        top: int = Form(0), left: int = Form(0), env: Env = Depends(current_env)) -> Response:
+    """A menubar, context-menu or shortcut action on the selection (`cell`, the name box); the
+    window stays where it was scrolled."""
     tab = _tab(request, env, spreadsheet_id, sheet)
     if tab is None:
         return _refused(request, env, spreadsheet_id, sheet, cell, top, "That sheet does not exist.", 404)
@@ -191,7 +200,7 @@ def act(request: Request, spreadsheet_id: str, sheet: int = Form(...), cell: str
             _run(request, env, "sheets.spreadsheets.batchUpdate", {"spreadsheetId": spreadsheet_id, "requests": [_request(action, tab, selection, bold_now)]})
     except (AppError, UiRefusal) as error:
         return _refused(request, env, spreadsheet_id, sheet, cell, top, error)
-    return _back(env, spreadsheet_id, sheet, cell if not action.startswith("delete") else _first_cell(cell), top)
+    return _back(env, spreadsheet_id, sheet, cell if not action.startswith("delete") else _first_cell(cell), top, left)
 
 
 def _first_cell(cell: str) -> str:

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
+import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -488,16 +489,13 @@ def test_filter_rows_by_the_rule(live_server: Any, page: Page, task: Any) -> Non
 # --- the page itself
 
 def test_frozen_columns_stay_at_the_left_when_paging_sideways(live_server: Any, env_id: str, page: Page) -> None:
-    """A tab with its first column frozen (View ▸ Freeze ▸ 1 column in the product): paging to the
-    columns past O keeps column A at the left of the window, as the frozen header row stays on top."""
-    import httpx
-
+    """View ▸ Freeze ▸ 1 column: paging to the columns past O keeps column A at the left of the
+    window, as the frozen header row stays on top; "No columns" unfreezes it."""
     open_sheet(page, live_server, env_id, FORECAST)
     sid = page.url.split("/d/")[1].split("?")[0]
-    response = httpx.post(f"{live_server.base_url}/envs/{env_id}/api/sheets/v4/spreadsheets/{sid}:batchUpdate", timeout=10, json={"requests": [
-        {"updateSheetProperties": {"properties": {"sheetId": 0, "gridProperties": {"frozenColumnCount": 1}}, "fields": "gridProperties.frozenColumnCount"}}]})
-    assert response.status_code == 200, response.text
-    page.reload()
+    menu(page, "View")
+    page.get_by_role("menuitem", name="Freeze ▸ 1 column").click()
+    expect(page.get_by_role("alert")).to_have_count(0)
     page.get_by_role("link", name=re.compile(r"^▶ Columns P")).click()
     expect(cell(page, "P2")).to_be_visible()
     expect(cell(page, "A2")).to_have_text("o0001")  # the frozen column, still at the left
@@ -507,3 +505,9 @@ def test_frozen_columns_stay_at_the_left_when_paging_sideways(live_server: Any, 
     cell(page, "P3").click(modifiers=["Shift"])  # a selection from the frozen column into the window
     expect(name_box(page)).to_have_value("A3:P3")
     expect(cell(page, "P3")).to_have_class(re.compile(r"\bin-sel\b"))
+    got = httpx.get(f"{live_server.base_url}/envs/{env_id}/api/sheets/v4/spreadsheets/{sid}", timeout=10).json()
+    assert got["sheets"][0]["properties"]["gridProperties"]["frozenColumnCount"] == 1
+    menu(page, "View")
+    page.get_by_role("menuitem", name="Freeze ▸ No columns").click()
+    expect(cell(page, "A2")).to_have_count(0)
+    assert ui_writes(live_server, env_id) == ["sheets.spreadsheets.batchUpdate"] * 2
