@@ -12,7 +12,7 @@ from apps.sheets.entry import plain
 from apps.sheets.errors import invalid
 from apps.sheets.formulas.evaluator import FUNCTIONS
 from apps.sheets.formulas.formats import display
-from apps.sheets.formulas.parser import FormulaSyntaxError, parse
+from apps.sheets.formulas.parser import FormulaSyntaxError, parse, scoped
 from apps.sheets.params import Cell, Formula, SheetTitle, SpreadsheetId, Values
 from apps.sheets.requests import hex_to_rgb
 from officegym.core.operations import operation
@@ -39,20 +39,13 @@ def check_formula(self: Any, spreadsheet_id: str, formula: str) -> str | None:
         return str(bad)
     titles = {t.title.lower() for t in self.tabs(spreadsheet_id)}
     names = set(n.lower() for n in self.book(spreadsheet_id).book.names)
-    stack = [tree]
-    while stack:
-        node = stack.pop()
+    for node, bound in scoped(tree):  # LET names and LAMBDA parameters are known where bound
         if node[0] == "call":
-            if node[1] not in FUNCTIONS:
+            if node[1] not in FUNCTIONS and node[1] != "_INVOKE" and node[1] not in bound:
                 return f"Unknown function: '{node[1]}'"
-            stack.extend(node[2])
-        elif node[0] == "op":
-            stack.extend((node[2], node[3]))
-        elif node[0] in ("neg", "pct"):
-            stack.append(node[1])
         elif node[0] == "ref" and node[1] is not None and node[1].lower() not in titles:
             return f"Unresolved sheet name '{node[1]}'"
-        elif node[0] == "name" and node[1].lower() not in names:
+        elif node[0] == "name" and node[1].upper() not in bound and node[1].lower() not in names:
             return f"Unknown range name: '{node[1]}'"
     return None
 

@@ -456,11 +456,15 @@ class Book:
         for targets in edges.values():
             for target in targets:
                 indegree[target] += 1
-        ready = deque(sorted(k for k, n in indegree.items() if n == 0))
+        # Volatile formulas (NOW, and OFFSET/INDIRECT whose range is worked out as they run, so
+        # the graph cannot order them after what they read) wait until nothing else is ready.
+        volatile = self.volatile
+        ready = deque(sorted(k for k, n in indegree.items() if n == 0 and k not in volatile))
+        held = deque(sorted(k for k, n in indegree.items() if n == 0 and k in volatile))
         spill_changed: set[Key] = set()
         aggregates = self.aggregates
-        while ready:
-            key = ready.popleft()
+        while ready or held:
+            key = ready.popleft() if ready else held.popleft()
             targets = edges[key]
             if key in needed or key in spill_area or isinstance(values.get(key), CellError):
                 before = values.get(key, _UNSET)
@@ -475,7 +479,7 @@ class Book:
                 if target != key:
                     indegree[target] -= 1
                     if indegree[target] == 0:
-                        ready.append(target)
+                        (held if target in volatile else ready).append(target)
         for key, n in indegree.items():
             if n > 0:
                 self._store(key, CIRCULAR, touched, spill_changed)
@@ -503,8 +507,6 @@ class Book:
             if isinstance(result, Matrix):
                 result = result.rows[0][0] if result.rows and result.rows[0] else None
             self._clear_spill(key, touched, spill_changed)
-        if result is None:
-            result = 0.0  # a formula reading a blank shows 0, as in every spreadsheet
         if isinstance(result, int) and not isinstance(result, bool):
             result = float(result)
         if isinstance(result, float) and not math.isfinite(result):
