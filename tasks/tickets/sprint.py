@@ -3,7 +3,8 @@
 The rule is greedy and unambiguous: take the unresolved ENG backlog issues that have story
 points and are in no sprint, most urgent priority first, then by key (lowest number first);
 add each one whose points still fit within the capacity; skip those that do not. Passes when
-the issues added to the sprint since the task began are exactly those. Only capacities at
+the issues added to the sprint since the task began are exactly those (an issue from outside the
+backlog put in beside them is one too many). Only capacities at
 which the rule skips an issue and still takes a later one are asked (the groomed backlog,
 12 to 15 issues on a small company, offers dozens): taking the first few in order never passes.
 """
@@ -96,10 +97,14 @@ class PlanSprintByCapacity:
 
         backlog_keys = [b[0] for b in backlog]
 
+        there = cached(ctx, f"{self.id}|in-sprint|{sprint_id}",
+                       lambda: frozenset(ctx.db.scalars(select(SprintIssue.issue_id).where(SprintIssue.sprint_id == sprint_id))))
+
         def planned(db) -> CheckResult:
-            # Backlog issues were in no sprint when the task began: those in the sprint now are the ones the agent added.
+            # What the sprint holds now that it did not hold when the task began is what the agent added: backlog issues, and
+            # anything else put in beside them (an epic, an issue of another sprint, one without points) is over the plan.
             added = set(db.scalars(select(Issue.key).join(SprintIssue, SprintIssue.issue_id == Issue.id)
-                                   .where(SprintIssue.sprint_id == sprint_id, Issue.key.in_(backlog_keys))))
+                                   .where(SprintIssue.sprint_id == sprint_id, SprintIssue.issue_id.not_in(there))))
             missing, extra = sorted(set(want) - added), sorted(added - set(want))
             if missing or extra:
                 return failed(f"{sprint_name} lacks {', '.join(missing) or 'nothing'} and has extra {', '.join(extra) or 'nothing'}")

@@ -7,7 +7,8 @@ reader they share):
 - a list left open ("SUP-44, SUP-79, etc.", "… among others", "at least SUP-44 and SUP-79") names
   keys it does not spell out: it scored 1.0, and now reads as naming one key more;
 - the same change on a look-alike record fails the check that reads it (reassign, escalate);
-- a hedge moved into a label: resolved as asked, with a label naming another resolution."""
+- a hedge moved into a label: resolved as asked, with a label naming another resolution;
+- a sprint planned right with an issue from outside the backlog put in beside the plan."""
 
 from __future__ import annotations
 
@@ -143,3 +144,19 @@ def test_a_label_naming_another_resolution_fails(rollout, label: str) -> None:
 
     grade = r.oracle_then(labelled)
     assert grade["reward"] < 0.5 and not grade["passed"], grade
+
+
+@pytest.mark.parametrize("extra", ["Epic", "in another sprint"])
+def test_an_issue_from_outside_the_backlog_put_in_the_sprint_too_fails(rollout, extra: str) -> None:
+    """The planned issues and an epic (or an issue taken from another sprint) beside them scored 0.64 or 0.26 with the
+    plan's check passed: it read only the backlog's issues."""
+    r = rollout("tickets/plan-sprint-by-capacity-v1", seed=0)
+
+    async def also(tools) -> None:
+        jql = ("project = ENG AND resolution = EMPTY AND issuetype = Epic ORDER BY key" if extra == "Epic"
+               else "project = ENG AND resolution = EMPTY AND sprint IS NOT EMPTY ORDER BY key")
+        key = (await tools.call("jira_search", jql=jql, limit=1, fields="summary"))["issues"][0]["key"]
+        await tools.call("jira_add_issues_to_sprint", sprint_id=str(r.facts["sprint"]), issue_keys=key)
+
+    grade = r.oracle_then(also)
+    assert grade["reward"] < 0.5 and not grade["checks"][0]["passed"], grade
