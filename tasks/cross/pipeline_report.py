@@ -39,9 +39,7 @@ from tasks.common.answers import amount_list, amounts, breakdown, judge, money, 
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.crm._common import rows, soql, wreck as wreck_crm
 from tasks.crm._notes import written
-from tasks.sheets._common import final, same
-
-SHEETS_TABLES = ("sheets_spreadsheets", "sheets_tabs", "sheets_cells", "sheets_permissions", "sheets_merges", "sheets_named_ranges", "sheets_charts")
+from tasks.sheets._common import SPREADSHEET_TABLES, final, same
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,8 +219,7 @@ class PipelineReport:
         def report_rows(db: Session) -> frozenset[str]:
             return frozenset(reports(db))
 
-        def in_report(table: str) -> Expect:  # the report spreadsheet, whatever id it got, and anything the agent does in it
-            key = "id" if table == "sheets_spreadsheets" else "spreadsheet_id"
+        def in_report(table: str, key: str) -> Expect:  # the report spreadsheet, whatever id it got, and anything the agent does in it
             return Expect(table, "any", lambda c, made: c.row[key] in made, given=report_rows)
 
         # -- solutions ------------------------------------------------------------------------
@@ -315,7 +312,7 @@ class PipelineReport:
                 Check(f"a new sheet {title!r} lists each {grouping.label}'s total", sheet_check),
                 Check("answered in the DM with the overall total, and only that", answer.check(me.id, ws.start)),
             ],
-            expected=[*answered_in_dm(dm, me.id, asker.id, question, ws.public), *(in_report(t) for t in SHEETS_TABLES)],
+            expected=[*answered_in_dm(dm, me.id, asker.id, question, ws.public), *(in_report(t, key) for t, key in SPREADSHEET_TABLES.items())],
             oracle=oracle,
             setup=setup,
             setup_in_expected=True,

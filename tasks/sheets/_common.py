@@ -320,6 +320,12 @@ def keeps_formulas(stored: StoredBook, tabs: dict[str, int], table: str, rows: I
 
 
 # -- the changes a sheets task may make ---------------------------------------------------------
+# Every table holding a spreadsheet's rows → the column naming the spreadsheet: what a task that
+# lets the agent make a spreadsheet of its own (and do anything in it) allows.
+SPREADSHEET_TABLES = {"sheets_spreadsheets": "id", **{t: "spreadsheet_id" for t in (
+    "sheets_tabs", "sheets_cells", "sheets_permissions", "sheets_merges", "sheets_named_ranges", "sheets_charts")}}
+
+
 def allow_cells(spreadsheet_id: str, sheet_id: int, where: Callable[[int, int], bool]) -> list[Expect]:
     """Any change to the cells `where` names, except hiding what they hold (`hidden_by`)."""
     def covers(change: RowChange) -> bool:

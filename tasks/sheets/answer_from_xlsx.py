@@ -31,11 +31,11 @@ from tasks.chat._common import Answer, answer_moves, answered_in_dm, service_as
 from tasks.chat._workspace import workspace
 from tasks.common.answers import amounts, judge
 from tasks.common.variants import cached, choose, count, shuffled
+from tasks.sheets._common import SPREADSHEET_TABLES
 from tasks.sheets._upload import Invoice, Upload, upload
 
 KINDS = ("unpaid", "overdue", "product", "month", "largest")
 POOL = 12  # customers whose files are made once per template (about 14 ms each with openpyxl)
-SHEETS_TABLES = ("sheets_spreadsheets", "sheets_tabs", "sheets_cells", "sheets_permissions", "sheets_merges", "sheets_named_ranges", "sheets_charts")
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,8 +146,7 @@ class AnswerFromXlsx:
             asserts=lambda text: bool(amounts(text)),
         )
 
-        def new_sheet(table: str):  # the spreadsheet the conversion makes (and anything the agent does in it)
-            key = "id" if table == "sheets_spreadsheets" else "spreadsheet_id"
+        def new_sheet(table: str, key: str) -> Expect:  # the spreadsheet the conversion makes (and anything the agent does in it)
             return Expect(table, "any", lambda c: c.row[key] not in seeded)
 
         async def converted(tools: Tools) -> tuple[str, list[list[str]]]:
@@ -182,7 +181,7 @@ class AnswerFromXlsx:
             expected=[
                 *answered_in_dm(dm, me.id, asker.id, message, ws.public),
                 Expect("sheets_drive_files", "insert", lambda c: c.row["id"] == file_id),
-                *(new_sheet(t) for t in SHEETS_TABLES),
+                *(new_sheet(t, key) for t, key in SPREADSHEET_TABLES.items()),
             ],
             oracle=oracle,
             setup=setup,
