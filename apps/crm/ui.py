@@ -21,6 +21,7 @@ import jinja2
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from apps.crm import ui_reports as R
 from apps.crm import ui_views as V
 from apps.crm.errors import CrmError
 from apps.crm.ids import to18
@@ -399,6 +400,21 @@ async def pipeline(request: Request, env: Env = Depends(current_env)) -> Respons
     columns = {stage: [r for r in rows if r["StageName"] == stage] for stage in OPEN_STAGES}
     totals = {stage: sum(r["Amount"] or 0 for r in cards) for stage, cards in columns.items()}
     return _page(request, env, "pipeline.html", title="Pipeline", current="Opportunity", columns=columns, totals=totals, stages=list(STAGES))
+
+
+@router.get("/reports")
+async def reports(request: Request, env: Env = Depends(current_env)) -> Response:
+    """An Opportunities summary report: filters, rows grouped by a field, count and Sum of Amount per group."""
+    users = _query(request, env, "SELECT Id, Name, IsActive FROM User ORDER BY Name")["records"]
+    report, problems = R.Report.from_query(request.query_params, {u["Id"] for u in users})
+    rows = R.summary_rows(_query(request, env, report.summary_soql())["records"], report.group)
+    details = _query(request, env, report.details_soql())["records"] if report.details else []
+    grouped: dict[Any, list[dict[str, Any]]] = {}
+    for record in details:
+        grouped.setdefault(R.group_value(record, report.group) if report.group else None, []).append(record)
+    return _page(request, env, "reports.html", title="Opportunities report", current="reports", report=report, rows=rows, users=users,
+                 details=grouped, problems=problems, groups=R.GROUPS, statuses=R.STATUSES, closes=R.CLOSE_DATES,
+                 amount=sobject("Opportunity").field("Amount"), fields=R.DETAIL_FIELDS)
 
 
 @router.get("/r/{record_id}/convert")
