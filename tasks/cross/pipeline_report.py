@@ -5,15 +5,19 @@ overall total sent back in the DM. Three apps, one piece of work: the numbers li
 CRM, the report in Sheets, the reply in chat.
 
 Graded on the final state:
-- the sheet: exactly one new spreadsheet with that title; on its first tab, after the header,
-  one row per group with any such deals (names as the CRM writes them, any case), the group's
-  total in column B (a number, or text reading as exactly that amount; a formula over a tab of
-  deals the agent copied in is as good as a typed number). A "Total" row, if there is one, must
-  be the overall total; any other row is a group that is not in the data. Other tabs of the new
+- the sheet: exactly one new spreadsheet with that title. The report is its first tab holding
+  anything that is not a list of deals (a tab naming none of the groups in column A, or one
+  naming a group twice, is the agent's working data: the deals copied in, a pivot's source).
+  Title and header lines above the first group are free, as long as column B there names no
+  amount. Then one row per group with any such deals (names as the CRM writes them, any case),
+  the group's total in column B (a number, or text reading as exactly that amount; a formula
+  over a tab of deals the agent copied in is as good as a typed number). A total row ("Total",
+  "Grand total (USD)", "Total open pipeline", or an amount in column B under no label) must be
+  the overall total; any other row is a group that is not in the data. Other tabs of the new
   spreadsheet are the agent's working space.
 - the DM: everything the agent said, read as the set of amounts it names: exactly the overall
-  total (roundings of it and a breakdown into the groups' totals alongside are fine; a second
-  figure is a hedge).
+  total (roundings of it, and the groups' totals or sums of them alongside, are fine; any other
+  figure, such as the other kind's total, is a hedge).
 """
 
 from __future__ import annotations
@@ -62,7 +66,8 @@ KINDS = {  # kind → (what is summed, the deals it counts, SOQL condition, the 
     "won": ("what we've closed-won this year", "deals won this year", "IsWon = true AND CloseDate = THIS_YEAR", "Won this year"),
 }
 TITLES = ("{Kind} by {label}", "Pipeline report: {kind} by {label}")
-_TOTAL_ROW = re.compile(r"^(grand\s+)?totals?:?$|^sum$|^overall( total)?$", re.IGNORECASE)
+# A total row's label: "Total", "Totals:", "Grand total (USD)", "Total open pipeline", "Sum", "Overall".
+_TOTAL_ROW = re.compile(r"^(?:grand\s+|overall\s+)?(?:totals?|sum)\b|^overall\b", re.IGNORECASE)
 
 
 def _key(text: Any) -> str:
@@ -136,7 +141,7 @@ class PipelineReport:
         title = form.format(Kind=column, kind=column.lower(), label=grouping.header.lower())
         totals = dict(groups)
         by_key = {_key(k): v for k, v in totals.items()}
-        grand = sum(totals.values())
+        grand = round(sum(totals.values()), 2)
         question = (f"Hi! Could you build me a quick report of {what}, by {grouping.label}, from Salesforce? Please create a Google Sheet "
                     f"titled \"{title}\": a header row, then one row per {grouping.label} that has any {deals_phrase}, with the "
                     f"{grouping.label} in column A and its total amount in column B. Then send me the overall total here. Thanks!")
@@ -157,6 +162,21 @@ class PipelineReport:
                 return float(said[0]) if len(said) == 1 else None
             return None
 
+        def figure(value: Any, least: float = 0) -> bool:
+            """Whether a cell names an amount: a number, or text naming one (not a year) of at least `least`."""
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return True
+            if not isinstance(value, str):
+                return False
+            return any(v >= least and not (v == v.to_integral_value() and 1900 <= v <= 2100) for v in amount_list(value))
+
+        def lists_deals(book: Any, tab: int) -> bool:
+            """A tab of the agent's working data, not a report: its column A names none of the
+            groups (the deals by name), or names one twice (a row per deal)."""
+            named = [_key(v) for r in range(book.extent(tab)[0]) if (v := book.get((tab, r, 0))) not in (None, "")]
+            named = [k for k in named if k in by_key]
+            return not named or len(named) != len(set(named))
+
         def sheet_check(db: Session) -> CheckResult:
             found = reports(db)
             if not found:
@@ -165,32 +185,36 @@ class PipelineReport:
                 return failed(f"{len(found)} spreadsheets are titled {title!r}: the report is one")
             book = final(db, found[0]).book
             # The report is the first tab holding anything (an empty "Sheet1" left before it is no
-            # report); tabs after it are working space.
+            # report) that is not the deals it was built from; tabs after it are working space.
             tabs = db.scalars(select(Sheet.sheet_id).where(Sheet.spreadsheet_id == found[0]).order_by(Sheet.index)).all()
-            tab = next((t for t in tabs if book.extent(t)[0] > 0), None)
-            if tab is None:
+            holding = [t for t in tabs if book.extent(t)[0] > 0]
+            if not holding:
                 return failed(f"the spreadsheet {title!r} is empty")
+            tab = next((t for t in holding if not lists_deals(book, t)), holding[0])
             height, _ = book.extent(tab)
             seen: dict[str, int] = {}
             total_rows: list[Any] = []
             for r in range(height):
-                label = book.get((tab, r, 0))
-                if label in (None, ""):
+                label, value = book.get((tab, r, 0)), book.get((tab, r, 1))
+                key = "" if label in (None, "") else _key(label)
+                if key in by_key:
+                    if key in seen:
+                        return failed(f"{str(label)!r} has two rows ({seen[key] + 1} and {r + 1})")
+                    seen[key] = r
+                    got, want = amount_in(value), by_key[key]
+                    if got is None or not same(got, want):
+                        return failed(f"the total for {str(label)!r} is {value!r}, expected {money(Decimal(str(want)))}")
                     continue
-                key = _key(label)
-                if key not in by_key:
-                    if r == 0:
-                        continue  # the header
-                    if _TOTAL_ROW.match(key):
-                        total_rows.append(book.get((tab, r, 1)))
-                        continue
-                    return failed(f"row {r + 1} names {str(label)!r}, which has no {deals_phrase}")
-                if key in seen:
-                    return failed(f"{str(label)!r} has two rows ({seen[key] + 1} and {r + 1})")
-                seen[key] = r
-                got, want = amount_in(book.get((tab, r, 1))), by_key[key]
-                if got is None or not same(got, want):
-                    return failed(f"the total for {str(label)!r} is {book.get((tab, r, 1))!r}, expected {money(Decimal(str(want)))}")
+                if not seen and not figure(value, 1000):
+                    continue  # a title or the header, above the groups
+                if not key:
+                    if figure(value):
+                        total_rows.append(value)  # an amount under the column with no label: a total
+                    continue
+                if _TOTAL_ROW.match(key):
+                    total_rows.append(value)
+                    continue
+                return failed(f"row {r + 1} names {str(label)!r}, which has no {deals_phrase}")
             missing = sorted(k for k in totals if _key(k) not in seen)
             if missing:
                 return failed(f"no row for {', '.join(missing[:4])}")
@@ -203,9 +227,27 @@ class PipelineReport:
         expected_total = Decimal(str(grand)).normalize()
         parts = [Decimal(str(v)).normalize() for v in totals.values()]
 
+        part_roundings = {r for p in parts for r in roundings(p)}
+        sums: list[frozenset[int]] = []  # every sum of some groups' totals, in cents (worked out when first needed)
+
+        def of_parts(value: Decimal) -> bool:
+            """A group's total (or a rounding of one), or the exact sum of some groups' totals."""
+            if value in part_roundings:
+                return True
+            if not sums:
+                reached = {0}
+                for p in parts:
+                    reached |= {c + int(p * 100) for c in reached}
+                sums.append(frozenset(reached))
+            cents = value * 100
+            return cents == cents.to_integral_value() and int(cents) in sums[0]
+
         def restating(text: str) -> set[Decimal]:
+            """Roundings of the total, and the parts of a breakdown of it: each a group's total or a
+            sum of them. Another figure that some groups happen to add up to about (the other
+            kind's total, say) is no part of it."""
             rounded = roundings(expected_total)
-            return rounded | breakdown(text, expected_total, rounded, known=parts)
+            return rounded | {v for v in breakdown(text, expected_total, rounded, known=parts) if of_parts(v)}
 
         answer = Answer(place=f"your DM with {asker.real_name}", inside=lambda m: m.channel_id == dm, prompt=prompt,
                         judges=lambda text: (judge("amount", amounts(text), {expected_total}, tolerated=restating(text), show=money),),
