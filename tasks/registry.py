@@ -39,6 +39,7 @@ from tasks.crm.log_call import LogCall
 from tasks.crm.pipeline_question import PipelineQuestion
 from tasks.crm.reassign_book import ReassignDepartingRep
 from tasks.crm.stale_deals import PushStaleDeals
+from tasks.cross.log_issue import LogCustomerIssue
 from tasks.cross.pipeline_report import PipelineReport
 
 FAMILIES: tuple[TaskFamily, ...] = (
@@ -79,6 +80,7 @@ FAMILIES: tuple[TaskFamily, ...] = (
     MergeDuplicateContact(),
     AssignFollowUp(),
     PipelineReport(),
+    LogCustomerIssue(),
 )
 
 
