@@ -104,6 +104,9 @@ class PipelineReport:
             deals = rows(ctx.db, "Opportunity")
             start, end = (sf_date(d) for d in date_range("THIS_YEAR", None, ctx.company.now.date()))
             wanted = {"open": lambda d: not d["IsClosed"], "won": lambda d: d["IsWon"] and start <= d["CloseDate"] < end}
+            today = sf_date(ctx.company.now.date())
+            if any(d["IsWon"] and today < d["CloseDate"] < end for d in deals):
+                del wanted["won"]  # won deals dated later this year: "this year" to date and the calendar year differ
             value = {
                 "StageName": lambda d: d["StageName"], "Type": lambda d: d["Type"], "LeadSource": lambda d: d["LeadSource"],
                 "ForecastCategoryName": lambda d: d["ForecastCategoryName"],
@@ -208,7 +211,7 @@ class PipelineReport:
                 if not seen and not figure(value, 1000):
                     continue  # a title or the header, above the groups
                 if not key:
-                    if figure(value):
+                    if figure(value) and amount_in(value) != 0:  # a formula filled past the groups shows 0: no figure
                         total_rows.append(value)  # an amount under the column with no label: a total
                     continue
                 if _TOTAL_ROW.match(key):

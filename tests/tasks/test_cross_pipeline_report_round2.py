@@ -228,3 +228,26 @@ def test_over_the_rest_faces_deals_then_a_sumifs_summary_passes(rollout: Callabl
     assert sent.json()["ok"], sent.text
     grade = r.grade()
     assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
+
+
+def test_formulas_filled_down_past_the_groups_pass(rollout: Callable[..., Rollout]) -> None:
+    """SUMIF formulas filled a few rows further than the groups reach show 0 under no label:
+    no figure, no total row."""
+    r = rollout(TASK, variant=11)
+    f = r.facts
+
+    async def build(tools: McpTools) -> None:
+        field = f["grouping"]
+        deals = (await tools.call("salesforce_run_soql", query=f"SELECT {field}, Amount FROM Opportunity WHERE {WHERE[f['kind']]}"))["records"]
+        sid = (await tools.call("create_spreadsheet", title=f["title"]))["spreadsheetId"]
+        first = (await tools.call("list_sheets", spreadsheet_id=sid))[0]
+        labels = sorted(f["totals"])
+        report = [["Group", "Total"], *[[label, f"=SUMIF(Deals!A:A,A{i + 2},Deals!B:B)"] for i, label in enumerate(labels)],
+                  *[["", f"=SUMIF(Deals!A:A,A{i + 2},Deals!B:B)"] for i in range(len(labels), len(labels) + 4)]]
+        await tools.call("update_cells", spreadsheet_id=sid, sheet=first, range=f"A1:B{len(report)}", data=report)
+        await tools.call("create_sheet", spreadsheet_id=sid, title="Deals")
+        data = [["Group", "Amount"], *[[_group_of(d, field), d["Amount"]] for d in deals]]
+        await tools.call("update_cells", spreadsheet_id=sid, sheet="Deals", range=f"A1:B{len(data)}", data=data)
+
+    grade = _run(r, build, _reply(f, f"${f['total']:,.2f}"))
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
