@@ -118,6 +118,17 @@ def _selection_figures(service: SheetsService, spreadsheet_id: str, tab: Any, se
             ("Count", str(sum(1 for v, _ in filled if v not in (None, "")))), ("Count Numbers", str(len(values)))]
 
 
+def _cell_entered(service: SheetsService, spreadsheet_id: str, tab: Any, at: tuple[int, int]) -> dict[str, str]:
+    """What the formula bar shows for one cell, read on its own."""
+    found = service.db.execute(select(Cell.formula, Cell.kind, Cell.value, Cell.note, Cell.number_format).where(
+        Cell.spreadsheet_id == spreadsheet_id, Cell.sheet_id == tab.sheet_id, Cell.row == at[0], Cell.col == at[1])).first()
+    if found is None:
+        return {"entered": "", "shown": ""}
+    formula, kind, value, note, fmt = found
+    decoded = decode(kind, value, note)
+    return {"entered": formula if formula is not None else _entered_text(decoded, load_json(fmt)), "shown": str(display(decoded, load_json(fmt)))}
+
+
 def _entered_text(value: Any, fmt: dict[str, str] | None) -> str:
     """What the formula bar shows for a literal: dates and percentages as typed, else as shown."""
     if value is None:
@@ -132,12 +143,15 @@ def _entered_text(value: Any, fmt: dict[str, str] | None) -> str:
 
 @router.get("/d/{spreadsheet_id}", response_class=HTMLResponse)
 def spreadsheet_page(request: Request, spreadsheet_id: str, sheet: int | None = None, cell: str = "A1", top: int = 0, left: int = 0,
-                     find: str = "", env: Env = Depends(current_env)) -> HTMLResponse:
-    return render_page(request, env, spreadsheet_id, sheet, cell, top, left=left, find=find[:200])
+                     find: str = "", scrolled: bool = False, env: Env = Depends(current_env)) -> HTMLResponse:
+    """`scrolled`: the window was paged (the scroll links) and shows rows `top` and columns `left`
+    on, wherever the selection is, as scrolling leaves the selection alone; else the window
+    moves to show the selection when it is out of sight."""
+    return render_page(request, env, spreadsheet_id, sheet, cell, top, left=left, find=find[:200], scrolled=scrolled)
 
 
 def render_page(request: Request, env: Env, spreadsheet_id: str, sheet: int | None, cell: str, top: int,
-                error: str = "", typed: str | None = None, status: int = 200, left: int = 0, find: str = "") -> HTMLResponse:
+                error: str = "", typed: str | None = None, status: int = 200, left: int = 0, find: str = "", scrolled: bool = False) -> HTMLResponse:
     """One tab of a spreadsheet, `cell` (a cell or a range, as the name box shows it) selected."""
     with env_store(request).session(env) as db:
         service = SheetsService(db)
@@ -157,23 +171,25 @@ def render_page(request: Request, env: Env, spreadsheet_id: str, sheet: int | No
         selected = area.bounded(tab.row_count, tab.column_count)
         anchor, corner = _ends(cell, selected)
         top = max(0, min(top, tab.row_count - 1))
-        if not (top <= selected.r1 < top + SHOWN_ROWS or top <= corner[0] < top + SHOWN_ROWS):  # the window shows the selection's
+        if not (scrolled or top <= selected.r1 < top + SHOWN_ROWS or top <= corner[0] < top + SHOWN_ROWS):  # the window shows the selection's
             top = max(0, selected.r1 - SHOWN_ROWS // 2)                                           # start, or the corner it grows at
         left = max(0, min(left, tab.column_count - 1))
-        if not (left <= selected.c1 < left + SHOWN_COLS or left <= corner[1] < left + SHOWN_COLS):
+        if not (scrolled or left <= selected.c1 < left + SHOWN_COLS or left <= corner[1] < left + SHOWN_COLS):
             left = max(0, selected.c1 - SHOWN_COLS // 2)
         grid = _grid(service, spreadsheet.id, tab, top, left)
         header_row = service.db.execute(select(Cell.col, Cell.kind, Cell.value, Cell.note, Cell.number_format).where(
             Cell.spreadsheet_id == spreadsheet.id, Cell.sheet_id == tab.sheet_id, Cell.row == 0).order_by(Cell.col)).all()
         headers = [str(display(decode(kind, value, note), load_json(fmt))) for _, kind, value, note, fmt in header_row if kind]
         last_row = service.db.scalar(select(func.max(Cell.row)).where(Cell.spreadsheet_id == spreadsheet.id, Cell.sheet_id == tab.sheet_id))
-        current = grid["cells"].get((selected.r1, selected.c1), {"entered": "", "shown": ""})
+        current = grid["cells"].get(anchor) or _cell_entered(service, spreadsheet.id, tab, anchor)  # (out of the window when paged away)
         context = {
             "base": _base(env), "spreadsheet": spreadsheet, "tabs": tabs, "tab": tab, "grid": grid, "role": service.role(spreadsheet.id),
             "selected": cell_name(selected.r1, selected.c1) if area.is_cell else area.a1(with_sheet=False),
             "sel_row": selected.r1, "sel_col": selected.c1, "sel": (selected.r1, selected.c1, selected.r2, selected.c2), "ends": (*anchor, *corner),
             "entered": current["entered"] if typed is None else typed, "error": error, "top": top, "shown_rows": SHOWN_ROWS,
             "quote": quote, "columns": [column_letter(c) for c in range(tab.column_count)], "left": left, "shown_cols": SHOWN_COLS,
+            "ends_text": f"{cell_name(*anchor)}:{cell_name(*corner)}" if RANGE_ENDS.match(cell) else (
+                cell_name(selected.r1, selected.c1) if area.is_cell else area.a1(with_sheet=False)),
             "used_rows": (last_row or 0) + 1, "find": find, "headers": [h for h in headers if h.strip()], "figures": _selection_figures(service, spreadsheet.id, tab, selected), "page": _paging(tab, top, left),
         }
     return templates.TemplateResponse(request, "sheet.html", context, status_code=status)

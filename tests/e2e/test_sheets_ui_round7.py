@@ -138,6 +138,27 @@ def test_fill_formula_column_selected_with_shift_arrows(live_server: Any, page: 
     assert ui_writes(live_server, task.id) == ["sheets.values.update", "sheets.values.update", "sheets.spreadsheets.batchUpdate"]
 
 
+@pytest.mark.parametrize("task", [("sheets/fill-formula-column-v1", 4, 0)], indirect=True, ids=["v4-seed0"])
+def test_fill_formula_column_by_scrolling_down_and_shift_clicking(live_server: Any, page: Page, task: Any) -> None:
+    """Click the first formula, scroll down a window (the scroll link keeps the selection, as
+    scrolling does), Shift-click the last deal's cell, Ctrl+D."""
+    letter, header, last = re.search(r'fill column ([A-Z]) .*? put the header "([^"]+)" in \1\d.*?\(\1\d+:\1(\d+)\)', task.task.prompt).groups()
+    open_sheet(page, live_server, task.id, FORECAST)
+    enter(page, f"{letter}1", header)
+    enter(page, f"{letter}2", ROW_FORMULAS[header])
+    cell(page, f"{letter}2").click()
+    page.get_by_role("link", name=re.compile(r"^▼ Rows 61")).click()
+    expect(cell(page, f"{letter}{last}")).to_be_visible()
+    expect(name_box(page)).to_have_value(f"{letter}2")  # still selected, out of sight
+    expect(page.get_by_label("Formula bar")).to_have_value(ROW_FORMULAS[header])
+    cell(page, f"{letter}{last}").click(modifiers=["Shift"])
+    expect(name_box(page)).to_have_value(f"{letter}2:{letter}{last}")
+    selected(page).press("Control+d")
+    expect(page.get_by_role("alert")).to_have_count(0)
+    expect(cell(page, f"{letter}{last}")).not_to_have_text("")
+    graded(live_server, task.id)
+
+
 # --- fix-broken-formula: read the cell's formula, compare it with its neighbours', fix it in the bar.
 
 @cases("sheets/fix-broken-formula-v1", (3, 1), (4, 1))
