@@ -59,7 +59,8 @@ def api_base(request: Request) -> str:
     if cut < 0:
         return str(request.url).split("/rest/", 1)[0]
     host = next((value for name, value in scope["headers"] if name == b"host"), None)
-    key = (scope.get("scheme"), scope.get("server"), host, path[:cut])
+    server = scope.get("server")  # a (host, port) pair, which ASGI lets a server pass as a list
+    key = (scope.get("scheme"), tuple(server) if server is not None else None, host, path[:cut])
     base = _BASES.get(key)
     if base is None:
         if len(_BASES) >= _MAX_BASES:
