@@ -152,10 +152,19 @@ class PipelineReport:
                   "Build it from Salesforce in Google Sheets, then reply to them in that DM.")
         wanted_title = _key(title)
 
+        looked_up = object()  # this instance's key for its answer in a grading transaction's session info
+
         def reports(db: Session) -> list[str]:
-            """The new spreadsheets with the asked title (the agent's: not seeded)."""
+            """The new spreadsheets with the asked title (the agent's: not seeded). Read once per
+            grading transaction: the sheet check and each table's collateral rule ask it."""
+            transaction = db.get_transaction()
+            kept = db.info.get(looked_up)
+            if kept is not None and transaction is not None and kept[0] is transaction:
+                return kept[1]
             made = db.execute(select(Spreadsheet.id, Spreadsheet.title)).all()
-            return sorted(i for i, t in made if i not in seeded and _key(t) == wanted_title)
+            found = sorted(i for i, t in made if i not in seeded and _key(t) == wanted_title)
+            db.info[looked_up] = (transaction, found)
+            return found
 
         def amount_in(value: Any) -> float | None:
             if isinstance(value, (int, float)) and not isinstance(value, bool):
