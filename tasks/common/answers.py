@@ -13,6 +13,7 @@ blocks) into that text first.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -465,6 +466,8 @@ def breakdown(text: str, total: Decimal, tolerated: Collection[Decimal] = (), kn
         return set()  # "…, not sure, 400,000 maybe": a figure in a doubting sentence is offered, not a part
     if all(any(v == k or v in roundings(k) for k in known) for v in others):
         return set(others)
+    if known and not all(_sum_of_some(v, known) for v in others):
+        return set()  # the total's parts are known: a figure some of them only come near is another figure
     if len(others) < 2:
         return set()
 
@@ -481,6 +484,28 @@ def breakdown(text: str, total: Decimal, tolerated: Collection[Decimal] = (), kn
             if all(any(adds_up(sub, value) for n in range(2, len(parts)) for sub in combinations(parts, n)) for value in rest):
                 return set(others)
     return set()
+
+
+_MAX_SUMS = 1 << 16
+
+
+@functools.lru_cache(maxsize=64)
+def _sums(parts: tuple[Decimal, ...]) -> frozenset[int] | None:
+    """Every sum of some of `parts`, in cents; None when there are too many to list."""
+    reached = {0}
+    for part in parts:
+        reached |= {c + int(part * 100) for c in reached}
+        if len(reached) > _MAX_SUMS:
+            return None
+    return frozenset(reached)
+
+
+def _sum_of_some(value: Decimal, known: Collection[Decimal]) -> bool:
+    """Whether `value` is exactly what some of the `known` parts add up to (a subtotal, "$900,000
+    of it from Acme"); when the sums are too many to list, any value is."""
+    sums = _sums(tuple(sorted(known)))
+    cents = value * 100
+    return sums is None or cents == cents.to_integral_value() and int(cents) in sums
 
 
 _SENTENCE = re.compile(r"(?<=[;!?\n])|(?<=\.)(?!\d)")  # ends kept: a question mark doubts its sentence

@@ -239,27 +239,12 @@ class PipelineReport:
         expected_total = Decimal(str(grand)).normalize()
         parts = [Decimal(str(v)).normalize() for v in totals.values()]
 
-        part_roundings = {r for p in parts for r in roundings(p)}
-        sums: list[frozenset[int]] = []  # every sum of some groups' totals, in cents (worked out when first needed)
-
-        def of_parts(value: Decimal) -> bool:
-            """A group's total (or a rounding of one), or the exact sum of some groups' totals."""
-            if value in part_roundings:
-                return True
-            if not sums:
-                reached = {0}
-                for p in parts:
-                    reached |= {c + int(p * 100) for c in reached}
-                sums.append(frozenset(reached))
-            cents = value * 100
-            return cents == cents.to_integral_value() and int(cents) in sums[0]
-
         def restating(text: str) -> set[Decimal]:
             """Roundings of the total, and the parts of a breakdown of it: each a group's total or a
             sum of them. Another figure that some groups happen to add up to about (the other
             kind's total, say) is no part of it."""
             rounded = roundings(expected_total)
-            return rounded | {v for v in breakdown(text, expected_total, rounded, known=parts) if of_parts(v)}
+            return rounded | breakdown(text, expected_total, rounded, known=parts)
 
         answer = Answer(place=f"your DM with {asker.real_name}", inside=lambda m: m.channel_id == dm, prompt=prompt,
                         judges=lambda text: (judge("amount", amounts(text), {expected_total}, tolerated=restating(text), show=money),),

@@ -55,12 +55,27 @@ def _parts(total: float) -> list[float]:
 
 
 def test_a_total_broken_down_into_its_parts_passes(rollout: Callable[..., Rollout]) -> None:
-    """Was 0.0: each part read as a second figure, a hedge."""
+    """Was 0.0: each part read as a second figure, a hedge. The parts are the rep's own deals:
+    the largest, and the rest together."""
+    r = rollout(PIPELINE, where=lambda f: f["kind"] == "open")
+    f = r.facts
+    deals = sorted((d["Amount"] for d in soql(r, f"SELECT Amount FROM Opportunity WHERE OwnerId = '{f['rep']}' AND IsClosed = false "
+                                                 "AND Amount != null")), reverse=True)
+    if len(deals) < 2:
+        pytest.skip("the rep has one open deal")
+    a, b = deals[0], sum(deals[1:])
+    answer(r, f"${f['total']:,.0f} in total: ${a:,.0f} from the largest deal and ${b:,.0f} from the others.")
+    assert r.passes(), json.dumps(r.grade())
+
+
+def test_parts_that_are_not_its_deals_fail(rollout: Callable[..., Rollout]) -> None:
+    """Two figures that add up to the total but are no deals of the rep (nor sums of them) are
+    other figures, not a breakdown: the answer names three amounts."""
     r = rollout(PIPELINE)
     total = r.facts["total"]
     a, b = _parts(total)
-    answer(r, f"${total:,.0f} in total, from two deals: ${a:,.0f} and ${b:,.0f}.")
-    assert r.passes(), json.dumps(r.grade())
+    answer(r, f"${total:,.0f} in total, from two deals: ${a + 1:,.0f} and ${b - 1:,.0f}.")
+    assert r.fails(), json.dumps(r.grade())
 
 
 @pytest.mark.parametrize("form", ["${total:,.0f} (${a:,.0f} + ${b:,.0f}), or maybe ${more:,.0f}",
