@@ -191,6 +191,12 @@ async def edit_comment(request: Request, version: str, issue: str, comment_id: s
     return await run(request, env, "tickets.editComment", {"issue": issue, "comment_id": comment_id, "body": body.get("body"), "api": v})
 
 
+@router.delete(API + "/issue/{issue}/comment/{comment_id}")
+async def delete_comment(request: Request, version: str, issue: str, comment_id: str, env: Env = Depends(current_env)) -> Response:
+    version_of(version)
+    return await run(request, env, "tickets.deleteComment", {"issue": issue, "comment_id": comment_id}, status=204)
+
+
 @router.get(API + "/issue/{issue}/changelog")
 async def changelog(request: Request, version: str, issue: str, env: Env = Depends(current_env)) -> Response:
     q = request.query_params
@@ -214,8 +220,33 @@ async def add_worklog(request: Request, version: str, issue: str, env: Env = Dep
         body = await body_of(request)
     except BadBody as problem:
         return bad(problem)
+    q = request.query_params
     return await run(request, env, "tickets.addWorklog", {"issue": issue, "time_spent": body.get("timeSpent"), "time_spent_seconds": body.get("timeSpentSeconds"),
-                                                           "comment": body.get("comment"), "started": body.get("started"), "api": v}, status=201)
+                                                           "comment": body.get("comment"), "started": body.get("started"), "api": v,
+                                                           "adjust_estimate": q.get("adjustEstimate"), "new_estimate": q.get("newEstimate"),
+                                                           "reduce_by": q.get("reduceBy")}, status=201)
+
+
+@router.put(API + "/issue/{issue}/worklog/{worklog_id}")
+async def update_worklog(request: Request, version: str, issue: str, worklog_id: str, env: Env = Depends(current_env)) -> Response:
+    v = version_of(version)
+    try:
+        body = await body_of(request)
+    except BadBody as problem:
+        return bad(problem)
+    q = request.query_params
+    return await run(request, env, "tickets.updateWorklog", {"issue": issue, "worklog_id": worklog_id, "time_spent": body.get("timeSpent"),
+                                                              "time_spent_seconds": body.get("timeSpentSeconds"), "comment": body.get("comment"),
+                                                              "started": body.get("started"), "adjust_estimate": q.get("adjustEstimate"),
+                                                              "new_estimate": q.get("newEstimate"), "api": v})
+
+
+@router.delete(API + "/issue/{issue}/worklog/{worklog_id}")
+async def delete_worklog(request: Request, version: str, issue: str, worklog_id: str, env: Env = Depends(current_env)) -> Response:
+    version_of(version)
+    q = request.query_params
+    return await run(request, env, "tickets.deleteWorklog", {"issue": issue, "worklog_id": worklog_id, "adjust_estimate": q.get("adjustEstimate"),
+                                                              "new_estimate": q.get("newEstimate"), "increase_by": q.get("increaseBy")}, status=204)
 
 
 @router.get(API + "/issue/{issue}/editmeta")
@@ -227,7 +258,69 @@ async def edit_meta(request: Request, version: str, issue: str, env: Env = Depen
 @router.get(API + "/issue/{issue}/remotelink")
 async def remote_links(request: Request, version: str, issue: str, env: Env = Depends(current_env)) -> Response:
     version_of(version)
-    return await run(request, env, "tickets.getRemoteLinks", {"issue": issue})
+    return await run(request, env, "tickets.getRemoteLinks", {"issue": issue, "global_id": request.query_params.get("globalId") or None})
+
+
+def _remote_link(body: dict[str, Any]) -> dict[str, Any]:
+    """A remote link's body ({"globalId", "application", "relationship", "object": {"url", "title",
+    "summary", "icon": {"url16x16", "title"}, "status": {"resolved"}}}) as the operation's arguments."""
+    obj = body.get("object") if isinstance(body.get("object"), dict) else {}
+    icon = obj.get("icon") if isinstance(obj.get("icon"), dict) else {}
+    status = obj.get("status") if isinstance(obj.get("status"), dict) else {}
+    return {"url": obj.get("url"), "title": obj.get("title"), "summary": obj.get("summary"), "relationship": body.get("relationship"),
+            "icon_url": icon.get("url16x16"), "icon_title": icon.get("title"), "global_id": body.get("globalId"),
+            "application": body.get("application"), "resolved": status.get("resolved")}
+
+
+@router.post(API + "/issue/{issue}/remotelink")
+async def add_remote_link(request: Request, version: str, issue: str, env: Env = Depends(current_env)) -> Response:
+    """201 with the new link's {id, self}; 200 when a link with the body's globalId was there and is updated."""
+    version_of(version)
+    try:
+        body = await body_of(request)
+    except BadBody as problem:
+        return bad(problem)
+    updated: list[bool] = []
+
+    def shape(answer: dict[str, Any]) -> dict[str, Any]:
+        updated.append(bool(answer.get("_updated")))
+        return {"id": answer["id"], "self": answer["self"]}
+
+    response = await run(request, env, "tickets.createRemoteLink", {"issue": issue, **_remote_link(body)}, status=201, shape=shape)
+    if updated and updated[0]:
+        response.status_code = 200
+    return response
+
+
+@router.get(API + "/issue/{issue}/remotelink/{link_id}")
+async def remote_link(request: Request, version: str, issue: str, link_id: str, env: Env = Depends(current_env)) -> Response:
+    version_of(version)
+    return await run(request, env, "tickets.getRemoteLink", {"issue": issue, "link_id": link_id})
+
+
+@router.put(API + "/issue/{issue}/remotelink/{link_id}")
+async def update_remote_link(request: Request, version: str, issue: str, link_id: str, env: Env = Depends(current_env)) -> Response:
+    version_of(version)
+    try:
+        body = await body_of(request)
+    except BadBody as problem:
+        return bad(problem)
+    return await run(request, env, "tickets.updateRemoteLink", {"issue": issue, "link_id": link_id, **_remote_link(body)}, status=204)
+
+
+@router.delete(API + "/issue/{issue}/remotelink/{link_id}")
+async def delete_remote_link(request: Request, version: str, issue: str, link_id: str, env: Env = Depends(current_env)) -> Response:
+    version_of(version)
+    return await run(request, env, "tickets.deleteRemoteLink", {"issue": issue, "link_id": link_id}, status=204)
+
+
+@router.delete(API + "/issue/{issue}/remotelink")
+async def delete_remote_link_by_global_id(request: Request, version: str, issue: str, env: Env = Depends(current_env)) -> Response:
+    version_of(version)
+    global_id = request.query_params.get("globalId")
+    if not global_id:
+        return bad(ValueError("globalId is required: DELETE …/remotelink?globalId=… (or …/remotelink/{linkId})"))
+    return await run(request, env, "tickets.deleteRemoteLink", {"issue": issue, "global_id": global_id}, status=204)
 
 
 @router.get(API + "/issue/{issue}/watchers")

@@ -9,13 +9,13 @@ from typing import Any, Literal
 
 from sqlalchemy import select
 
-from apps.tickets import catalog, shapes
+from apps.tickets import catalog, edits, shapes
 from apps.tickets import queries as Q
 from apps.tickets import fields as F
 from apps.tickets.drafts import Draft
 from apps.tickets.errors import TicketsError, not_found
 from apps.tickets.ids import format_duration, jira_time, parse_duration, parse_time
-from apps.tickets.models import ChangeItem, Comment, Issue, Link, RemoteLink, User, Watcher, Worklog
+from apps.tickets.models import ChangeItem, Comment, Issue, Link, User, Watcher, Worklog
 from apps.tickets.params import CloudId, Body, DateText, Duration, IssueRef, IssueRefs, Limit, Offset, Style, UserRef
 from officegym.core.operations import operation
 
@@ -90,6 +90,19 @@ def edit_comment(self, issue: IssueRef, comment_id: str, body: Body, api: str = 
     found.updated = self.stamp()
     self.db.flush()
     return _comment_out(self, row, style, api)
+
+
+@operation("tickets.deleteComment", writes=True)
+def delete_comment(self, issue: IssueRef, comment_id: str) -> dict[str, Any]:
+    """Delete one of your comments."""
+    found = self.issue(issue)
+    row = _comment_row(self, found, comment_id)
+    if row.author_id != self.actor_id:
+        raise TicketsError("forbidden", "You do not have the permission to delete this comment: only its author can.", status=403)
+    self.db.delete(row)
+    found.updated = self.stamp()
+    self.db.flush()
+    return {}
 
 
 @operation("tickets.getComments")
@@ -207,17 +220,6 @@ def move_issues(self, issues: IssueRefs, to: Literal["epic", "no_epic", "backlog
     return {}
 
 
-@operation("tickets.getRemoteLinks")
-def get_remote_links(self, issue: IssueRef, style: Style = "jira") -> dict[str, Any]:
-    """An issue's links to pages outside Jira (a support ticket's Salesforce case)."""
-    found = self.issue(issue)
-    links = list(self.db.scalars(select(RemoteLink).where(RemoteLink.issue_id == found.id).order_by(RemoteLink.id)))
-    if style == "simplified":
-        return {"_list": [{"id": str(r.id), "url": r.url, "title": r.title} for r in links]}
-    return {"_list": [{"id": r.id, "self": f"{self.base}/rest/api/3/issue/{found.key}/remotelink/{r.id}", "application": {},
-                       "object": {"url": r.url, "title": r.title, "icon": {}, "status": {"icon": {}}}} for r in links]}
-
-
 # -- watchers ------------------------------------------------------------------------------
 @operation("tickets.getWatchers")
 def get_watchers(self, issue: IssueRef, style: Style = "jira") -> dict[str, Any]:
@@ -256,37 +258,140 @@ def remove_watcher(self, issue: IssueRef, account: UserRef | None = None, style:
 
 
 # -- worklogs ------------------------------------------------------------------------------
-@operation("tickets.addWorklog", writes=True)
-def add_worklog(self, issue: IssueRef, time_spent: Duration | None = None, comment: Body | None = None, started: DateText | None = None,
-                time_spent_seconds: int | None = None, api: str = "3", style: Style = "jira", cloud_id: CloudId | None = None) -> dict[str, Any]:
-    """Log time on an issue ("1h 30m"; 1d = 8h, 1w = 5d)."""
-    self.check_cloud(cloud_id)
-    found = self.draft(issue)
+AdjustEstimate = Literal["auto", "leave", "new", "manual"]
+
+
+def _work_seconds(time_spent: str | None, time_spent_seconds: int | None, required: bool = True) -> int | None:
+    """The time a worklog records, from Jira's text ("1h 30m") or its seconds."""
     seconds = time_spent_seconds
     if time_spent is not None and str(time_spent).strip():
         seconds = parse_duration(str(time_spent))
         if seconds is None:
             raise TicketsError("invalid_field", f"Invalid time duration entered: {str(time_spent)[:40]!r}. Use e.g. '1h 30m', '2d', '45m'.", field="timeLogged")
+    if seconds is None and not required:
+        return None
     if seconds is None or seconds < 60 or seconds > MAX_WORK_SECONDS:
         raise TicketsError("invalid_field", "Time spent is required: at least 1m and at most 10w, e.g. '1h 30m'.", field="timeLogged")
-    when = self.stamp()
-    if started:
-        try:
-            moment = parse_time(started) if "T" in started else parse_time(f"{started[:10]}T09:00:00.000+0000")
-        except ValueError:
-            raise TicketsError("invalid_field", f"started must look like '2026-01-15T10:30:00.000+0000'; got {started[:40]!r}.", field="started") from None
-        when = jira_time(moment)
+    return seconds
+
+
+def _started(started: str) -> str:
+    try:
+        moment = parse_time(started) if "T" in started else parse_time(f"{started[:10]}T09:00:00.000+0000")
+    except ValueError:
+        raise TicketsError("invalid_field", f"started must look like '2026-01-15T10:30:00.000+0000'; got {started[:40]!r}.", field="started") from None
+    return jira_time(moment)
+
+
+def _adjust(issue: Any, mode: str | None, worked: int, new_estimate: str | None, manual: str | None, manual_name: str,
+            changes: list[tuple[str, Any, Any, Any, Any]]) -> None:
+    """Jira's adjustEstimate: the issue's remaining estimate after `worked` seconds of logged work
+    were added (negative: taken away). "auto" takes the work off the remaining estimate (never
+    below 0; an issue with no estimate keeps none), "leave" keeps it, "new" sets it to
+    `new_estimate`, "manual" moves it by `manual` (reduceBy when logging, increaseBy when deleting)."""
+    mode = mode or "auto"
+    if mode == "leave":
+        return
+    if mode == "new":
+        if new_estimate is None or not str(new_estimate).strip():
+            raise TicketsError("invalid_field", "newEstimate is required when adjustEstimate is 'new', e.g. '2d'.", field="newEstimate")
+        edits.set_remaining(issue, edits.estimate(new_estimate, "newEstimate"), changes)
+    elif mode == "manual":
+        if manual is None or not str(manual).strip():
+            raise TicketsError("invalid_field", f"{manual_name} is required when adjustEstimate is 'manual', e.g. '1h'.", field=manual_name)
+        amount = edits.estimate(manual, manual_name) or 0
+        now = issue.remaining_estimate or 0
+        edits.set_remaining(issue, max(0, now - amount if worked >= 0 else now + amount), changes)
+    elif issue.remaining_estimate is not None:
+        edits.set_remaining(issue, max(0, issue.remaining_estimate - worked), changes)
+
+
+@operation("tickets.addWorklog", writes=True)
+def add_worklog(self, issue: IssueRef, time_spent: Duration | None = None, comment: Body | None = None, started: DateText | None = None,
+                time_spent_seconds: int | None = None, adjust_estimate: AdjustEstimate | None = None, new_estimate: Duration | None = None,
+                reduce_by: Duration | None = None, api: str = "3", style: Style = "jira", cloud_id: CloudId | None = None) -> dict[str, Any]:
+    """Log time on an issue ("1h 30m"; 1d = 8h, 1w = 5d). adjustEstimate: auto (default) takes the
+    time off the remaining estimate, leave keeps it, new sets it to newEstimate, manual reduces it by reduceBy."""
+    self.check_cloud(cloud_id)
+    found = self.draft(issue)
+    seconds = _work_seconds(time_spent, time_spent_seconds)
+    when = _started(started) if started else self.stamp()
     total = Q.TIME_SPENT.scalar(self.db, issue_id=found.id) or 0
     row = Q.WorklogRow(id=max(Q.MAX_WORKLOG_ID.scalar(self.db) or 0, 9999) + 1, issue_id=found.id, author_id=self.actor_id, seconds=seconds,
-                       started=when, created=self.stamp(), comment=F.text(comment, "comment") if comment else "")
+                       started=when, created=self.stamp(), comment=F.text(comment, "comment") if comment else "", updated=None)
+    changes: list[tuple[str, Any, Any, Any, Any]] = []
+    _adjust(found, adjust_estimate, seconds, new_estimate, reduce_by, "reduceBy", changes)
     Q.INSERT_WORKLOG.run(self.db, **row._asdict())
-    self.record(found, [("timespent", str(total), str(total), str(total + seconds), str(total + seconds))])
+    self.record(found, [*changes, ("timespent", str(total), str(total), str(total + seconds), str(total + seconds)),
+                        ("WorklogId", None, None, str(row.id), str(row.id))])
     found.save(self.db)
     author = Q.USER_BY_ID.first(self.db, id=self.actor_id)
     if style == "simplified":
         return {"message": "Worklog added successfully", "worklog": {"id": str(row.id), "time_spent": format_duration(seconds),
                 "time_spent_seconds": seconds, "started": row.started, "comment": row.comment, "author": author.display_name if author else None}}
     return shapes.worklog(row, author, self.base, v3=api != "2")
+
+
+def _own_worklog(self, found: Any, worklog_id: str, verb: str) -> Worklog:
+    row = self.db.get(Worklog, int(worklog_id)) if str(worklog_id).strip().isdigit() and len(str(worklog_id).strip()) < 10 else None
+    if row is None or row.issue_id != found.id:
+        raise not_found("worklog", f"Worklog {str(worklog_id)[:20]!r} does not exist on {found.key} (see its worklogs).")
+    if row.author_id != self.actor_id:
+        raise TicketsError("forbidden", f"You do not have the permission to {verb} this worklog: only its author can.", status=403)
+    return row
+
+
+@operation("tickets.updateWorklog", writes=True)
+def update_worklog(self, issue: IssueRef, worklog_id: str, time_spent: Duration | None = None, comment: Body | None = None,
+                   started: DateText | None = None, time_spent_seconds: int | None = None, adjust_estimate: AdjustEstimate | None = None,
+                   new_estimate: Duration | None = None, api: str = "3") -> dict[str, Any]:
+    """Change one of your worklogs (its time, description or start). adjustEstimate: auto (default)
+    moves the remaining estimate by the change in time spent, leave keeps it, new sets it to newEstimate."""
+    if adjust_estimate == "manual":
+        raise TicketsError("invalid_field", "adjustEstimate for an edited worklog is one of: auto, leave, new.", field="adjustEstimate")
+    found = self.draft(issue)
+    row = _own_worklog(self, found, worklog_id, "edit")
+    seconds = _work_seconds(time_spent, time_spent_seconds, required=False)
+    if seconds is None and comment is None and not started:
+        raise TicketsError("invalid_arguments", "nothing to update: pass timeSpent (e.g. '2h'), comment or started.")
+    before = row.seconds
+    total = Q.TIME_SPENT.scalar(self.db, issue_id=found.id) or 0
+    changes: list[tuple[str, Any, Any, Any, Any]] = []
+    if seconds is not None:
+        _adjust(found, adjust_estimate, seconds - before, new_estimate, None, "", changes)
+        row.seconds = seconds
+        changes.append(("timespent", str(total), str(total), str(total - before + seconds), str(total - before + seconds)))
+    elif adjust_estimate == "new":
+        _adjust(found, "new", 0, new_estimate, None, "", changes)
+    if comment is not None:
+        row.comment = F.text(comment, "comment")
+    if started:
+        row.started = _started(started)
+    row.updated = self.stamp()
+    self.db.flush()
+    self.record(found, changes)
+    found.updated = self.stamp()
+    found.save(self.db)
+    return shapes.worklog(row, Q.USER_BY_ID.first(self.db, id=row.author_id), self.base, v3=api != "2")
+
+
+@operation("tickets.deleteWorklog", writes=True)
+def delete_worklog(self, issue: IssueRef, worklog_id: str, adjust_estimate: AdjustEstimate | None = None, new_estimate: Duration | None = None,
+                   increase_by: Duration | None = None) -> dict[str, Any]:
+    """Delete one of your worklogs. adjustEstimate: auto (default) gives its time back to the
+    remaining estimate, leave keeps it, new sets it to newEstimate, manual increases it by increaseBy."""
+    found = self.draft(issue)
+    row = _own_worklog(self, found, worklog_id, "delete")
+    total = Q.TIME_SPENT.scalar(self.db, issue_id=found.id) or 0
+    changes: list[tuple[str, Any, Any, Any, Any]] = []
+    _adjust(found, adjust_estimate, -row.seconds, new_estimate, increase_by, "increaseBy", changes)
+    changes += [("timespent", str(total), str(total), str(total - row.seconds), str(total - row.seconds)),
+                ("WorklogId", str(row.id), str(row.id), None, None)]
+    self.db.delete(row)
+    self.db.flush()
+    self.record(found, changes)
+    found.save(self.db)
+    return {}
 
 
 @operation("tickets.getWorklogs")
@@ -296,7 +401,7 @@ def get_worklogs(self, issue: IssueRef, api: str = "3", style: Style = "jira") -
     rows = list(self.db.scalars(select(Worklog).where(Worklog.issue_id == found.id).order_by(Worklog.started, Worklog.id)))
     users = {u.account_id: u for u in self.db.scalars(select(User).where(User.account_id.in_({r.author_id for r in rows})))}
     if style == "simplified":  # mcp-atlassian's entries: the comment as text, the author by name
-        return {"worklogs": [{"id": str(r.id), "comment": r.comment or "", "created": r.created, "updated": r.created, "started": r.started,
+        return {"worklogs": [{"id": str(r.id), "comment": r.comment or "", "created": r.created, "updated": r.updated or r.created, "started": r.started,
                               "time_spent": format_duration(r.seconds), "time_spent_seconds": r.seconds,
                               "author": users[r.author_id].display_name if r.author_id in users else "Unknown"} for r in rows]}
     return {"startAt": 0, "maxResults": len(rows), "total": len(rows),

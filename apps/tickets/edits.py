@@ -16,13 +16,14 @@ from apps.tickets import catalog
 from apps.tickets import fields as F
 from apps.tickets import queries as Q
 from apps.tickets.errors import TicketsError
+from apps.tickets.ids import parse_duration
 from apps.tickets.models import Component, Issue, IssueComponent, IssueVersion, Label, Version
 
 MAX_SUMMARY = 255
 MAX_TEXT = 32_767  # Jira's limit for a text field
 _LABEL = re.compile(r"^\S{1,255}$")
 EDITABLE = {"summary", "description", "issuetype", "priority", "assignee", "reporter", "labels", "components", "fixVersions", "duedate",
-            "parent", "story_points", "case_number"}
+            "parent", "story_points", "case_number", "timetracking"}
 
 
 def _num(value: float | None) -> str | None:
@@ -102,9 +103,51 @@ def apply(self, issue: Issue, values: dict[str, Any], creating: bool = False) ->
         case = (F.ref(values["case_number"], "value") or "").strip()[:32] or None
         changes.append(("Salesforce Case", None, issue.case_number, None, case))
         issue.case_number = case
+    if "timetracking" in values:
+        set_estimates(issue, values["timetracking"], changes)
     if "parent" in values or creating:
         self.set_parent(issue, F.ref(values.get("parent"), "key", "id"), changes, creating)
     return changes
+
+def estimate(value: Any, name: str) -> int | None:
+    """An estimate in Jira's duration text ("2d 4h", "90m"; a bare number is minutes), or None to clear it."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    text = str(value).strip()
+    seconds = parse_duration(f"{text}m" if text.isdigit() else text)
+    if seconds is None or seconds > MAX_ESTIMATE:
+        raise TicketsError("invalid_field", f"Invalid time duration entered for {name}: {text[:40]!r}. Use e.g. '2d', '4h 30m', '45m'.",
+                           field="timetracking")
+    return seconds
+
+
+def set_estimates(issue: Any, value: Any, changes: list) -> None:
+    """Jira's time tracking field: {"originalEstimate": "2d", "remainingEstimate": "1d 4h"}. An
+    original estimate set while no remaining estimate is, sets that too (Jira's default)."""
+    if not isinstance(value, dict) or not set(value) & {"originalEstimate", "remainingEstimate"}:
+        raise TicketsError("invalid_field", "timetracking takes {\"originalEstimate\": \"2d\", \"remainingEstimate\": \"1d 4h\"}.", field="timetracking")
+    given = {key: estimate(value[key], key) for key in ("originalEstimate", "remainingEstimate") if key in value}
+    if "originalEstimate" in given:
+        changes.append(("timeoriginalestimate", _seconds(issue.original_estimate), _seconds(issue.original_estimate),
+                        _seconds(given["originalEstimate"]), _seconds(given["originalEstimate"])))
+        issue.original_estimate = given["originalEstimate"]
+        if "remainingEstimate" not in given and issue.remaining_estimate is None:
+            given["remainingEstimate"] = given["originalEstimate"]
+    if "remainingEstimate" in given:
+        set_remaining(issue, given["remainingEstimate"], changes)
+
+
+def set_remaining(issue: Any, seconds: int | None, changes: list) -> None:
+    changes.append(("timeestimate", _seconds(issue.remaining_estimate), _seconds(issue.remaining_estimate), _seconds(seconds), _seconds(seconds)))
+    issue.remaining_estimate = seconds
+
+
+def _seconds(value: int | None) -> str | None:
+    return None if value is None else str(value)
+
+
+MAX_ESTIMATE = 100 * 5 * 8 * 3600  # a hundred working weeks
+
 
 def set_parent(self, issue: Issue, ref: str | None, changes: list, creating: bool) -> None:
     kind = catalog.issue_type(issue.issue_type)

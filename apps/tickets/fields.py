@@ -17,6 +17,7 @@ ALIASES = {
     "parent": "parent", "project": "project", "resolution": "resolution",
     catalog.STORY_POINTS: "story_points", "story points": "story_points", "story_points": "story_points", "storypoints": "story_points",
     catalog.CASE_FIELD: "case_number", "salesforce case": "case_number", "salesforce_case": "case_number",
+    "timetracking": "timetracking", "time_tracking": "timetracking",
     "epic link": "parent", "epic_link": "parent", "customfield_10014": "parent",
 }
 # A canonical name → the field id Jira's clients send it by (errors name fields this way).

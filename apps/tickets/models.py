@@ -73,6 +73,8 @@ class Issue(Base):
     story_points: Mapped[float | None] = mapped_column(Float, nullable=True)
     case_number: Mapped[str | None] = mapped_column(String(32), nullable=True)  # customfield_10050
     rank: Mapped[int] = mapped_column(Integer, default=0)  # backlog order
+    original_estimate: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)  # seconds (timeoriginalestimate)
+    remaining_estimate: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)  # seconds (timeestimate)
 
     __table_args__ = (
         Index("ix_tickets_issues_project", "project_key", "number"),
@@ -113,11 +115,23 @@ class Link(Base):
 
 
 class RemoteLink(Base):
+    """A web link (Jira's remote issue link): the linked object's url and title, with what the
+    linking application says about it. `global_id` names the object in its own system, so a
+    second link with the same one updates the first."""
+
     __tablename__ = "tickets_remote_links"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     issue_id: Mapped[int] = mapped_column(ForeignKey("tickets_issues.id"), index=True)
     url: Mapped[str] = mapped_column(Text)
     title: Mapped[str] = mapped_column(String(255))
+    global_id: Mapped[str | None] = mapped_column(String(255), nullable=True, default=None)
+    relationship: Mapped[str | None] = mapped_column(String(255), nullable=True, default=None)
+    summary: Mapped[str | None] = mapped_column(Text, nullable=True, default=None)
+    icon_url: Mapped[str | None] = mapped_column(Text, nullable=True, default=None)
+    icon_title: Mapped[str | None] = mapped_column(String(255), nullable=True, default=None)
+    application_type: Mapped[str | None] = mapped_column(String(255), nullable=True, default=None)
+    application_name: Mapped[str | None] = mapped_column(String(255), nullable=True, default=None)
+    resolved: Mapped[bool | None] = mapped_column(Boolean, nullable=True, default=None)
 
 
 class Comment(Base):
@@ -145,6 +159,7 @@ class Worklog(Base):
     started: Mapped[str] = mapped_column(TIME)
     created: Mapped[str] = mapped_column(TIME)
     comment: Mapped[str] = mapped_column(Text, default="")
+    updated: Mapped[str | None] = mapped_column(TIME, nullable=True, default=None)  # None: never edited (shown as created)
 
 
 class ChangeItem(Base):

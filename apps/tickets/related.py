@@ -77,7 +77,7 @@ class Related:
             for issue_id, label in Q.related_pairs(db, "labels", ids):
                 labels[issue_id].append(label)
         for shown, kind in _BY_ISSUE:  # rows kept per issue, as read
-            if shown in wanted:
+            if shown in wanted or (kind == "worklogs" and ("timetracking" in wanted or "timespent" in wanted)):
                 by_issue: defaultdict[int, list[Any]] = defaultdict(list)
                 setattr(r, kind, by_issue)
                 for row in Q.related(db, kind, ids):

@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import delete, or_, select
 from sqlalchemy.orm import Session
 
-from apps.tickets import agile, catalog, collab, directory, edits, search, shapes, site, workflow
+from apps.tickets import agile, catalog, collab, directory, edits, remotelinks, search, shapes, site, workflow
 from apps.tickets import queries as Q
 from apps.tickets import fields as F
 from apps.tickets.drafts import Draft
@@ -410,7 +410,14 @@ class TicketsService:
     delete_issue_link = collab.delete_issue_link
     link_to_epic = collab.link_to_epic
     move_issues = collab.move_issues
-    get_remote_links = collab.get_remote_links
+    get_remote_links = remotelinks.get_remote_links
+    get_remote_link = remotelinks.get_remote_link
+    create_remote_link = remotelinks.create_remote_link
+    update_remote_link = remotelinks.update_remote_link
+    delete_remote_link = remotelinks.delete_remote_link
+    delete_comment = collab.delete_comment
+    update_worklog = collab.update_worklog
+    delete_worklog = collab.delete_worklog
     get_watchers = collab.get_watchers
     add_watcher = collab.add_watcher
     remove_watcher = collab.remove_watcher

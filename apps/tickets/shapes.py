@@ -21,7 +21,8 @@ from apps.tickets.related import Related
 
 DEFAULT_FIELDS = ("summary", "status", "issuetype", "priority", "assignee", "reporter", "project", "labels", "components",
                   "fixVersions", "duedate", "created", "updated", "resolution", "resolutiondate", "parent", "subtasks",
-                  "issuelinks", "description", "comment", "watches", "worklog", catalog.SPRINT_FIELD, catalog.STORY_POINTS,
+                  "issuelinks", "description", "comment", "watches", "worklog", "timetracking", "timespent", "timeoriginalestimate",
+                  "timeestimate", catalog.SPRINT_FIELD, catalog.STORY_POINTS,
                   catalog.CASE_FIELD)
 
 
@@ -94,7 +95,7 @@ def worklog(w: Worklog, author: User | None, base: str, v3: bool = True) -> dict
     return {"self": f"{base}/rest/api/3/issue/{w.issue_id}/worklog/{w.id}", "id": str(w.id), "issueId": str(w.issue_id),
             "author": user(author, base), "updateAuthor": user(author, base),
             "comment": (to_adf(w.comment) if w.comment else None) if v3 else (w.comment or ""),
-            "started": w.started, "created": w.created, "updated": w.created, "timeSpent": format_duration(w.seconds),
+            "started": w.started, "created": w.created, "updated": getattr(w, "updated", None) or w.created, "timeSpent": format_duration(w.seconds),
             "timeSpentSeconds": w.seconds}
 
 
@@ -106,13 +107,16 @@ FIELD_COLUMNS = {
     "priority": "priority", "assignee": "assignee_id", "reporter": "reporter_id", "creator": "creator_id", "project": "project_key",
     "duedate": "duedate", "created": "created", "updated": "updated", "resolution": "resolution", "resolutiondate": "resolved",
     catalog.STORY_POINTS: "story_points", catalog.CASE_FIELD: "case_number",
+    "timeoriginalestimate": "original_estimate", "timeestimate": "remaining_estimate",
+    "timetracking": ("original_estimate", "remaining_estimate"),
 }
 
 
 @lru_cache(maxsize=256)  # bounded: the field lists come from callers
 def columns_for(wanted: tuple[str, ...]) -> tuple[str, ...]:
     """The issue columns Jira REST's shape of these fields reads, in the table's order."""
-    needed = BASE_COLUMNS | {FIELD_COLUMNS[name] for name in wanted if name in FIELD_COLUMNS}
+    needed = BASE_COLUMNS | {column for name in wanted if name in FIELD_COLUMNS
+                             for column in ((FIELD_COLUMNS[name],) if isinstance(FIELD_COLUMNS[name], str) else FIELD_COLUMNS[name])}
     return tuple(name for name in Q.ISSUE_COLUMNS if name in needed)
 
 
@@ -178,7 +182,10 @@ _FIELD_VALUES: dict[str, Any] = {
                                               "isWatching": False},
     "worklog": lambda i, r, base, v3, limit: {"startAt": 0, "maxResults": 20, "total": len(r.worklogs.get(i.id, [])),
                                               "worklogs": [worklog(w, r.users.get(w.author_id), base, v3) for w in r.worklogs.get(i.id, [])[:20]]},
-    "timetracking": lambda i, r, base, v3, limit: _timetracking(r.worklogs.get(i.id, [])),
+    "timetracking": lambda i, r, base, v3, limit: _timetracking(i, r.worklogs.get(i.id, [])),
+    "timespent": lambda i, r, base, v3, limit: sum(w.seconds for w in r.worklogs.get(i.id, [])) or None,
+    "timeoriginalestimate": lambda i, r, base, v3, limit: i.original_estimate,
+    "timeestimate": lambda i, r, base, v3, limit: i.remaining_estimate,
     catalog.SPRINT_FIELD: lambda i, r, base, v3, limit: [sprint(s, base) for s in r.sprints.get(i.id, [])] or None,
     catalog.STORY_POINTS: lambda i, r, base, v3, limit: i.story_points,
     catalog.CASE_FIELD: lambda i, r, base, v3, limit: i.case_number,
@@ -214,9 +221,25 @@ def _field_values(wanted: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
     return tuple((name, _parent if name == "parent" else _FIELD_VALUES[name]) for name in wanted if name == "parent" or name in _FIELD_VALUES)
 
 
-def _timetracking(logs: list[Worklog]) -> dict[str, Any]:
+def _timetracking(i: Issue, logs: list[Worklog]) -> dict[str, Any]:
+    """Jira's time tracking: the estimates set on the issue and the time its worklogs add up to,
+    each shown only when there is one."""
+    out: dict[str, Any] = {}
+    original, remaining = getattr(i, "original_estimate", None), getattr(i, "remaining_estimate", None)
     spent = sum(w.seconds for w in logs)
-    return {"timeSpent": format_duration(spent), "timeSpentSeconds": spent} if spent else {}
+    if original is not None:
+        out["originalEstimate"] = format_duration(original)
+    if remaining is not None:
+        out["remainingEstimate"] = format_duration(remaining)
+    if spent:
+        out["timeSpent"] = format_duration(spent)
+    if original is not None:
+        out["originalEstimateSeconds"] = original
+    if remaining is not None:
+        out["remainingEstimateSeconds"] = remaining
+    if spent:
+        out["timeSpentSeconds"] = spent
+    return out
 
 
 def _comments(i: Issue, r: Related, base: str, v3: bool, limit: int | None) -> dict[str, Any]:

@@ -170,21 +170,24 @@ def _issue_context(svc: TicketsService, key: str) -> dict[str, Any]:
     moves = svc.get_transitions(issue=key)["transitions"]
     sprints = list(svc.db.scalars(select(Sprint).where(Sprint.state.in_(("active", "future"))).order_by(Sprint.id)))
     worklogs = [{**w, "comment": to_text(w["comment"])} for w in svc.get_worklogs(issue=key)["worklogs"]]
+    comments = svc.get_comments(issue=key, max_results=5000, api="2")["comments"]  # with each author's account id: yours can be edited
+    remote_links = svc.get_remote_links(issue=key)["_list"]
     return {"issue": issue, "fields": full["fields"], "history": full["changelog"]["histories"], "moves": moves, "sprints": sprints,
-            "worklogs": worklogs, "title": f"[{issue['key']}] {issue['summary']}"}
+            "worklogs": worklogs, "comments": comments, "remote_links": remote_links, "title": f"[{issue['key']}] {issue['summary']}"}
 
 
 @router.get("/browse/{key}", response_class=HTMLResponse)
-def issue_view(request: Request, key: str, env: Env = Depends(current_env)) -> Response:
-    return _issue_page(request, env, key)
+def issue_view(request: Request, key: str, edit_comment: str = "", env: Env = Depends(current_env)) -> Response:
+    """The issue; with `edit_comment`, that comment of yours open in its editor (Jira's Edit)."""
+    return _issue_page(request, env, key, editing=edit_comment[:20])
 
 
-def _issue_page(request: Request, env: Env, key: str, error: str | None = None, status: int = 200) -> Response:
+def _issue_page(request: Request, env: Env, key: str, error: str | None = None, status: int = 200, editing: str = "") -> Response:
     try:
         context = _read(request, env, lambda svc: _issue_context(svc, key))
     except TicketsError as failure:
         return _page(request, env, "message.html", {"title": "Issue not found", "message": _message(failure)}, 404)
-    return _page(request, env, "issue.html", {**context, "error": error, "back": f"browse/{context['issue']['key']}"}, status)
+    return _page(request, env, "issue.html", {**context, "error": error, "editing": editing, "back": f"browse/{context['issue']['key']}"}, status)
 
 
 # -- writes ----------------------------------------------------------------------------------
@@ -229,6 +232,42 @@ def transition(request: Request, key: str, transition: str = Form(...), resoluti
 @router.post("/browse/{key}/comment")
 def comment(request: Request, key: str, body: str = Form(""), env: Env = Depends(current_env)) -> Response:
     return _after(request, env, key, f"browse/{key}", lambda: _write(request, env, "tickets.addComment", {"issue": key, "body": _text(body)}))
+
+
+@router.post("/browse/{key}/comment/{comment_id}/edit")
+def edit_comment(request: Request, key: str, comment_id: str, body: str = Form(""), env: Env = Depends(current_env)) -> Response:
+    return _after(request, env, key, f"browse/{key}",
+                  lambda: _write(request, env, "tickets.editComment", {"issue": key, "comment_id": comment_id, "body": _text(body)}))
+
+
+@router.post("/browse/{key}/comment/{comment_id}/delete")
+def delete_comment(request: Request, key: str, comment_id: str, env: Env = Depends(current_env)) -> Response:
+    return _after(request, env, key, f"browse/{key}", lambda: _write(request, env, "tickets.deleteComment", {"issue": key, "comment_id": comment_id}))
+
+
+@router.post("/browse/{key}/remotelink")
+def add_web_link(request: Request, key: str, url: str = Form(""), title: str = Form(""), env: Env = Depends(current_env)) -> Response:
+    """Jira's "Web link": a URL and the text the link shows (the URL itself when none is typed)."""
+    return _after(request, env, key, f"browse/{key}",
+                  lambda: _write(request, env, "tickets.createRemoteLink", {"issue": key, "url": url.strip(), "title": title.strip() or url.strip()}))
+
+
+@router.post("/browse/{key}/remotelink/{link_id}/delete")
+def delete_web_link(request: Request, key: str, link_id: str, env: Env = Depends(current_env)) -> Response:
+    return _after(request, env, key, f"browse/{key}", lambda: _write(request, env, "tickets.deleteRemoteLink", {"issue": key, "link_id": link_id}))
+
+
+@router.post("/browse/{key}/worklog/{worklog_id}/edit")
+def edit_worklog(request: Request, key: str, worklog_id: str, time_spent: str = Form(""), comment: str = Form(""),
+                 env: Env = Depends(current_env)) -> Response:
+    """Change your worklog's time and description; the remaining estimate moves by the change (Jira's "Adjust automatically")."""
+    return _after(request, env, key, f"browse/{key}", lambda: _write(request, env, "tickets.updateWorklog", {
+        "issue": key, "worklog_id": worklog_id, "time_spent": time_spent.strip() or None, "comment": _text(comment)}))
+
+
+@router.post("/browse/{key}/worklog/{worklog_id}/delete")
+def delete_worklog(request: Request, key: str, worklog_id: str, env: Env = Depends(current_env)) -> Response:
+    return _after(request, env, key, f"browse/{key}", lambda: _write(request, env, "tickets.deleteWorklog", {"issue": key, "worklog_id": worklog_id}))
 
 
 @router.post("/browse/{key}/assign")
