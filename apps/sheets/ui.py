@@ -263,9 +263,10 @@ def edge(request: Request, spreadsheet_id: str, sheet: int | None = None, cell: 
          top: int = 0, left: int = 0, env: Env = Depends(current_env)) -> Any:
     """Ctrl+Arrow: to the edge of the data, as a spreadsheet goes (from a filled cell with a filled
     neighbour, to the last filled one before a blank; else to the next filled one, or the sheet's
-    edge); with Shift (`extend`) the selection grows to it from its anchor. Rows and columns past
-    the window are read from the sheet, so the jump lands where the data ends, shown."""
-    step = STEPS.get(to)
+    edge); Ctrl+Home to A1 and Ctrl+End to the last filled row and column; with Shift (`extend`)
+    the selection grows to it from its anchor. Rows and columns past the window are read from
+    the sheet, so the jump lands where the data ends, shown."""
+    step = STEPS.get(to) or ((0, 0) if to in ("home", "end") else None)
     with env_store(request).session(env, reading=True) as db:
         service = SheetsService(db)
         tab, area = None, None
@@ -282,13 +283,17 @@ def edge(request: Request, spreadsheet_id: str, sheet: int | None = None, cell: 
         if tab is not None and area is not None:
             anchor, corner = _ends(cell, area.bounded(tab.row_count, tab.column_count))
             row, col = corner if extend else anchor
-            down = step[0] != 0
-            line = Cell.col == col if down else Cell.row == row
-            filled = set(db.scalars(select(Cell.row if down else Cell.col).where(
-                Cell.spreadsheet_id == spreadsheet_id, Cell.sheet_id == tab.sheet_id, line, or_(Cell.kind != "", Cell.formula.is_not(None)))))
-            at, way = (row, step[0]) if down else (col, step[1])
-            landed = _data_edge(filled, at, way, (tab.row_count if down else tab.column_count) - 1)
-            dest = (landed, col) if down else (row, landed)
+            mine = (Cell.spreadsheet_id == spreadsheet_id, Cell.sheet_id == tab.sheet_id, or_(Cell.kind != "", Cell.formula.is_not(None)))
+            if to == "home":
+                dest = (0, 0)
+            elif to == "end":
+                dest = (db.scalar(select(func.max(Cell.row)).where(*mine)) or 0, db.scalar(select(func.max(Cell.col)).where(*mine)) or 0)
+            else:
+                down = step[0] != 0
+                filled = set(db.scalars(select(Cell.row if down else Cell.col).where(*mine, Cell.col == col if down else Cell.row == row)))
+                at, way = (row, step[0]) if down else (col, step[1])
+                landed = _data_edge(filled, at, way, (tab.row_count if down else tab.column_count) - 1)
+                dest = (landed, col) if down else (row, landed)
     if tab is None:
         return render_page(request, env, spreadsheet_id, sheet, cell, 0, status=404)
     if area is None:

@@ -342,7 +342,7 @@ def test_sort_the_selected_table(live_server: Any, page: Page, task: Any) -> Non
     assert ui_writes(live_server, task.id) == ["sheets.spreadsheets.batchUpdate"]
 
 
-# --- pivot-summary: Insert ▸ Pivot table on the selected table.
+# --- pivot-summary: Insert ▸ Pivot table on the table selected with Ctrl+Shift+End.
 
 @cases("sheets/pivot-summary-v1", (3, 1), (5, 1))
 def test_pivot_table_of_the_selected_table(live_server: Any, page: Page, task: Any) -> None:
@@ -353,7 +353,13 @@ def test_pivot_table_of_the_selected_table(live_server: Any, page: Page, task: A
     value = None if counted else re.search(r"the (total|largest|average) ([\w ]+?) for that", prompt).groups()
     open_sheet(page, live_server, task.id, title, data)
     columns = headers(page)
-    table = select_table(page)
+    go(page, "C5")  # the table: Ctrl+End finds its last cell, Ctrl+Home goes back to A1, Ctrl+Shift+End selects it all
+    selected(page).press("Control+End")
+    expect(name_box(page)).not_to_have_value("C5")
+    end = name_box(page).input_value()
+    key(page, "Control+Home", "A1")
+    key(page, "Control+Shift+End", f"A1:{end}")
+    table = f"A1:{end}"
     menu(page, "Insert")
     page.get_by_role("menuitem", name="Pivot table").click()
     dialog = page.get_by_role("form", name="Create pivot table")
@@ -451,7 +457,7 @@ def _tests(rule: str) -> list[tuple[str, Any]]:
     return out
 
 
-@cases("sheets/filter-by-rule-v1", (2, 1), (4, 1), (5, 1))
+@cases("sheets/filter-by-rule-v1", (2, 1), (4, 1), (5, 1), (0, 2))
 def test_filter_rows_by_the_rule(live_server: Any, page: Page, task: Any) -> None:
     prompt = task.task.prompt
     title, tab = re.search(r'Sheet "([^"]+)", (?:delete every row of the|copy the) (\w+)', prompt).groups()
@@ -495,6 +501,11 @@ def test_filter_rows_by_the_rule(live_server: Any, page: Page, task: Any) -> Non
                 criteria.append(f'LEFT({col},6)<>"Closed"')
             elif m := re.fullmatch(r'\w+ is not "([^"]+)"', clause):
                 criteria.append(f'{col}<>"{m.group(1)}"')
+            elif m := re.fullmatch(r'\w+ is "([^"]+)" or "([^"]+)"', clause):
+                criteria.append(f'({col}="{m.group(1)}")+({col}="{m.group(2)}")')
+            elif m := re.fullmatch(r"[\w ]+? is before (\w+ \d+, \d{4})", clause):
+                day = datetime.strptime(m.group(1), "%B %d, %Y")
+                criteria.append(f"{col}<DATE({day.year},{day.month},{day.day})")
             elif m := re.fullmatch(r"\w+ is over \$([\d,]+)", clause):
                 criteria.append(f"{col}>{m.group(1).replace(',', '')}")
             elif m := re.fullmatch(r'\w+ is "?([^"]+)"?', clause):
