@@ -67,6 +67,7 @@ def get_create_meta(self, project: ProjectRef, issue_type: IssueTypeName, cloud_
         _field("components", "Components", "array", False, [{"id": c["id"], "name": c["name"]} for c in self.get_components(project=proj.key)["_list"]]),
         _field("duedate", "Due date", "date", False),
         _field("parent", "Parent", "issuelink", kind.subtask),
+        _field("timetracking", "Time tracking", "timetracking", False),  # {"originalEstimate": "2d", "remainingEstimate": "1d"}
     ]
     if proj.key == "ENG":
         fields.append(_field("fixVersions", "Fix versions", "array", False, [{"id": v["id"], "name": v["name"]} for v in self.get_versions(project="ENG")["_list"]]))

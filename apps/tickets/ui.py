@@ -318,16 +318,30 @@ def _edits(issue: dict[str, Any], summary: str | None, issue_type: str | None, p
     return fields
 
 
+def _estimates(tracking: dict[str, Any], original: str | None, remaining: str | None) -> dict[str, Any]:
+    """The time tracking estimates the form changed ("2d 4h"; empty clears one), as Jira's timetracking value."""
+    changed: dict[str, Any] = {}
+    for name, given in (("originalEstimate", original), ("remainingEstimate", remaining)):
+        if given is not None and " ".join(given.split()) != tracking.get(name, ""):
+            changed[name] = given.strip() or None
+    return changed
+
+
 @router.post("/browse/{key}/edit")
 def edit(request: Request, key: str, summary: str | None = Form(None), issue_type: str | None = Form(None), priority: str | None = Form(None),
          labels: str | None = Form(None), components: list[str] | None = Form(None), fix_versions: list[str] | None = Form(None),
          parent: str | None = Form(None), story_points: str | None = Form(None), duedate: str | None = Form(None),
+         original_estimate: str | None = Form(None), remaining_estimate: str | None = Form(None),
          env: Env = Depends(current_env)) -> Response:
     try:
-        issue = _read(request, env, lambda svc: svc.get_issue(issue=key, style="simplified", comment_limit=0))
+        issue, tracking = _read(request, env, lambda svc: (svc.get_issue(issue=key, style="simplified", comment_limit=0),
+                                                           svc.get_issue(issue=key, fields="timetracking")["fields"]["timetracking"]))
     except TicketsError:
         return _issue_page(request, env, key)
     fields = _edits(issue, summary, issue_type, priority, labels, components, fix_versions, parent, story_points, duedate)
+    estimates = _estimates(tracking, original_estimate, remaining_estimate)
+    if estimates:
+        fields["timetracking"] = estimates
     if not fields:
         return _see_other(_back(request, env, f"browse/{issue['key']}"))
     return _after(request, env, key, f"browse/{issue['key']}", lambda: _write(request, env, "tickets.updateIssue", {"issue": key, "fields": fields}))

@@ -225,6 +225,7 @@ def test_a_worklog_edit_refused_changes_nothing(live_server: Any, env_id: str) -
 def test_the_jira_client_edits_and_deletes_its_worklog(live_server: Any, env_id: str) -> None:
     jira = JIRA(server=f"{live_server.base_url}/envs/{env_id}/api/tickets")
     issue = jira.create_issue(project="SUP", summary="Chase the refund", issuetype={"name": "Task"})
+    assert "timetracking" in jira.editmeta(issue.key)["fields"]
     issue.update(fields={"timetracking": {"originalEstimate": "4h"}})
     logged = jira.add_worklog(issue.key, timeSpent="1h", comment="Called the bank")
     assert jira.issue(issue.key).fields.timetracking.remainingEstimateSeconds == 3 * 3600

@@ -1,6 +1,6 @@
 """In Jira's issue view, in Chromium: a web link added with "Add web link" (URL and link text)
 and removed again; your own comment edited and deleted (a colleague's offers neither); your
-own worklog edited and deleted, the time logged following. Every write is in the trajectory
+own worklog edited and deleted, the time logged and the remaining estimate following. Every write is in the trajectory
 with face "ui"; a refused one is an alert that writes nothing."""
 
 from __future__ import annotations
@@ -81,21 +81,28 @@ def test_edit_and_delete_your_own_worklog(live_server: Any, env_id: str, page: P
     me = rest(live_server, env_id, "myself")["displayName"]
     spent = rest(live_server, env_id, f"issue/{KEY}", fields="timetracking")["fields"]["timetracking"].get("timeSpentSeconds", 0)
     page.goto(f"{live_server.env_url(env_id, 'tickets')}/browse/{KEY}")
+    edit = page.get_by_role("form", name="Edit fields")
+    edit.get_by_label("Original estimate").fill("1d")
+    edit.get_by_role("button", name="Save").click()
+    expect(page.locator("#time-remaining")).to_have_text("1d")  # an original estimate alone sets the remaining one
     log = page.get_by_role("form", name="Log work")
     log.get_by_label("Time spent").fill("1h")
     log.get_by_label("Work description").fill("Called the bank")
     log.get_by_role("button", name="Log").click()
     mine = page.get_by_role("listitem", name=f"Worklog by {me}").filter(has_text="Called the bank")
     expect(mine).to_contain_text("logged 1h")
+    expect(page.locator("#time-remaining")).to_have_text("7h")
 
     mine.get_by_text("Edit", exact=True).click()
     mine.get_by_role("form", name="Edit worklog").get_by_label("Time spent").fill("2h 30m")
     mine.get_by_role("button", name="Save").click()
     expect(mine).to_contain_text("logged 2h 30m")
+    expect(page.locator("#time-remaining")).to_have_text("5h 30m")  # the worklog's 1h 30m more came off the estimate
     tracking = rest(live_server, env_id, f"issue/{KEY}", fields="timetracking")["fields"]["timetracking"]
     assert tracking["timeSpentSeconds"] == spent + 9000
 
     mine.get_by_role("button", name="Delete").click()
     expect(mine).to_have_count(0)
+    expect(page.locator("#time-remaining")).to_have_text("1d")  # and its time went back
     assert rest(live_server, env_id, f"issue/{KEY}", fields="timetracking")["fields"]["timetracking"].get("timeSpentSeconds", 0) == spent
-    assert ui_writes(live_server, env_id) == ["tickets.addWorklog", "tickets.updateWorklog", "tickets.deleteWorklog"]
+    assert ui_writes(live_server, env_id) == ["tickets.updateIssue", "tickets.addWorklog", "tickets.updateWorklog", "tickets.deleteWorklog"]
