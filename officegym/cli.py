@@ -67,8 +67,9 @@ def tasks_validate(
     size: str = typer.Option("small", help="company size"),
     task: list[str] = typer.Option(None, help="only these families (repeatable)"),
 ) -> None:
-    """Prove every family on every seed and variant: the oracle and every alternative correct
-    solution pass, doing nothing scores 0.0, and every adversary stays below the pass line."""
+    """Prove each family (all, or those given with --task) on seeds 0..N-1 and variants 0..N-1:
+    the oracle and every alternative correct solution pass, doing nothing scores 0.0, and every
+    adversary stays below the pass line."""
     from officegym.validate import validate
 
     failures = validate(seeds=seeds, size=size, only=task or None, echo=typer.echo, variants=variants)

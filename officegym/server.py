@@ -99,6 +99,12 @@ class McpDispatcher:
             if app_name in apps.names():
                 wanted = apps.get(app_name).toolset(env.toolset).name
             server = self.servers.get((app_name, wanted)) or self.servers.get((app_name, apps.DEFAULT_TOOLSET))
+        if scope["method"] == "GET" and server is not None:
+            # A stateless server sends nothing unprompted, so it offers no stream to GET (the
+            # spec's 405): answered at once, where the SDK's GET held a curl "is it up?" open.
+            hint = {"detail": "an MCP endpoint (streamable HTTP): POST JSON-RPC messages here, e.g. with the MCP SDK's Client(url)"}
+            await JSONResponse(hint, status_code=405, headers={"Allow": "POST, DELETE"})(scope, receive, send)
+            return
         if server is None:
             # A JSON-RPC error in the 404's body: MCP clients show its message (the SDK shows
             # a bare "Not Found" otherwise), so an agent learns which part of its URL is wrong.
@@ -153,6 +159,10 @@ def create_agent_app(gym: Gym, host: str = "127.0.0.1", servers: dict[tuple[str,
     mcp_routes = [Route(path, dispatcher, methods=["GET", "POST", "DELETE"])
                   for path in ("/envs/{env_id}/mcp/{app}", "/envs/{env_id}/mcp/{app}/", "/envs/{env_id}/mcp/{app}/mcp")]
     app.router.routes[:0] = mcp_routes
+    # What a person who trims a printed URL reaches: the env's own URLs (the origin's root stays
+    # a 404: the agent origin describes nothing beyond an env's own faces).
+    app.router.routes.append(Route("/envs/{env_id}/", _env_index, methods=["GET"]))
+    app.router.routes.append(Route("/envs/{env_id}", _env_index, methods=["GET"]))
     # Browsers ask every origin for a favicon: "no content" rather than a 404 each page load
     # (a computer-use agent's console would fill with failed requests).
     app.router.routes.append(Route("/favicon.ico", _no_favicon, methods=["GET"]))
@@ -162,6 +172,18 @@ def create_agent_app(gym: Gym, host: str = "127.0.0.1", servers: dict[tuple[str,
 
 async def _no_favicon(_request: Request) -> Response:
     return Response(status_code=204)
+
+
+async def _env_index(request: Request) -> Response:
+    """An env's own URLs (its UIs, MCP servers and APIs), from the origin the request came to."""
+    from officegym.control import env_urls
+
+    env_id = request.path_params["env_id"]
+    try:
+        request.app.state.gym.get(env_id)
+    except EnvNotFound:
+        return JSONResponse({"detail": f"no env {env_id!r} on this server: it was deleted, expired, or never created"}, status_code=404)
+    return JSONResponse({"env_id": env_id, "urls": env_urls(str(request.base_url).rstrip("/"), env_id)})
 
 
 def create_control_app(gym: Gym, token: str, agent_base_url: str, instance_url: str | None = None) -> FastAPI:

@@ -276,3 +276,24 @@ async def test_calls_with_invalid_arguments_are_in_the_event_log_too(live_server
     async with httpx.AsyncClient(base_url=live_server.control_url, headers={"Authorization": f"Bearer {live_server.token}"}, timeout=10) as http:
         logged = (await http.get(f"/v1/envs/{env_id}/events")).json()["events"]
     assert [(e["tool"], e["is_error"]) for e in logged] == [("slack_post_message", True)]
+
+
+async def test_a_plain_get_on_an_mcp_url_answers_at_once(live_server: Any, env_id: str) -> None:
+    """A stateless server offers no stream to GET: 405 with what the endpoint is, at once (it
+    held a curl "is it up?" open, an endless event stream)."""
+    async with httpx.AsyncClient(timeout=5) as http:
+        for accept in ("*/*", "text/event-stream"):
+            answer = await http.get(mcp_url(live_server, env_id), headers={"Accept": accept})
+            assert answer.status_code == 405 and "POST JSON-RPC" in answer.json()["detail"], answer.text
+            assert answer.headers["allow"] == "POST, DELETE"
+
+
+async def test_an_env_url_lists_its_apps(live_server: Any, env_id: str) -> None:
+    """The env's root (a printed URL trimmed to it) gives its own URLs; an unknown env says so."""
+    async with httpx.AsyncClient(base_url=live_server.base_url, timeout=5) as http:
+        index = (await http.get(f"/envs/{env_id}/")).json()
+        assert index["urls"]["mcp"]["chat"] == mcp_url(live_server, env_id)
+        assert index["urls"]["ui"]["sheets"].endswith(f"/envs/{env_id}/sheets/")
+        assert (await http.get(index["urls"]["ui"]["crm"])).status_code == 200
+        gone = await http.get(f"/envs/{'0' * 32}/")
+        assert gone.status_code == 404 and "never created" in gone.json()["detail"]
