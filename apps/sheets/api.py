@@ -2,7 +2,7 @@
 query parameters, bodies and error shape (`{"error": {"code", "message", "status"}}` with the
 HTTP status), so `googleapiclient.discovery.build("sheets", "v4", client_options={"api_endpoint":
 ".../api/sheets/"})` works unchanged. Drive v3's routes (files.list, files.get with alt=media,
-files.export, files.copy, permissions) sit under `/drive/v3/…` in Drive's shapes, with Drive's
+files.export, files.copy, files.delete, files.update, permissions) sit under `/drive/v3/…` in Drive's shapes, with Drive's
 errors."""
 
 from __future__ import annotations
@@ -40,14 +40,16 @@ async def _run(request: Request, env: Env, name: str, args: dict[str, Any], *, b
                body_fields: bool = False, shape: Callable[[Any], Any] | None = None, drive: bool = False) -> Response:
     op = OPERATIONS[name]
     try:
-        if request.method in ("POST", "PUT"):
+        if request.method in ("POST", "PUT", "PATCH"):
             body = await json_body(request)
             if body is not None and not isinstance(body, dict):
                 raise BadBody("the JSON body must be an object")
             body = body or {}
             if body_fields:
                 args = {**body, **args}
-            if body_into == "values":
+            if body_into == "resource":
+                args["resource"] = body
+            elif body_into == "values":
                 args.setdefault("values", body.get("values", []))
                 if "majorDimension" in body:
                     args.setdefault("majorDimension", body["majorDimension"])
@@ -176,7 +178,8 @@ async def _drive_list(request: Request, env: Env) -> Response:
     def shape(found: list[dict[str, Any]]) -> dict[str, Any]:
         files = []
         for f in found:
-            file = {"kind": "drive#file", "id": f["id"], "name": f.get("name", f.get("title")), "mimeType": drive_query.SHEET_MIME}
+            file = {"kind": "drive#file", "id": f["id"], "name": f.get("name", f.get("title")), "mimeType": drive_query.SHEET_MIME,
+                    "trashed": f.get("trashed", False)}
             if f.get("created_time"):
                 file["createdTime"], file["modifiedTime"] = f["created_time"], f["modified_time"]
             if folder:
@@ -189,8 +192,9 @@ async def _drive_list(request: Request, env: Env) -> Response:
         return drive_query.select_fields(page, picked)
 
     if word:
-        return await _run(request, env, "sheets.files.search", {"query": word, "max_results": MAX_SEARCH}, shape=shape, drive=True)
-    return await _run(request, env, "sheets.files.list", {"folder_id": folder}, shape=shape, drive=True)
+        return await _run(request, env, "sheets.files.search", {"query": word, "max_results": MAX_SEARCH, "include_trashed": True},
+                          shape=shape, drive=True)
+    return await _run(request, env, "sheets.files.list", {"folder_id": folder, "include_trashed": True}, shape=shape, drive=True)
 
 
 @router.get("/drive/v3/files/{file_id}")
@@ -214,6 +218,20 @@ def _media(request: Request, data: bytes, mime: str) -> Response:
     if start >= total or start > end:
         return Response(status_code=416, headers={"content-range": f"bytes */{total}"})
     return Response(data[start:end + 1], status_code=206, media_type=mime, headers={"content-range": f"bytes {start}-{end}/{total}"})
+
+
+@router.delete("/drive/v3/files/{file_id}")
+async def file_delete(file_id: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    """Drive's files.delete: 204 with an empty body; only the owner may (Drive's 403
+    insufficientFilePermissions), an id the caller cannot open is Drive's 404."""
+    return await _run(request, env, "sheets.files.delete", {"fileId": file_id}, drive=True, shape=lambda _: Response(status_code=204))
+
+
+@router.patch("/drive/v3/files/{file_id}")
+async def file_update(file_id: str, request: Request, env: Env = Depends(current_env)) -> Response:
+    """Drive's files.update: the File resource's `name` and `trashed` from the body, addParents/
+    removeParents from the query; the file back (`fields`)."""
+    return await _run(request, env, "sheets.files.update", _drive_args(request, fileId=file_id), body_into="resource", drive=True)
 
 
 @router.get("/drive/v3/files/{file_id}/export")

@@ -1,7 +1,13 @@
 """The Drive side of spreadsheets: listing, searching, folders, sharing with the company's
-people, and finding cells; and Drive's reads of one file (files.get with `fields`, an uploaded
-file's bytes for alt=media, permissions.list), in Drive's resource shapes. The operations are
-bound into `SheetsService` (service.py; the file reads in operations.py)."""
+people, and finding cells; Drive's reads of one file (files.get with `fields`, an uploaded
+file's bytes for alt=media, permissions.list), in Drive's resource shapes; and Drive's writes on
+one file (files.delete, files.update: rename, trash, move). The operations are bound into
+`SheetsService` (service.py; the file reads in operations.py).
+
+A trashed file is still a file: opened by id (files.get, the Sheets API), listed by Drive's
+files.list unless its `q` says `trashed = false`, as Drive documents ("This method returns all
+files by default, including trashed files"). The spreadsheet lists and searches of the MCP
+tools and of the Sheets home page leave trashed files out, as Google Sheets' home does."""
 
 from __future__ import annotations
 
@@ -11,12 +17,13 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from pydantic import Field
-from sqlalchemy import Integer, bindparam, or_, select
+from sqlalchemy import Boolean, Integer, bindparam, delete, false, or_, select
 
 from apps.sheets import search_text
 from apps.sheets.a1 import cell_name
 from apps.sheets.drive_query import (
     EXPORTS,
+    FILE_FIELDS,
     FILE_SCHEMA,
     FOLDER_MIME,
     PERMISSION_LIST_SCHEMA,
@@ -29,7 +36,7 @@ from apps.sheets.entry import decode, load_json
 from apps.sheets.errors import invalid, not_found
 from apps.sheets.formulas.formats import display
 from apps.sheets.ids import permission_id
-from apps.sheets.models import Cell, DriveFile, Folder, Permission, Spreadsheet
+from apps.sheets.models import Cell, Chart, DriveFile, Folder, Merge, NamedRange, Permission, Sheet, Spreadsheet
 from apps.sheets.params import FolderId, MaxResults, Query, SpreadsheetId
 from officegym.core.operations import operation
 from officegym.core.sql import Prepared
@@ -42,6 +49,7 @@ Fields = Annotated[str, Field(max_length=2000, description="The fields to answer
 FILE_DEFAULT = "kind,id,name,mimeType"  # what Drive answers when `fields` is not given
 PERMISSIONS_DEFAULT = "kind,nextPageToken,permissions(kind,id,type,role)"
 NOT_DOWNLOADABLE = "Only files with binary content can be downloaded. Use Export with Docs Editors files."
+IncludeTrashed = Annotated[bool, Field(description="Also the files in the trash (each then says whether it is trashed)")]
 
 
 def uploaded_file(self: Any, file_id: str) -> DriveFile:
@@ -56,8 +64,9 @@ def uploaded_file(self: Any, file_id: str) -> DriveFile:
     return found
 
 
-def _visible(self: Any) -> Any:
-    return select(Spreadsheet).join(Permission, Permission.spreadsheet_id == Spreadsheet.id).where(Permission.email == self.actor_email)
+def _visible(self: Any, include_trashed: bool = False) -> Any:
+    query = select(Spreadsheet).join(Permission, Permission.spreadsheet_id == Spreadsheet.id).where(Permission.email == self.actor_email)
+    return query if include_trashed else query.where(Spreadsheet.trashed == false())
 
 
 def _search_in_sql() -> Prepared:
@@ -68,9 +77,10 @@ def _search_in_sql() -> Prepared:
     visible = select(Permission.spreadsheet_id).where(Permission.email == bindparam("email"))
     in_content = Spreadsheet.id.in_(select(Cell.spreadsheet_id).where(
         Cell.spreadsheet_id.in_(visible), Cell.kind == "s", Cell.value.ilike(pattern)))
-    return Prepared(select(Spreadsheet.id, Spreadsheet.title, Spreadsheet.created, Spreadsheet.modified)
+    return Prepared(select(Spreadsheet.id, Spreadsheet.title, Spreadsheet.created, Spreadsheet.modified, Spreadsheet.trashed)
                     .join(Permission, Permission.spreadsheet_id == Spreadsheet.id)
-                    .where(Permission.email == bindparam("email"), or_(Spreadsheet.title.ilike(pattern), in_content))
+                    .where(Permission.email == bindparam("email"), or_(Spreadsheet.title.ilike(pattern), in_content),
+                           or_(bindparam("with_trashed", type_=Boolean), Spreadsheet.trashed == false()))
                     .order_by(Spreadsheet.modified.desc(), Spreadsheet.id).limit(bindparam("limit", type_=Integer)))
 
 
@@ -79,7 +89,7 @@ SEARCH_IN_SQL = _search_in_sql()
 # and its revision; the others' text cells are matched by `search_text` (kept per revision).
 # SQLite's LIKE ignores ASCII case, so it answers what ILIKE would, at half the cost.
 VISIBLE_FOR_SEARCH = Prepared(
-    select(Spreadsheet.id, Spreadsheet.title, Spreadsheet.created, Spreadsheet.modified, Spreadsheet.revision,
+    select(Spreadsheet.id, Spreadsheet.title, Spreadsheet.created, Spreadsheet.modified, Spreadsheet.revision, Spreadsheet.trashed,
            Spreadsheet.title.like(bindparam("pattern")).label("by_title"))
     .join(Permission, Permission.spreadsheet_id == Spreadsheet.id).where(Permission.email == bindparam("email"))
     .order_by(Spreadsheet.modified.desc(), Spreadsheet.id))
@@ -90,17 +100,19 @@ OWNERS_OF_VISIBLE = Prepared(select(Permission.spreadsheet_id, Permission.email)
 
 
 @operation("sheets.files.list")
-def files_list(self: Any, folder_id: FolderId | None = None) -> list[dict[str, str]]:
+def files_list(self: Any, folder_id: FolderId | None = None, include_trashed: IncludeTrashed = False) -> list[dict[str, Any]]:
     """Spreadsheets you can open (in a folder, when given), most recently modified first: [{id, title}]."""
-    query = _visible(self)
+    query = _visible(self, include_trashed)
     if folder_id:
         query = query.where(Spreadsheet.folder_id == folder_id)
     found = self.db.scalars(query.order_by(Spreadsheet.modified.desc(), Spreadsheet.id)).all()
+    if include_trashed:
+        return [{"id": s.id, "title": s.title, "trashed": s.trashed} for s in found]
     return [{"id": s.id, "title": s.title} for s in found]
 
 
 @operation("sheets.files.search")
-def files_search(self: Any, query: Query, max_results: MaxResults = 20) -> list[dict[str, Any]]:
+def files_search(self: Any, query: Query, max_results: MaxResults = 20, include_trashed: IncludeTrashed = False) -> list[dict[str, Any]]:
     """Spreadsheets whose title (or content) contains the query, case-insensitive."""
     words = query.strip()
     if not words:
@@ -112,19 +124,25 @@ def files_search(self: Any, query: Query, max_results: MaxResults = 20) -> list[
     if dialect == "sqlite":
         found = []
         for row in VISIBLE_FOR_SEARCH.rows(self.db, email=self.actor_email, pattern=pattern):
+            if row.trashed and not include_trashed:
+                continue
             if row.by_title or search_text.contains(self.db, row.id, row.revision, words.lower()):
                 found.append(row)
                 if len(found) == limit:
                     break
     else:
-        found = SEARCH_IN_SQL.rows(self.db, email=self.actor_email, pattern=pattern, limit=limit)
+        found = SEARCH_IN_SQL.rows(self.db, email=self.actor_email, pattern=pattern, limit=limit, with_trashed=include_trashed)
     owners: dict[str, list[str]] = {}
     if found:
         for spreadsheet_id, email in OWNERS_OF_VISIBLE.rows(self.db, email=self.actor_email):
             owners.setdefault(spreadsheet_id, []).append(email)
-    return [{"id": row.id, "name": row.title, "created_time": row.created, "modified_time": row.modified,
-             "owners": owners.get(row.id, []), "web_link": f"https://docs.google.com/spreadsheets/d/{row.id}/edit"}
-            for row in found]
+    listed = [{"id": row.id, "name": row.title, "created_time": row.created, "modified_time": row.modified,
+               "owners": owners.get(row.id, []), "web_link": f"https://docs.google.com/spreadsheets/d/{row.id}/edit"}
+              for row in found]
+    if include_trashed:
+        for item, row in zip(listed, found):
+            item["trashed"] = bool(row.trashed)
+    return listed
 
 
 @operation("sheets.folders.list")
@@ -269,7 +287,7 @@ def _capabilities(found: Found) -> dict[str, bool]:
     edit = found.role in ("owner", "writer")
     owner = found.role == "owner"
     return {"canEdit": edit, "canComment": found.role != "reader", "canShare": edit, "canCopy": found.kind != "folder",
-            "canDownload": found.kind != "folder", "canRename": edit, "canDelete": owner, "canTrash": owner,
+            "canDownload": found.kind != "folder", "canRename": edit, "canDelete": owner, "canTrash": owner, "canUntrash": owner,
             "canReadRevisions": edit, "canAddChildren": found.kind == "folder" and edit, "canListChildren": found.kind == "folder",
             "canModifyContent": edit, "canChangeCopyRequiresWriterPermission": edit, "canRemoveChildren": False}
 
@@ -277,7 +295,8 @@ def _capabilities(found: Found) -> dict[str, bool]:
 def file_resource(self: Any, found: Found) -> dict[str, Any]:
     """Everything Drive's File resource says of the file that is known here."""
     row = found.row
-    base = {"kind": "drive#file", "id": row.id, "starred": False, "trashed": False, "explicitlyTrashed": False, "spaces": ["drive"]}
+    trashed = bool(getattr(row, "trashed", False))
+    base = {"kind": "drive#file", "id": row.id, "starred": False, "trashed": trashed, "explicitlyTrashed": trashed, "spaces": ["drive"]}
     if found.kind == "folder":
         return {**base, "name": row.name, "mimeType": FOLDER_MIME, "parents": [row.parent], "capabilities": _capabilities(found)}
     permissions = _permissions(self, found)
@@ -333,3 +352,123 @@ def permissions_list(self: Any, fileId: FileId, fields: Fields | None = None) ->
     tree = parse_fields(fields or PERMISSIONS_DEFAULT, PERMISSION_LIST_SCHEMA)
     listed = {"kind": "drive#permissionList", "permissions": _permissions(self, drive_file(self, fileId))}
     return select_fields(listed, tree)
+
+
+# -- Drive's writes on one file: files.delete, files.update ----------------------------------
+NO_PERMISSION = "The user does not have sufficient permissions for this file."
+NOT_WRITABLE = "The resource body includes fields which are not directly writable."
+# What files.update writes in Drive. Here `name` and `trashed` are kept; the others, which a
+# file here does not keep, are refused unless they say what the file already says.
+DRIVE_WRITABLE = frozenset((
+    "name", "trashed", "mimeType", "description", "starred", "properties", "appProperties", "viewedByMeTime", "modifiedTime",
+    "originalFilename", "contentHints", "copyRequiresWriterPermission", "writersCanShare", "folderColorRgb", "contentRestrictions",
+    "downloadRestrictions", "inheritedPermissionsDisabled"))
+MAX_NAME = 256
+FileBody = Annotated[dict[str, Any], Field(description="The File resource's fields to change: {\"name\": \"…\"} renames, {\"trashed\": true} moves it to the trash (false: out of it)")]
+ParentIds = Annotated[str, Field(max_length=1000, description="Folder IDs, comma-separated (files.update's addParents/removeParents): the file is moved there")]
+
+
+def _may(found: Found, allowed: bool) -> None:
+    if not allowed:
+        raise DriveError("PERMISSION_DENIED", NO_PERMISSION, "insufficientFilePermissions")
+
+
+@operation("sheets.files.delete", writes=True)
+def files_delete(self: Any, fileId: FileId) -> dict[str, Any]:
+    """Drive's files.delete: the file is deleted for good, skipping the trash (a spreadsheet with
+    its tabs, cells, merges, named ranges, charts and sharing); only its owner may. {} (Drive: 204)."""
+    found = drive_file(self, fileId)
+    _may(found, _capabilities(found)["canDelete"])
+    self.db.flush()  # the deletes below run as statements: pending ORM changes first
+    if found.kind == "sheet":
+        key = found.row.id
+        for model in (Cell, Merge, NamedRange, Chart, Permission, Sheet):
+            self.db.execute(delete(model).where(model.spreadsheet_id == key))
+        self.db.execute(delete(Spreadsheet).where(Spreadsheet.id == key))
+        self._books.pop(key, None)
+        self.forget_tabs(key)
+    else:
+        self.db.execute(delete(DriveFile).where(DriveFile.id == found.row.id))
+    return {}
+
+
+@operation("sheets.files.update", writes=True)
+def files_update(self: Any, fileId: FileId, resource: FileBody | None = None, fields: Fields | None = None,
+                 addParents: ParentIds | None = None, removeParents: ParentIds | None = None) -> dict[str, Any]:
+    """Drive's files.update (PATCH): rename (`name`: a spreadsheet's title, an upload's name), move
+    to or out of the trash (`trashed`), move to a folder (addParents/removeParents); the file
+    resource back, only the fields asked. Nothing is changed unless all of it can be."""
+    tree = parse_fields(fields or FILE_DEFAULT, FILE_SCHEMA)
+    found = drive_file(self, fileId)
+    body = resource or {}
+    caps = _capabilities(found)
+    current = file_resource(self, found)
+    name = body.get("name")
+    trashed = body.get("trashed")
+    for key, value in body.items():
+        if key in ("name", "trashed"):
+            continue
+        if key not in FILE_FIELDS:
+            raise DriveError("INVALID_ARGUMENT", f'Invalid JSON payload received. Unknown name "{key}": Cannot find field.', "badRequest")
+        if key in current and current[key] == value:
+            continue  # what the file already says (a resource read back and sent again)
+        if key == "parents":
+            raise DriveError("PERMISSION_DENIED", "The parents field is not directly writable in update requests. "
+                             "Use the addParents and removeParents parameters instead.", "fieldNotWritable")
+        if key not in DRIVE_WRITABLE:
+            raise DriveError("PERMISSION_DENIED", NOT_WRITABLE, "fieldNotWritable")
+        raise DriveError("INVALID_ARGUMENT", f"Invalid Value: {key} is not kept for files here; files.update changes name and trashed "
+                         "(and the folder, with addParents/removeParents)", "invalid")
+    if name is not None:
+        if not isinstance(name, str) or not name.strip():
+            raise DriveError("INVALID_ARGUMENT", "Invalid Value: name must be a non-empty string", "invalid")
+        if len(name) > MAX_NAME:
+            raise DriveError("INVALID_ARGUMENT", f"Invalid Value: name is longer than {MAX_NAME} characters", "invalid")
+        if name != current["name"]:
+            _may(found, caps["canRename"])
+    if trashed is not None:
+        if not isinstance(trashed, bool):
+            raise DriveError("INVALID_ARGUMENT", "Invalid value for trashed: it is true or false", "invalid")
+        if trashed != current["trashed"]:
+            _may(found, caps["canTrash"])
+    parent = _new_parent(self, found, caps, addParents, removeParents)
+    row = found.row
+    changed = False
+    if name is not None and name != current["name"]:
+        if found.kind == "sheet":
+            row.title = name
+        else:
+            row.name = name
+        changed = True
+    if trashed is not None and trashed != current["trashed"]:
+        row.trashed = trashed
+        changed = True
+    if parent is not None and parent != current["parents"][0]:
+        row.folder_id = parent
+        changed = True
+    if changed:
+        self.db.flush()
+        if found.kind == "sheet":
+            self.touch(row)
+    return select_fields(file_resource(self, found), tree)
+
+
+def _new_parent(self: Any, found: Found, caps: dict[str, bool], add: str | None, remove: str | None) -> str | None:
+    """The folder addParents/removeParents move the file into (None: not moved). A file here has
+    one parent, as in Drive today: adding one means removing the one it has."""
+    adding = [p.strip() for p in (add or "").split(",") if p.strip()]
+    removing = [p.strip() for p in (remove or "").split(",") if p.strip()]
+    if not adding and not removing:
+        return None
+    if found.kind == "folder":
+        _may(found, False)
+    _may(found, caps["canEdit"])
+    parent = found.row.folder_id
+    if any(p != parent for p in removing):
+        raise DriveError("NOT_FOUND", f"File not found: {next(p for p in removing if p != parent)}.", "notFound", "removeParents")
+    if len(adding) != 1 or not removing:
+        raise DriveError("PERMISSION_DENIED", "Increasing the number of parents is not allowed.", "cannotAddParent")
+    target = adding[0]
+    if target != "root" and self.db.get(Folder, target) is None:
+        raise DriveError("NOT_FOUND", f"File not found: {target}.", "notFound", "addParents")
+    return target

@@ -209,7 +209,7 @@ def _term_holds(term: Term, file: dict[str, Any], searched: str | None) -> bool:
         return (file.get("mimeType") == term.value) == (term.op != "!=")
     if term.field in ("trashed", "starred"):
         wanted = term.value.lower() == "true"
-        return (wanted is False) == (term.op != "!=")  # nothing here is trashed or starred
+        return (bool(file.get(term.field)) == wanted) == (term.op != "!=")  # nothing here is starred
     if term.field == "parents":
         return term.value in (file.get("parents") or ())
     return False

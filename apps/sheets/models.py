@@ -32,6 +32,8 @@ class Spreadsheet(Base):
     # Which cells the spreadsheet holds, as a digest chained over every save of its book
     # (NULL, or "!…" after any other write: not known); apps/sheets/kept_books.py.
     revision: Mapped[str | None] = mapped_column(String(40), nullable=True, default=None, info=STAMP)
+    # In Drive's trash (files.update trashed=true): still opened by id, as Google's are.
+    trashed: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class Sheet(Base):
@@ -136,3 +138,4 @@ class DriveFile(Base):
     created: Mapped[str] = mapped_column(String(32))
     size: Mapped[int] = mapped_column(Integer)
     content: Mapped[str] = mapped_column(Text)
+    trashed: Mapped[bool] = mapped_column(Boolean, default=False)  # in Drive's trash

@@ -413,6 +413,8 @@ class SheetsService:
     files_get = drive.files_get
     files_download = drive.files_download
     permissions_list = drive.permissions_list
+    files_delete = drive.files_delete
+    files_update = drive.files_update
     folders_list = drive.folders_list
     permissions_share = drive.permissions_share
     find_cells = drive.find_cells
