@@ -47,6 +47,9 @@ for _names, _spec in (
     (("text",), FieldSpec("text", "text", ("~", "!~"))),
     (("comment",), FieldSpec("comment", "text", ("~", "!~"))),
     (("story points", "cf[10016]", "storypoints"), FieldSpec("Story Points", "number", ORDERED)),
+    (("originalestimate", "timeoriginalestimate"), FieldSpec("originalEstimate", "duration", ORDERED)),
+    (("remainingestimate", "timeestimate"), FieldSpec("remainingEstimate", "duration", ORDERED)),
+    (("timespent",), FieldSpec("timeSpent", "duration", ORDERED)),
     (("salesforce case", "cf[10050]"), FieldSpec("Salesforce Case", "case", ("=", "!=", "~", "!~", "in", "not in", "is", "is not"))),
 ):
     for _name in _names:
