@@ -235,3 +235,39 @@ def test_the_jira_client_edits_and_deletes_its_worklog(live_server: Any, env_id:
     jira.worklog(issue.key, logged.id).delete(adjustEstimate="new", newEstimate="3h")
     assert jira.worklogs(issue.key) == []
     assert jira.issue(issue.key).fields.timetracking.remainingEstimate == "3h"
+
+
+def test_hostile_input_to_the_new_routes_is_a_4xx_in_jiras_shape(live_server: Any, env_id: str) -> None:
+    v3 = api(live_server, env_id)
+    mine = httpx.post(f"{v3}/issue/{KEY}/worklog", json={"timeSpent": "30m"}).json()["id"]
+    comment = httpx.post(f"{v3}/issue/{KEY}/comment", json={"body": "mine"}).json()["id"]
+    link = httpx.post(f"{v3}/issue/{KEY}/remotelink", json={"object": {"url": "https://example.com", "title": "x"}}).json()["id"]
+    changes = live_server.gym.changes(env_id)
+    odd = ["abc", "-1", "99999999999999999999", "1e3", "%00", "0x10"]
+    calls: list[tuple[str, str, Any, dict[str, str]]] = [
+        ("POST", f"issue/{KEY}/remotelink", [], {}), ("POST", f"issue/{KEY}/remotelink", {"object": "x"}, {}),
+        ("POST", f"issue/{KEY}/remotelink", {"object": {"url": 5, "title": ["a"]}}, {}),
+        ("POST", f"issue/{KEY}/remotelink", {"object": {"url": "https://e.com", "title": "t"}, "application": "nope"}, {}),
+        ("POST", f"issue/{KEY}/remotelink", {"object": {"url": "https://e.com", "title": "t"}, "globalId": {"a": 1}}, {}),
+        ("POST", f"issue/{KEY}/remotelink", {"object": {"url": "https://e.com/" + "a" * 5000, "title": "t"}}, {}),
+        ("POST", f"issue/{KEY}/remotelink", {"object": {"url": "https://e.com", "title": "t" * 300}}, {}),
+        ("POST", f"issue/{KEY}/remotelink", {"object": {"url": "https://e.com", "title": "t", "status": {"resolved": "maybe"}}}, {}),
+        ("PUT", f"issue/{KEY}/remotelink/{link}", {"object": {}}, {}), ("DELETE", f"issue/{KEY}/remotelink", None, {}),
+        ("PUT", f"issue/{KEY}/worklog/{mine}", {"timeSpentSeconds": "abc"}, {}), ("PUT", f"issue/{KEY}/worklog/{mine}", {"comment": 5}, {}),
+        ("PUT", f"issue/{KEY}/worklog/{mine}", {"timeSpent": "1h"}, {"adjustEstimate": "new", "newEstimate": "soon"}),
+        ("PUT", f"issue/{KEY}/worklog/{mine}", {"started": "yesterday"}, {}), ("PUT", f"issue/{KEY}/worklog/{mine}", "text", {}),
+        ("DELETE", f"issue/{KEY}/worklog/{mine}", None, {"adjustEstimate": "manual", "increaseBy": "-5h"}),
+        ("POST", f"issue/{KEY}/worklog", {"timeSpent": "1h"}, {"adjustEstimate": "manual", "reduceBy": "lots"}),
+        ("PUT", f"issue/{KEY}/comment/{comment}", {"body": ""}, {}), ("PUT", f"issue/{KEY}/comment/{comment}", {"body": 7}, {}),
+        ("PUT", f"issue/{KEY}", {"fields": {"timetracking": "2d"}}, {}), ("PUT", f"issue/{KEY}", {"fields": {"timetracking": {"originalEstimate": "ages"}}}, {}),
+    ]
+    for bad in odd:
+        calls += [("DELETE", f"issue/{KEY}/comment/{bad}", None, {}), ("DELETE", f"issue/{KEY}/worklog/{bad}", None, {}),
+                  ("PUT", f"issue/{KEY}/worklog/{bad}", {"timeSpent": "1h"}, {}), ("GET", f"issue/{KEY}/remotelink/{bad}", None, {}),
+                  ("PUT", f"issue/{KEY}/remotelink/{bad}", {"object": {"url": "https://e.com", "title": "t"}}, {}),
+                  ("DELETE", f"issue/{KEY}/remotelink/{bad}", None, {})]
+    for method, path, body, params in calls:
+        answer = httpx.request(method, f"{v3}/{path}", params=params, **({"json": body} if body is not None else {}))
+        assert 400 <= answer.status_code < 500, (method, path, body, params, answer.status_code, answer.text)
+        assert set(answer.json()) == {"errorMessages", "errors"}, answer.text
+    assert live_server.gym.changes(env_id) == changes
