@@ -308,6 +308,20 @@ def paste(request: Request, spreadsheet_id: str, sheet: int = Form(...), cell: s
     return _back(env, spreadsheet_id, sheet, cell, top)
 
 
+@router.post("/d/{spreadsheet_id}/rename")
+def rename_spreadsheet(request: Request, spreadsheet_id: str, sheet: int = Form(0), title: str = Form(""),
+                       env: Env = Depends(current_env)) -> Response:
+    """The title at the top of the page, edited in place (Enter saves it), as in the product."""
+    try:
+        if not title.strip():
+            raise UiRefusal("type the spreadsheet's new name")
+        _run(request, env, "sheets.spreadsheets.batchUpdate", {"spreadsheetId": spreadsheet_id, "requests": [
+            {"updateSpreadsheetProperties": {"properties": {"title": title.strip()}, "fields": "title"}}]})
+    except (AppError, UiRefusal) as error:
+        return _refused(request, env, spreadsheet_id, sheet, "A1", 0, error)
+    return _back(env, spreadsheet_id, sheet, "A1", 0)
+
+
 @router.post("/d/{spreadsheet_id}/tab")
 def tab_action(request: Request, spreadsheet_id: str, sheet: int = Form(...), action: str = Form(...), title: str = Form(""),
                env: Env = Depends(current_env)) -> Response:
