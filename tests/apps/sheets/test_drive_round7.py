@@ -18,6 +18,8 @@ import pytest
 from google.auth.credentials import AnonymousCredentials
 from googleapiclient.discovery import build
 from googleapiclient.errors import HttpError
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import select
 
 from apps.sheets.models import (
@@ -256,3 +258,30 @@ def test_a_company_upload_someone_else_owns_cannot_be_deleted(agent_url: str, gy
     finally:
         gym.delete(env.id)
 
+
+
+ODD_BODIES = [{}, {"name": None}, {"name": 5}, {"name": ["a"]}, {"trashed": None}, {"trashed": 1}, {"trashed": "true"},
+              {"name": "\u00e9\U0001f642"}, {"name": " "}, {"kind": "drive#folder"}, {"mimeType": "text/csv"}, {"owners": []},
+              {"capabilities": {"canDelete": True}}, {"parents": []}, {"": 1}, {"name": "' OR 1=1 --"}, [], "x", 7, None]
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_drive_writes_answer_hostile_input_with_drives_errors(agent_url: str, gym: Gym, env: Env, data: st.DataObject) -> None:
+    """Odd ids, bodies, `fields` and parents: never a 5xx, every error in Drive's shape and nothing written by it."""
+    files = f"{base(agent_url, env)}/drive/v3/files"
+    with gym.store.session(env) as db:
+        mine = SheetsService(db).files_list()[0]["id"]
+    file_id = data.draw(st.sampled_from([mine, "root", "nope", "1" * 44, "%20", "a" * 200, "\u00e9"]), label="file")
+    params = data.draw(st.dictionaries(st.sampled_from(["fields", "addParents", "removeParents", "supportsAllDrives"]),
+                                       st.sampled_from(["", "*", "id,", "(", "name", "root", "root,root", "nope", "a" * 3000, "true"]),
+                                       max_size=2), label="params")
+    method = data.draw(st.sampled_from(["PATCH", "DELETE"]), label="method")
+    body = data.draw(st.sampled_from(ODD_BODIES), label="body") if method == "PATCH" else None
+    before = state(gym, env)
+    got = httpx.request(method, f"{files}/{file_id}", params=params, **({"json": body} if method == "PATCH" else {}))
+    assert got.status_code in (200, 204, 400, 403, 404), (got.status_code, got.text[:300])
+    if got.status_code >= 400:
+        error = got.json()["error"]
+        assert set(error) == {"code", "message", "errors"} and error["code"] == got.status_code and error["errors"][0]["reason"], error
+        assert state(gym, env) == before
