@@ -309,9 +309,11 @@ def _adjust(issue: Any, mode: str | None, worked: int, new_estimate: str | None,
 @operation("tickets.addWorklog", writes=True)
 def add_worklog(self, issue: IssueRef, time_spent: Duration | None = None, comment: Body | None = None, started: DateText | None = None,
                 time_spent_seconds: int | None = None, adjust_estimate: AdjustEstimate | None = None, new_estimate: Duration | None = None,
-                reduce_by: Duration | None = None, api: str = "3", style: Style = "jira", cloud_id: CloudId | None = None) -> dict[str, Any]:
+                reduce_by: Duration | None = None, original_estimate: Duration | None = None, remaining_estimate: Duration | None = None,
+                api: str = "3", style: Style = "jira", cloud_id: CloudId | None = None) -> dict[str, Any]:
     """Log time on an issue ("1h 30m"; 1d = 8h, 1w = 5d). adjustEstimate: auto (default) takes the
-    time off the remaining estimate, leave keeps it, new sets it to newEstimate, manual reduces it by reduceBy."""
+    time off the remaining estimate, leave keeps it, new sets it to newEstimate, manual reduces it by reduceBy.
+    original_estimate / remaining_estimate (mcp-atlassian's) set the issue's estimates as the time is logged."""
     self.check_cloud(cloud_id)
     found = self.draft(issue)
     seconds = _work_seconds(time_spent, time_spent_seconds)
@@ -320,6 +322,10 @@ def add_worklog(self, issue: IssueRef, time_spent: Duration | None = None, comme
     row = Q.WorklogRow(id=max(Q.MAX_WORKLOG_ID.scalar(self.db) or 0, 9999) + 1, issue_id=found.id, author_id=self.actor_id, seconds=seconds,
                        started=when, created=self.stamp(), comment=F.text(comment, "comment") if comment else "", updated=None)
     changes: list[tuple[str, Any, Any, Any, Any]] = []
+    if original_estimate is not None and str(original_estimate).strip():
+        edits.set_estimates(found, {"originalEstimate": original_estimate}, changes)
+    if remaining_estimate is not None and str(remaining_estimate).strip():
+        adjust_estimate, new_estimate = "new", remaining_estimate
     _adjust(found, adjust_estimate, seconds, new_estimate, reduce_by, "reduceBy", changes)
     Q.INSERT_WORKLOG.run(self.db, **row._asdict())
     self.record(found, [*changes, ("timespent", str(total), str(total), str(total + seconds), str(total + seconds)),
@@ -328,7 +334,9 @@ def add_worklog(self, issue: IssueRef, time_spent: Duration | None = None, comme
     author = Q.USER_BY_ID.first(self.db, id=self.actor_id)
     if style == "simplified":
         return {"message": "Worklog added successfully", "worklog": {"id": str(row.id), "time_spent": format_duration(seconds),
-                "time_spent_seconds": seconds, "started": row.started, "comment": row.comment, "author": author.display_name if author else None}}
+                "time_spent_seconds": seconds, "started": row.started, "comment": row.comment, "author": author.display_name if author else None,
+                "original_estimate_updated": bool(original_estimate and str(original_estimate).strip()),
+                "remaining_estimate_updated": bool(remaining_estimate and str(remaining_estimate).strip())}}
     return shapes.worklog(row, author, self.base, v3=api != "2")
 
 

@@ -271,3 +271,23 @@ def test_hostile_input_to_the_new_routes_is_a_4xx_in_jiras_shape(live_server: An
         assert 400 <= answer.status_code < 500, (method, path, body, params, answer.status_code, answer.text)
         assert set(answer.json()) == {"errorMessages", "errors"}, answer.text
     assert live_server.gym.changes(env_id) == changes
+
+
+async def test_jira_add_worklog_sets_the_estimates_over_mcp(live_server: Any, env_id: str) -> None:
+    """mcp-atlassian's jira_add_worklog takes original_estimate and remaining_estimate; without
+    them the time logged comes off the remaining estimate (Jira's adjustEstimate=auto)."""
+    v3 = api(live_server, env_id)
+    key = httpx.post(f"{v3}/issue", json={"fields": {"project": {"key": "SUP"}, "issuetype": {"name": "Task"}, "summary": "Refund audit"}}).json()["key"]
+    async with Client(f"{live_server.base_url}/envs/{env_id}/mcp/tickets") as client:
+        first = await client.call_tool("jira_add_worklog", {"issue_key": key, "time_spent": "1h", "original_estimate": "2d"})
+        assert first.is_error is False, first.content
+        after_first = tracking(v3, key)
+        second = await client.call_tool("jira_add_worklog", {"issue_key": key, "time_spent": "30m", "remaining_estimate": "4h"})
+        after_second = tracking(v3, key)
+        third = await client.call_tool("jira_add_worklog", {"issue_key": key, "time_spent": "1h"})
+    logged = json.loads(first.content[0].text)["worklog"]
+    assert logged["original_estimate_updated"] is True and logged["remaining_estimate_updated"] is False
+    assert (after_first["originalEstimate"], after_first["remainingEstimate"]) == ("2d", "1d 7h")  # the 1h came off the new estimate
+    assert json.loads(second.content[0].text)["worklog"]["remaining_estimate_updated"] is True
+    assert after_second["remainingEstimate"] == "4h" and third.is_error is False
+    assert tracking(v3, key)["remainingEstimate"] == "3h" and tracking(v3, key)["timeSpent"] == "2h 30m"
