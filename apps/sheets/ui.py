@@ -375,7 +375,7 @@ def open_with_sheets(request: Request, file_id: str, env: Env = Depends(current_
 
 @router.post("/d/{spreadsheet_id}/cells")
 def edit_cell(request: Request, spreadsheet_id: str, sheet: int = Form(...), cell: str = Form(...), content: str = Form(""),
-              top: int = Form(0), left: int = Form(0), env: Env = Depends(current_env)) -> Any:
+              top: int = Form(0), left: int = Form(0), then: str = Form("down"), env: Env = Depends(current_env)) -> Any:
     with env_store(request).session(env) as db:
         service = SheetsService(db)
         try:
@@ -394,7 +394,9 @@ def edit_cell(request: Request, spreadsheet_id: str, sheet: int = Form(...), cel
         return render_page(request, env, spreadsheet_id, sheet, cell, top, error=error.message, typed=content, status=400, left=left)
     try:
         at = parse_area(cell)
-        next_cell = cell_name(at.r1 + 1, at.c1)  # Enter moves down, as in a spreadsheet
+        # Enter moves down, Tab right (Shift+Tab left), an arrow after typing its way, as in a spreadsheet
+        step = {"down": (1, 0), "up": (-1, 0), "right": (0, 1), "left": (0, -1)}.get(then, (1, 0))
+        next_cell = cell_name(max(at.r1 + step[0], 0), max(at.c1 + step[1], 0))
     except A1Error:
         next_cell = "A1"
     query = urlencode({"sheet": sheet, "cell": next_cell, "top": top, "left": left})
