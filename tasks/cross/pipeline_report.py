@@ -154,15 +154,16 @@ class PipelineReport:
 
         looked_up = object()  # this instance's key for its answer in a grading transaction's session info
 
-        def reports(db: Session) -> list[str]:
-            """The new spreadsheets with the asked title (the agent's: not seeded). Read once per
-            grading transaction: the sheet check and each table's collateral rule ask it."""
+        def reports(db: Session) -> list[tuple[str, bool]]:
+            """The new spreadsheets with the asked title (the agent's: not seeded), each with whether
+            it is in the trash. Read once per grading transaction: the sheet check and each table's
+            collateral rule ask it."""
             transaction = db.get_transaction()
             kept = db.info.get(looked_up)
             if kept is not None and transaction is not None and kept[0] is transaction:
                 return kept[1]
-            made = db.execute(select(Spreadsheet.id, Spreadsheet.title)).all()
-            found = sorted(i for i, t in made if i not in seeded and _key(t) == wanted_title)
+            made = db.execute(select(Spreadsheet.id, Spreadsheet.title, Spreadsheet.trashed)).all()
+            found = sorted((i, bool(trashed)) for i, t, trashed in made if i not in seeded and _key(t) == wanted_title)
             db.info[looked_up] = (transaction, found)
             return found
 
@@ -190,7 +191,7 @@ class PipelineReport:
             return not named or len(named) != len(set(named))
 
         def sheet_check(db: Session) -> CheckResult:
-            found = reports(db)
+            found = [i for i, trashed in reports(db) if not trashed]  # a duplicate moved to the trash is gone from view
             if not found:
                 return failed(f"there is no new spreadsheet titled {title!r}")
             if len(found) > 1:
@@ -256,7 +257,7 @@ class PipelineReport:
             theirs.chat_post_message(dm, question)
 
         def report_rows(db: Session) -> frozenset[str]:
-            return frozenset(reports(db))
+            return frozenset(i for i, _ in reports(db))
 
         def in_report(table: str, key: str) -> Expect:  # the report spreadsheet, whatever id it got, and anything the agent does in it
             return Expect(table, "any", lambda c, made: c.row[key] in made, given=report_rows)

@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from rollouts import Rollout
 
+from apps.sheets.operations import OPERATIONS
+from officegym.core.ops import invoke
 from officegym.validate import McpTools
 
 TASK = "cross/pipeline-report-v1"
@@ -133,4 +135,21 @@ def test_the_report_on_a_tab_after_an_empty_first_one_passes(rollout: Callable[.
         await tools.call("update_cells", spreadsheet_id=sid, sheet="Report", range=f"A1:B{len(rows)}", data=rows)
 
     grade = _run(r, on_second_tab, lambda t: _reply(t, f, f"${f['total']:,.2f}"))
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
+
+
+def test_a_duplicate_moved_to_the_trash_is_gone(rollout: Callable[..., Rollout]) -> None:
+    """Two reports made, the wrong one then trashed through Drive (files.update trashed=true):
+    the one left is the report, and the trashed one costs nothing."""
+    r = rollout(TASK, variant=5)
+    f = r.facts
+
+    async def trash_a_draft(tools: McpTools) -> None:
+        draft = await _sheet(tools, f["title"], [["Group", "Amount"], *[[label, v * 2] for label, v in _lines(f)]])
+        # No MCP tool trashes a file; Drive's REST face does (files.update), as an agent would call it.
+        invoke(r.gym.store, r.env, OPERATIONS, OPERATIONS["sheets.files.update"], {"fileId": draft, "resource": {"trashed": True}},
+               face="rest", tool="PATCH /drive/v3/files/{fileId}")
+
+    grade = _run(r, trash_a_draft, lambda t: _sheet(t, f["title"], [["Group", "Amount"], *_lines(f)]),
+                 lambda t: _reply(t, f, f"${f['total']:,.2f}"))
     assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
