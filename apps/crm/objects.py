@@ -182,7 +182,7 @@ CASE_COMMENT = SObject("CaseComment", "Case Comment", "Case Comments", "00a", "c
 ), name_field="Id")
 
 TASK = SObject("Task", "Task", "Tasks", "00T", "crm_task", (
-    *system(), text("Subject", 255),
+    *system(owner_label="Assigned To ID"), text("Subject", 255),
     pick("Status", TASK_STATUSES, restricted=True, required=True, default="Not Started"),
     pick("Priority", ("High", "Normal", "Low"), restricted=True, required=True, default="Normal"),
     day("ActivityDate", label="Due Date Only"), area("Description"),
@@ -193,7 +193,7 @@ TASK = SObject("Task", "Task", "Tasks", "00T", "crm_task", (
 ), name_field="Subject", searchable=("Subject", "Description"))
 
 EVENT = SObject("Event", "Event", "Events", "00U", "crm_event", (
-    *system(), text("Subject", 255), moment("StartDateTime", required=True), moment("EndDateTime"),
+    *system(owner_label="Assigned To ID"), text("Subject", 255), moment("StartDateTime", required=True), moment("EndDateTime"),
     moment("ActivityDateTime", createable=False, updateable=False), day("ActivityDate", createable=False, updateable=False),
     number("DurationInMinutes", "int"), text("Location", 255), area("Description"),
     ref("WhoId", *WHO, label="Name ID"), ref("WhatId", *WHAT, label="Related To ID"),

@@ -169,8 +169,9 @@ def moment(name: str, **kw: Any) -> Field:
     return Field(name, "datetime", **kw)
 
 
-def system(owner: bool = True) -> tuple[Field, ...]:
-    """The fields every object has (Id, audit fields) and, when it has one, its owner."""
+def system(owner: bool = True, owner_label: str = "Owner ID") -> tuple[Field, ...]:
+    """The fields every object has (Id, audit fields) and, when it has one, its owner (an
+    activity's owner is whom it is assigned to: Salesforce labels it "Assigned To ID")."""
     audit = (
         Field("Id", "id", length=18, createable=False, updateable=False),
         moment("CreatedDate", createable=False, updateable=False),
@@ -179,4 +180,4 @@ def system(owner: bool = True) -> tuple[Field, ...]:
         ref("LastModifiedById", "User", createable=False, updateable=False),
         moment("SystemModstamp", createable=False, updateable=False),
     )
-    return (*audit, ref("OwnerId", "User", label="Owner ID")) if owner else audit
+    return (*audit, ref("OwnerId", "User", label=owner_label)) if owner else audit
