@@ -1,12 +1,16 @@
 """Shared fixtures: one `Gym` per test session (envs in a temp dir, templates from the default
-cache, so the company is built at most once per machine), and a fresh bare env per test."""
+cache, so the company is built at most once per machine), a fresh bare env per test, and the
+agent-facing server on a loopback port for tests that drive a product's own client over HTTP."""
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import nullcontext
 
 import pytest
+import uvicorn
 
 from officegym.core.env_store import Env
 from officegym.core.errors import EnvNotFound
@@ -37,3 +41,20 @@ def env(gym: Gym) -> Iterator[Env]:
         gym.delete(created.id)
     except EnvNotFound:  # the test deleted it itself
         pass
+
+
+@pytest.fixture(scope="module")
+def agent_url(gym: Gym) -> Iterator[str]:
+    """The URL of the agent-facing app serving the test session's Gym (a module's envs)."""
+    from officegym.server import create_agent_app
+
+    server = uvicorn.Server(uvicorn.Config(create_agent_app(gym), host="127.0.0.1", port=0, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the agent server did not start"
+        time.sleep(0.01)
+    yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
+    server.should_exit = True
+    thread.join(timeout=10)

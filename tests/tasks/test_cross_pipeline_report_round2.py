@@ -7,17 +7,13 @@ face) are correct work and pass."""
 from __future__ import annotations
 
 import json
-import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from rollouts import Rollout
 
-from officegym.gym import Gym
 from officegym.validate import McpTools
 
 TASK = "cross/pipeline-report-v1"
@@ -188,20 +184,6 @@ def test_excels_pivot_table_over_the_deals_passes(rollout: Callable[..., Rollout
     assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
 
 
-@pytest.fixture(scope="module")
-def agent_url(gym: Gym) -> Iterator[str]:
-    from officegym.server import create_agent_app
-
-    server = uvicorn.Server(uvicorn.Config(create_agent_app(gym), host="127.0.0.1", port=0, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the agent server did not start"
-        time.sleep(0.01)
-    yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
-    server.should_exit = True
-    thread.join(timeout=10)
 
 
 def test_over_the_rest_faces_deals_then_a_sumifs_summary_passes(rollout: Callable[..., Rollout], agent_url: str) -> None:
