@@ -11,15 +11,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import Page, expect
 
-
-def soql(live_server: Any, env_id: str, query: str) -> list[dict[str, Any]]:
-    response = httpx.get(f"{live_server.base_url}/envs/{env_id}/api/crm/services/data/v62.0/query", params={"q": query}, timeout=10)
-    assert response.status_code == 200, response.text
-    return response.json()["records"]
-
-
-def ui_writes(live_server: Any, env_id: str) -> list[str]:
-    return [e["operation"] for e in live_server.gym.events(env_id) if e["face"] == "ui" and not e["is_error"]]
+from tests.e2e.test_crm_ui_round6 import soql, ui_writes
 
 
 def test_merge_a_duplicate_contact_from_the_contacts_list(page: Page, live_server: Any) -> None:

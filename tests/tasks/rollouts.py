@@ -46,6 +46,15 @@ class Rollout:
         self.run(go)
         return self.grade()
 
+    def do(self, *steps: Callable[[McpTools], Any]) -> dict[str, Any]:
+        """Each step, in order, in one MCP session; the grade."""
+        async def go(tools: McpTools) -> None:
+            for step in steps:
+                await step(tools)
+
+        self.run(go)
+        return self.grade()
+
     def passes(self) -> bool:
         grade = self.grade()
         return grade["passed"] and grade["reward"] == 1.0

@@ -38,15 +38,6 @@ async def _reply(tools: McpTools, facts: dict[str, Any], text: str) -> None:
     await tools.call("slack_post_message", channel_id=facts["dm"], text=text)
 
 
-def _run(r: Rollout, *steps: Callable[[McpTools], Any]) -> dict[str, Any]:
-    async def go(tools: McpTools) -> None:
-        for step in steps:
-            await step(tools)
-
-    r.run(go)
-    return r.grade()
-
-
 def test_the_instance_is_what_salesforce_says(rollout: Callable[..., Rollout]) -> None:
     """The expected totals are the CRM's own GROUP BY, read through the agent's tools."""
     for variant in range(0, 20, 3):
@@ -65,7 +56,7 @@ def test_text_amounts_a_total_row_and_a_breakdown_in_the_reply_pass(rollout: Cal
     f = r.facts
     rows = [["Group", "Amount"], *[[label, f"${total:,.2f}"] for label, total in _lines(f)], ["Grand total", f"${f['total']:,.2f}"]]
     parts = ", ".join(f"{label} ${total:,.0f}" for label, total in _lines(f)[:2])
-    grade = _run(r, lambda t: _sheet(t, f["title"].upper(), rows, raw=True),
+    grade = r.do(lambda t: _sheet(t, f["title"].upper(), rows, raw=True),
                  lambda t: _reply(t, f, f"Overall ${f['total']:,.2f} (biggest: {parts})"))
     assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
 
@@ -89,7 +80,7 @@ def test_gaming_the_report_fails(rollout: Callable[..., Rollout], attack: str) -
     steps.append(lambda t: _reply(t, f, reply))
     if attack == "also in a channel":
         steps.append(lambda t: t.call("slack_post_message", channel_id="#general", text=f"Pipeline: ${f['total']:,.2f}"))
-    grade = _run(r, *steps)
+    grade = r.do(*steps)
     assert not grade["passed"] and grade["reward"] < 0.5 + 1e-9, (attack, json.dumps(grade))
 
 
@@ -103,7 +94,7 @@ def test_a_seeded_spreadsheet_renamed_to_the_title_is_not_the_report(rollout: Ca
         await tools.call("batch_update", spreadsheet_id=seeded, requests=[{"updateSpreadsheetProperties": {
             "properties": {"title": f["title"]}, "fields": "title"}}])
 
-    grade = _run(r, rename, lambda t: _reply(t, f, f"${f['total']:,.2f}"))
+    grade = r.do(rename, lambda t: _reply(t, f, f"${f['total']:,.2f}"))
     assert not grade["passed"], json.dumps(grade)
     assert any("no new spreadsheet" in c["detail"] for c in grade["checks"]), json.dumps(grade)
 
@@ -134,7 +125,7 @@ def test_the_report_on_a_tab_after_an_empty_first_one_passes(rollout: Callable[.
         rows = [["Group", "Total"], *_lines(f)]
         await tools.call("update_cells", spreadsheet_id=sid, sheet="Report", range=f"A1:B{len(rows)}", data=rows)
 
-    grade = _run(r, on_second_tab, lambda t: _reply(t, f, f"${f['total']:,.2f}"))
+    grade = r.do(on_second_tab, lambda t: _reply(t, f, f"${f['total']:,.2f}"))
     assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
 
 
@@ -150,6 +141,6 @@ def test_a_duplicate_moved_to_the_trash_is_gone(rollout: Callable[..., Rollout])
         invoke(r.gym.store, r.env, OPERATIONS, OPERATIONS["sheets.files.update"], {"fileId": draft, "resource": {"trashed": True}},
                face="rest", tool="PATCH /drive/v3/files/{fileId}")
 
-    grade = _run(r, trash_a_draft, lambda t: _sheet(t, f["title"], [["Group", "Amount"], *_lines(f)]),
+    grade = r.do(trash_a_draft, lambda t: _sheet(t, f["title"], [["Group", "Amount"], *_lines(f)]),
                  lambda t: _reply(t, f, f"${f['total']:,.2f}"))
     assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)

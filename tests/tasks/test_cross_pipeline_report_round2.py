@@ -47,15 +47,6 @@ def _group_of(record: dict[str, Any], field: str) -> str:
     return str(record[field])
 
 
-def _run(r: Rollout, *steps: Callable[[McpTools], Any]) -> dict[str, Any]:
-    async def go(tools: McpTools) -> None:
-        for step in steps:
-            await step(tools)
-
-    r.run(go)
-    return r.grade()
-
-
 def _reply(f: dict[str, Any], text: str) -> Callable[[McpTools], Any]:
     return lambda t: t.call("slack_post_message", channel_id=f["dm"], text=text)
 
@@ -77,11 +68,11 @@ def test_the_other_kinds_total_beside_a_breakdown_is_a_hedge(rollout: Callable[.
         other = await _total(tools, _other(f))
         await tools.call("slack_post_message", channel_id=f["dm"], text=f"Total ${f['total']:,.0f}: {parts}. Won this year: ${other:,.0f}")
 
-    grade = _run(r, lambda t: _sheet(t, f["title"], [["Group", "Total"], *_lines(f)]), hedge)
+    grade = r.do(lambda t: _sheet(t, f["title"], [["Group", "Total"], *_lines(f)]), hedge)
     assert not grade["passed"] and grade["reward"] <= 0.5, json.dumps(grade)
 
     r = rollout(TASK, seed=1, variant=2, where=_is_open_by_stage_or_source)
-    grade = _run(r, lambda t: _sheet(t, f["title"], [["Group", "Total"], *_lines(f)]),
+    grade = r.do(lambda t: _sheet(t, f["title"], [["Group", "Total"], *_lines(f)]),
                  _reply(f, f"Total ${f['total']:,.0f}: {parts}. {a} and {b} together: ${va + vb:,.0f}"))
     assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
 
@@ -98,7 +89,7 @@ def test_a_stray_figure_in_column_b_fails(rollout: Callable[..., Rollout], where
         lines[0] = ["Total", wrong]
     else:
         lines[0] = ["Total", f"${wrong:,.2f}"]
-    grade = _run(r, lambda t: _sheet(t, f["title"], lines), _reply(f, f"${f['total']:,.2f}"))
+    grade = r.do(lambda t: _sheet(t, f["title"], lines), _reply(f, f"${f['total']:,.2f}"))
     assert not grade["passed"] and grade["reward"] <= 0.5, (where, json.dumps(grade))
 
 
@@ -110,7 +101,7 @@ def test_a_total_row_in_other_words_passes(rollout: Callable[..., Rollout], labe
     f = r.facts
     name = label.format(kind="open pipeline" if f["kind"] == "open" else "won this year")
     lines = [["Group", "Total"], *_lines(f), [name, f"=SUM(B2:B{len(f['totals']) + 1})"]]
-    grade = _run(r, lambda t: _sheet(t, f["title"], lines), _reply(f, f"${f['total']:,.2f}"))
+    grade = r.do(lambda t: _sheet(t, f["title"], lines), _reply(f, f"${f['total']:,.2f}"))
     assert grade["passed"] and grade["reward"] == 1.0, (label, json.dumps(grade))
 
 
@@ -124,7 +115,7 @@ def test_a_total_row_of_the_other_kind_fails(rollout: Callable[..., Rollout]) ->
         lines = [["Group", "Total"], *_lines(f), [name, await _total(tools, other)]]
         await _sheet(tools, f["title"], lines)
 
-    grade = _run(r, build, _reply(f, f"${f['total']:,.2f}"))
+    grade = r.do(build, _reply(f, f"${f['total']:,.2f}"))
     assert not grade["passed"], json.dumps(grade)
 
 
@@ -132,7 +123,7 @@ def test_a_title_row_above_the_header_passes(rollout: Callable[..., Rollout]) ->
     r = rollout(TASK, variant=7)
     f = r.facts
     lines = [[f["title"], ""], ["Group", "Total"], *_lines(f)]
-    grade = _run(r, lambda t: _sheet(t, f["title"], lines), _reply(f, f"${f['total']:,.2f}"))
+    grade = r.do(lambda t: _sheet(t, f["title"], lines), _reply(f, f"${f['total']:,.2f}"))
     assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
 
 
@@ -158,7 +149,7 @@ def test_the_report_on_a_tab_after_the_deals_passes_and_a_wrong_report_there_fai
             report = [["Group", "Total"], *[[label, f"=SUMIFS(Deals!C:C,Deals!B:B,A{i + 2}){factor}"] for i, label in enumerate(labels)]]
             await tools.call("update_cells", spreadsheet_id=sid, sheet="Report", range=f"A1:B{len(report)}", data=report)
 
-        grade = _run(r, build, _reply(f, f"${f['total']:,.2f}"))
+        grade = r.do(build, _reply(f, f"${f['total']:,.2f}"))
         if wrong:
             assert not grade["passed"], json.dumps(grade)
         else:
@@ -180,7 +171,7 @@ def test_excels_pivot_table_over_the_deals_passes(rollout: Callable[..., Rollout
         await tools.call("create_pivot_table", spreadsheet_id=sid, sheet_name="Sheet1", data_range=f"A1:B{len(data)}",
                          rows=["Group"], values=["Amount"], target_sheet="Report")
 
-    grade = _run(r, build, _reply(f, f"Overall: {f['total']:,.0f} USD"))
+    grade = r.do(build, _reply(f, f"Overall: {f['total']:,.0f} USD"))
     assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
 
 
@@ -231,5 +222,5 @@ def test_formulas_filled_down_past_the_groups_pass(rollout: Callable[..., Rollou
         data = [["Group", "Amount"], *[[_group_of(d, field), d["Amount"]] for d in deals]]
         await tools.call("update_cells", spreadsheet_id=sid, sheet="Deals", range=f"A1:B{len(data)}", data=data)
 
-    grade = _run(r, build, _reply(f, f"${f['total']:,.2f}"))
+    grade = r.do(build, _reply(f, f"${f['total']:,.2f}"))
     assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
