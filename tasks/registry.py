@@ -39,6 +39,7 @@ from tasks.crm.log_call import LogCall
 from tasks.crm.pipeline_question import PipelineQuestion
 from tasks.crm.reassign_book import ReassignDepartingRep
 from tasks.crm.stale_deals import PushStaleDeals
+from tasks.cross.issue_export import IssueExport
 from tasks.cross.log_issue import LogCustomerIssue
 from tasks.cross.pipeline_report import PipelineReport
 
@@ -81,6 +82,7 @@ FAMILIES: tuple[TaskFamily, ...] = (
     AssignFollowUp(),
     PipelineReport(),
     LogCustomerIssue(),
+    IssueExport(),
 )
 
 

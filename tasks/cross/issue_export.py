@@ -1,0 +1,493 @@
+"""cross/issue-export-v1: your manager asks in a Slack DM for a Google Sheet of the Jira issues
+matching a filter a person asks for and JQL expresses (a project's open bugs, someone's
+unresolved issues, the active sprint's issues in one status, a project's High or Highest
+issues created since a date), titled and with the columns they name, and the sheet's link
+sent back in the DM. Three apps, one piece of work: the issues live only in Jira, the export
+in Sheets, the link in chat.
+
+Graded on the final state, each part its own check:
+- the sheet: exactly one new spreadsheet with that title (case and spacing aside) that is not
+  in the trash (a draft moved to the trash is gone from view);
+- its rows (the first tab holding anything): exactly the matching issues, each once, read
+  from the Key column (a header row names it; title lines above the header are free, and so
+  is a note or total row that names no issue). Listing more issues fails as surely as
+  listing fewer; row order is free;
+- its columns: a header naming each asked column ("Issue key" for Key, "Issue Type" for
+  Type, case aside; extra columns are free), and on each matching issue's row the value Jira
+  shows on the issue: the summary, status, priority and type names, and the assignee's
+  display name (blank or "Unassigned" when nobody is). The ask says "as Jira shows them", and
+  Jira shows a person by name, so an email in the Assignee column is not what was asked;
+- the reply: everything the agent said, read as the set of spreadsheets it links
+  (https://docs.google.com/spreadsheets/d/<id>, with or without /edit, ?usp=… or #gid=…;
+  a Drive link `open?id=<id>` or `/file/d/<id>`; the sheets page's own address, as a
+  browser shows it), plus any spreadsheet's bare id: exactly the export, linked at least once.
+  A second spreadsheet linked beside it is a hedge.
+The export must not edit Jira: any change to an issue, like anything else outside the DM and
+the new spreadsheet, is collateral damage (an edited or deleted issue takes the reward below
+the pass line on its own).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from apps.sheets.models import Sheet, Spreadsheet
+from apps.tickets.models import Issue, Sprint, SprintIssue
+from graders.checks import Check, CheckResult, failed, passed
+from graders.rubric import Expect
+from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.chat._common import Answer, answered_in_dm, post, post_everywhere, service_as, wreck as wreck_chat
+from tasks.chat._workspace import workspace
+from tasks.common.answers import Verdict, judge
+from tasks.common.variants import cached, choose, count, shuffled
+from tasks.sheets._common import SPREADSHEET_TABLES, final
+from tasks.tickets._common import search_all, site, unique_names, wreck as wreck_tickets
+
+MIN_ROWS, MAX_ROWS = 2, 20  # a sheet worth asking for, and one a person checks by eye
+HIGH = ("Highest", "High")
+
+# The columns a person asks for, by Jira's names for them; each set starts with the key.
+COLUMN_SETS = (
+    ("Key", "Summary", "Status", "Assignee", "Priority"),
+    ("Key", "Summary", "Priority", "Status"),
+    ("Key", "Summary", "Assignee", "Status"),
+    ("Key", "Type", "Summary", "Priority", "Assignee"),
+)
+HEADERS = {  # a header cell (case, spacing and a final colon aside) → the column it names
+    "key": "Key", "issue key": "Key", "summary": "Summary", "status": "Status", "assignee": "Assignee",
+    "priority": "Priority", "type": "Type", "issue type": "Type", "issuetype": "Type",
+}
+TITLE_FORMS = ("{name}", "Jira export - {name}")
+FIELDS = "summary,status,assignee,priority,issuetype"
+
+_SPACES = re.compile(r"\s+")
+_URL = re.compile(r"https?://[^\s<>|]+", re.IGNORECASE)
+# A spreadsheet's id in a link: …/spreadsheets/d/<id>…, Drive's …/file/d/<id>… and open?id=<id>,
+# and the sheets page's own …/sheets/d/<id>.
+_LINKED_ID = re.compile(r"/(?:spreadsheets|sheets|file)/d/([\w-]{10,128})|[?&]id=([\w-]{10,128})")
+_TOKEN = re.compile(r"[\w-]{20,128}")
+
+
+def _norm(value: Any) -> str:
+    return _SPACES.sub(" ", str(value if value is not None else "")).strip().casefold()
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One issue as Jira shows it, in the columns an export asks for."""
+
+    key: str
+    project: str
+    type: str
+    summary: str
+    status: str
+    priority: str
+    assignee: str  # display name, "" when unassigned
+    created: str  # Jira time, UTC
+    in_active_sprint: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Filter:
+    """What the manager asks for, and the issues it matches (the answer)."""
+
+    kind: str
+    name: str  # the sheet's name
+    ask: str  # the issues, as the manager writes them in the DM
+    jql: str  # the oracle's search
+    other_jql: str  # another query for the same issues
+    keys: tuple[str, ...]
+    scope: str  # JQL of the issues the filter narrows (list-everything exports all of them)
+
+
+def _day(text: str) -> date:
+    return datetime.strptime(text[:10], "%Y-%m-%d").date()
+
+
+def _spoken(day: date) -> str:
+    return f"{day:%B} {day.day}, {day.year}"
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+class IssueExport:
+    id = "cross/issue-export-v1"
+    apps = ("chat", "tickets", "sheets")
+    difficulty = "hard"
+    summary = ("Export the Jira issues a teammate asks for (a filter JQL expresses) to a new Google Sheet with the columns they "
+               "name, and send them its link in Slack.")
+
+    def _people(self, ctx: SampleContext) -> tuple[str, str, frozenset[str]]:
+        """(the asker's chat id, the DM, seeded spreadsheet ids): the asker is the actor's manager."""
+        def read() -> tuple[str, str, frozenset[str]]:
+            ws = workspace(ctx)
+            asker = ws.user_of(ctx.actor.manager_id)
+            if asker is None or asker.id == ws.me.id:
+                return "", "", frozenset()
+            dm = service_as(ctx.db, ws.me.id).dm_id(ws.me.id, asker.id)
+            return asker.id, dm, frozenset(ctx.db.scalars(select(Spreadsheet.id)))
+
+        return cached(ctx, f"{self.id}|people", read)
+
+    def _rows(self, ctx: SampleContext) -> dict[str, Row]:
+        def read() -> dict[str, Row]:
+            s = site(ctx)
+            created = {k: c for k, c in ctx.db.execute(select(Issue.key, Issue.created))}
+            active = set(ctx.db.scalars(select(Issue.key).join(SprintIssue, SprintIssue.issue_id == Issue.id)
+                                        .join(Sprint, Sprint.id == SprintIssue.sprint_id).where(Sprint.state == "active")))
+            return {t.key: Row(t.key, t.project, t.type, t.summary, t.status, t.priority,
+                               s.people[t.assignee].name if t.assignee in s.people else "", created[t.key], t.key in active)
+                    for t in s.tickets}
+
+        return cached(ctx, f"{self.id}|rows", read)
+
+    def _filters(self, ctx: SampleContext) -> tuple[Filter, ...]:
+        def build() -> tuple[Filter, ...]:
+            if not self._people(ctx)[0]:
+                return ()
+            rows, s = self._rows(ctx), site(ctx)
+            every = list(rows.values())
+            projects = sorted({r.project for r in every})
+            found: list[Filter] = []
+
+            def add(kind: str, name: str, ask: str, jql: str, other: str, keys: list[str], scope: str, among: list[Row]) -> None:
+                # Worth a sheet, and not simply everything it narrows down (the whole project).
+                if MIN_ROWS <= len(keys) <= MAX_ROWS and len(keys) < len(among):
+                    ordered = tuple(sorted(keys, key=lambda k: (k.split("-")[0], int(k.split("-")[1]))))
+                    found.append(Filter(kind, name, ask, jql, other, ordered, scope))
+
+            for project in projects:
+                mine = [r for r in every if r.project == project]
+                # A project's open bugs: not Done (here the same issues as unresolved ones).
+                bugs = [r.key for r in mine if r.type == "Bug" and r.status != "Done"]
+                add("bugs", f"Open {project} bugs", f"all the open bugs in the {project} project (every Bug that isn't Done)",
+                    f"project = {project} AND issuetype = Bug AND statusCategory != Done ORDER BY key",
+                    f"issuetype = Bug AND project = {project} AND resolution = EMPTY", bugs, f"project = {project}", mine)
+                # A project's High and Highest issues created on or after a date, whatever their status.
+                high = sorted((r for r in mine if r.priority in HIGH), key=lambda r: r.created, reverse=True)
+                days = [_day(r.created) for r in high]
+                for n in range(MIN_ROWS, min(MAX_ROWS, len(high) - 1) + 1):
+                    # A date with no such issue created the day before, on it or the day after: read in any
+                    # time zone, "created on or after" it is the same issues.
+                    since = days[n] + timedelta(days=2)
+                    if days[n - 1] >= since + timedelta(days=2) and n in (MIN_ROWS + 1, 5, 9):
+                        add("since", f"High priority {project} issues since {since:%b} {since.day}",
+                            f"the {project} issues with High or Highest priority created on or after {_spoken(since)} (any status)",
+                            f'project = {project} AND priority IN (Highest, High) AND created >= "{since.isoformat()}" ORDER BY created DESC',
+                            f'project = {project} AND priority >= High AND created > "{(since - timedelta(days=1)).isoformat()} 23:59"',
+                            [r.key for r in high[:n]], f"project = {project}", mine)
+            # Someone's unresolved issues, in every project (names nobody else has).
+            for person in unique_names(s.people.values()):
+                if person.account_id == s.me.account_id:
+                    continue
+                theirs = [r.key for r in every if r.assignee == person.name and r.status != "Done"]
+                add("assignee", f"Open issues - {person.name}", f"everything assigned to {person.name} that isn't resolved yet (any project)",
+                    f"assignee = {_quoted(person.name)} AND resolution = EMPTY ORDER BY key",
+                    f"assignee = {person.account_id} AND statusCategory != Done", theirs, "resolution = EMPTY",
+                    [r for r in every if r.status != "Done"])
+            # The active sprint's issues in one status.
+            sprints = ctx.db.execute(select(Sprint.name, Sprint.board_id).where(Sprint.state == "active")).all()
+            if len(sprints) == 1:
+                sprint = sprints[0].name
+                current = [r for r in every if r.in_active_sprint]
+                for status in sorted({r.status for r in current}):
+                    keys = [r.key for r in current if r.status == status]
+                    add("sprint", f"{sprint} - {status}", f"the issues in the current sprint ({sprint}) whose status is {status}",
+                        f'sprint in openSprints() AND status = {_quoted(status)} ORDER BY key',
+                        f'sprint = {_quoted(sprint)} AND status = {_quoted(status)}', keys, "sprint in openSprints()", current)
+            names = [_norm(f.name) for f in found]
+            return shuffled(self.id, ctx, [f for f in found if names.count(_norm(f.name)) == 1])
+
+        return cached(ctx, self.id, build)
+
+    def _axes(self, ctx: SampleContext) -> tuple[tuple, tuple, tuple]:
+        return self._filters(ctx), shuffled(self.id, ctx, COLUMN_SETS, "columns"), shuffled(self.id, ctx, TITLE_FORMS, "title")
+
+    def count_instances(self, ctx: SampleContext) -> int:
+        return count(*self._axes(ctx))
+
+    def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
+        filters, column_sets, forms = self._axes(ctx)
+        wanted_filter, columns, form = choose(self.id, ctx.variant, filters, column_sets, forms)
+        rows = self._rows(ctx)
+        asker_id, dm, seeded = self._people(ctx)
+        ws = workspace(ctx)
+        me, asker = ws.me, ws.users[asker_id]
+        title = form.format(name=wanted_filter.name)
+        keys = wanted_filter.keys
+        expected_keys = frozenset(keys)
+        listed = ", ".join(columns)
+        question = (f"Hi! Could you pull {wanted_filter.ask} out of Jira into a Google Sheet for me? Please create a new spreadsheet "
+                    f"titled \"{title}\" with a header row and these columns: {listed}, one row per issue, values as Jira shows "
+                    f"them. Then send me the link here. Thanks!")
+        prompt = (f"You are {me.real_name} (@{me.handle}). {asker.real_name} just sent you a direct message in Slack asking for an "
+                  "export of Jira issues. Do it in Jira and Google Sheets, then reply to them in that DM.")
+        wanted_title = _norm(title)
+        looked_up = object()  # this instance's key for its lookups in a grading transaction's session info
+
+        def exports(db: Session) -> list[tuple[str, bool]]:
+            """The new spreadsheets titled as asked (the agent's: not seeded), each with whether it
+            is in the trash; read once per grading transaction."""
+            transaction = db.get_transaction()
+            kept = db.info.get(looked_up)
+            if kept is not None and transaction is not None and kept[0] is transaction:
+                return kept[1]
+            made = db.execute(select(Spreadsheet.id, Spreadsheet.title, Spreadsheet.trashed)).all()
+            found = sorted((i, bool(trashed)) for i, t, trashed in made if i not in seeded and _norm(t) == wanted_title)
+            db.info[looked_up] = (transaction, found)
+            return found
+
+        def the_export(db: Session) -> tuple[str | None, str]:
+            found = [i for i, trashed in exports(db) if not trashed]
+            if not found:
+                return None, f"there is no new spreadsheet titled {title!r}"
+            if len(found) > 1:
+                return None, f"{len(found)} new spreadsheets are titled {title!r}: the export is one"
+            return found[0], ""
+
+        def sheet_check(db: Session) -> CheckResult:
+            sid, why = the_export(db)
+            return passed(f"the spreadsheet {title!r}") if sid else failed(why)
+
+        def table(db: Session) -> tuple[dict[str, Any] | None, str]:
+            """The export's first tab holding anything, read: its header (column → index), and
+            each row holding an issue key (row number, key, cells). None and why when unreadable."""
+            sid, why = the_export(db)
+            if sid is None:
+                return None, why
+            book = final(db, sid).book
+            tabs = db.scalars(select(Sheet.sheet_id).where(Sheet.spreadsheet_id == sid).order_by(Sheet.index)).all()
+            tab = next((t for t in tabs if book.extent(t)[0] > 0), None)
+            if tab is None:
+                return None, f"the spreadsheet {title!r} is empty"
+            height, width = book.extent(tab)
+            grid = [[book.get((tab, r, c)) for c in range(width)] for r in range(height)]
+            header_at, header = None, {}
+            for r, cells in enumerate(grid):
+                named = {HEADERS.get(_norm(v).rstrip(":").strip()): c for c, v in reversed(list(enumerate(cells))) if v not in (None, "")}
+                if "Key" in named:
+                    header_at, header = r, {k: v for k, v in named.items() if k}
+                    break
+                if any(_norm(v).upper() in rows for v in cells):
+                    break  # issues before any header
+            if header_at is None:  # no header naming the key: the key column is the first holding keys
+                key_col = next((c for c in range(width) if any(_norm(g[c]).upper() in rows for g in grid)), None)
+                start = 0
+            else:
+                key_col, start = header["Key"], header_at + 1
+            issues: list[tuple[int, str, list[Any]]] = []
+            for r in range(start, height):
+                cells = grid[r]
+                if all(v in (None, "") for v in cells):
+                    continue
+                key = _norm(cells[key_col]).upper() if key_col is not None else ""
+                if not key:
+                    if any(_norm(v).upper() in rows for v in cells):
+                        return None, f"row {r + 1} names an issue outside the key column"
+                    continue  # a note or a total: names no issue
+                if key not in rows:
+                    return None, f"row {r + 1}'s key is {cells[key_col]!r}, which is no issue in Jira"
+                issues.append((r, key, cells))
+            return {"header": header, "header_at": header_at, "issues": issues}, ""
+
+        def rows_check(db: Session) -> CheckResult:
+            read, why = table(db)
+            if read is None:
+                return failed(why)
+            seen: dict[str, int] = {}
+            for r, key, _ in read["issues"]:
+                if key in seen:
+                    return failed(f"{key} has two rows ({seen[key] + 1} and {r + 1})")
+                seen[key] = r
+            extra = sorted(k for k in seen if k not in expected_keys)
+            missing = sorted(k for k in expected_keys if k not in seen)
+            if extra:
+                return failed(f"{len(extra)} row(s) list issues that do not match ({', '.join(extra[:5])}"
+                              f"{', …' if len(extra) > 5 else ''}); the {len(keys)} asked for are {', '.join(keys[:8])}")
+            if missing:
+                return failed(f"{len(missing)} matching issue(s) missing: {', '.join(missing[:8])}")
+            return passed(f"exactly the {len(keys)} matching issues, each once")
+
+        def shown(column: str, row: Row) -> set[str]:
+            if column == "Assignee":
+                return {_norm(row.assignee)} if row.assignee else {"", "unassigned"}
+            return {_norm({"Summary": row.summary, "Status": row.status, "Priority": row.priority, "Type": row.type}[column])}
+
+        def columns_check(db: Session) -> CheckResult:
+            read, why = table(db)
+            if read is None:
+                return failed(why)
+            header = read["header"]
+            if read["header_at"] is None:
+                return failed(f"no header row naming the columns {listed}")
+            absent = [c for c in columns if c not in header]
+            if absent:
+                return failed(f"the header (row {read['header_at'] + 1}) has no {', '.join(absent)} column")
+            matching = [(r, key, cells) for r, key, cells in read["issues"] if key in expected_keys]
+            if not matching:
+                return failed("no row holds a matching issue to read its columns on")
+            for r, key, cells in matching:
+                for column in columns[1:]:
+                    at = header[column]
+                    got = cells[at] if at < len(cells) else None
+                    if _norm(got) not in shown(column, rows[key]):
+                        want = getattr(rows[key], column.lower()) or "Unassigned"
+                        return failed(f"row {r + 1} ({key}) shows {column} {got!r}, Jira shows {want!r}")
+            return passed(f"{listed} as Jira shows them on the {len(matching)} matching rows")
+
+        def linked(db: Session, text: str) -> tuple[set[str], set[str]]:
+            """(the spreadsheets the text links, those it names by a bare id)."""
+            links = {m.group(1) or m.group(2) for url in _URL.findall(text) for m in _LINKED_ID.finditer(url)}
+            tokens = set(_TOKEN.findall(text)) - links
+            bare = set(db.scalars(select(Spreadsheet.id).where(Spreadsheet.id.in_(tokens)))) if tokens else set()
+            return links, bare
+
+        def reply_check(db: Session) -> CheckResult:
+            sid, why = the_export(db)
+            if sid is None:
+                return failed(f"no export to link: {why}")
+            read: dict[str, tuple[set[str], set[str]]] = {}
+
+            def refs(text: str) -> tuple[set[str], set[str]]:
+                if text not in read:
+                    read[text] = linked(db, text)
+                return read[text]
+
+            def judges(text: str) -> tuple[Verdict, ...]:
+                links, bare = refs(text)
+                return (judge("spreadsheets", links | bare, {sid}, show=_url),
+                        Verdict(sid in links, "links the spreadsheet" if sid in links else "names the spreadsheet's id but gives no link to it"))
+
+            answer = Answer(place=f"your DM with {asker.real_name}", inside=lambda m: m.channel_id == dm, prompt=prompt,
+                            judges=judges, asserts=lambda text: any(refs(text)))
+            return answer.check(me.id, ws.start)(db)
+
+        def setup(session: Session) -> None:
+            theirs = service_as(session, asker.id)
+            theirs.conversations_open(me.id)
+            theirs.chat_post_message(dm, question)
+
+        def export_rows(db: Session) -> frozenset[str]:
+            return frozenset(i for i, _ in exports(db))
+
+        def in_export(table_name: str, key: str) -> Expect:  # the export, whatever id it got, and anything done in it
+            return Expect(table_name, "any", lambda c, made: c.row[key] in made, given=export_rows)
+
+        # -- solutions ------------------------------------------------------------------------
+        def cell(issue: dict[str, Any], column: str) -> str:
+            if column == "Key":
+                return issue["key"]
+            if column == "Summary":
+                return issue["summary"]
+            if column == "Type":
+                return issue["issue_type"]["name"]
+            if column == "Assignee":
+                return (issue.get("assignee") or {}).get("display_name") or "Unassigned"
+            return issue[column.lower()]["name"]
+
+        async def reply(tools: Tools, text: str) -> None:
+            opened = (await tools.call("slack_open_dm", users=asker.id))["channel"]["id"]
+            await tools.call("slack_post_message", channel_id=opened, text=text)
+
+        async def export(tools: Tools, name: str, jql: str, heads: tuple[str, ...] = columns) -> str:
+            found = await search_all(tools, jql, FIELDS)
+            made = await tools.call("create_spreadsheet", title=name)
+            sid = made["spreadsheetId"]
+            first = (await tools.call("list_sheets", spreadsheet_id=sid))[0]
+            body = [list(heads), *[[cell(i, c) for c in heads] for i in found]]
+            await tools.call("update_cells", spreadsheet_id=sid, sheet=first, range=f"A1:{chr(64 + len(heads))}{len(body)}", data=body)
+            return sid
+
+        async def oracle(tools: Tools) -> None:
+            sid = await export(tools, title, wanted_filter.jql)
+            await reply(tools, f"Here you go: {_url(sid)}")
+
+        async def raw_on_a_new_tab(tools: Tools) -> None:
+            """Another path: another query paged five at a time, the export on an added first tab
+            (Sheet1 left empty behind it) with a title line, a frozen header spelt as Jira's CSV
+            export spells it, values written RAW (batch_update updateCells), unassigned left blank,
+            rows newest first; the link, with its tab, in the question's thread as a Slack link."""
+            found: list[dict[str, Any]] = []
+            while True:
+                page = await tools.call("jira_search", jql=wanted_filter.other_jql + " ORDER BY created DESC", limit=5,
+                                        start_at=len(found), fields=FIELDS + ",created")
+                found.extend(page["issues"])
+                if not page["issues"] or len(found) >= page["total"]:
+                    break
+            sid = (await tools.call("create_spreadsheet", title=title.upper()))["spreadsheetId"]
+            added = await tools.call("batch_update", spreadsheet_id=sid, requests=[
+                {"addSheet": {"properties": {"title": "Issues", "index": 0, "gridProperties": {"frozenRowCount": 2}}}}])
+            tab = added["replies"][0]["addSheet"]["properties"]["sheetId"]
+            spelt = {"Key": "Issue key", "Type": "Issue Type"}
+            lines = [[f"{wanted_filter.name} (from Jira)"], [spelt.get(c, c) + ":" if c == "Summary" else spelt.get(c, c) for c in columns],
+                     *[["" if c == "Assignee" and not i.get("assignee", {}).get("account_id") else cell(i, c) for c in columns] for i in found]]
+            await tools.call("batch_update", spreadsheet_id=sid, requests=[{"updateCells": {
+                "start": {"sheetId": tab, "rowIndex": 0, "columnIndex": 0}, "fields": "userEnteredValue",
+                "rows": [{"values": [{"userEnteredValue": {"stringValue": str(v)}} for v in line]} for line in lines]}}])
+            history = await tools.call("slack_get_channel_history", channel_id=dm, limit=5)
+            asked = next(m["ts"] for m in history["messages"] if m["user"] == asker.id)
+            await tools.call("slack_reply_to_thread", channel_id=dm, thread_ts=asked,
+                             text=f"Done: <https://docs.google.com/spreadsheets/d/{sid}/edit#gid={tab}|{title}> ({len(found)} issues)")
+
+        # -- the adversaries' moves ----------------------------------------------------------
+        others = [f for f in filters if set(f.keys) != expected_keys]
+        other = next((f for f in others if f.kind == wanted_filter.kind), others[0] if others else wanted_filter)
+        rooms = [r.id for r in ws.rooms if not r.is_private][:3]
+
+        async def say(tools: Tools, text: str) -> None:
+            await post(tools, dm, text)
+
+        async def wrong(tools: Tools) -> None:  # the export missing its last issue, under the asked title
+            sid = await export(tools, title, wanted_filter.jql.replace(" ORDER BY key", "").split(" ORDER BY")[0]
+                               + f" AND key != {keys[-1]}")
+            await reply(tools, _url(sid))
+
+        async def everything(tools: Tools) -> None:  # every issue the filter narrows down, and a link to every spreadsheet
+            sid = await export(tools, title, wanted_filter.scope)
+            listed_sheets = await tools.call("list_spreadsheets")
+            await reply(tools, " ".join(_url(s["id"]) for s in [{"id": sid}, *listed_sheets]))
+
+        async def wrong_record(tools: Tools) -> None:  # another filter's issues under the asked title
+            sid = await export(tools, title, other.jql)
+            await reply(tools, _url(sid))
+
+        async def shotgun(tools: Tools) -> None:  # the export, its link in the DM and in every room
+            sid = await export(tools, title, wanted_filter.jql)
+            await reply(tools, _url(sid))
+            await post_everywhere(tools, rooms, f"{title}: {_url(sid)}")
+
+        async def vandalise(tools: Tools) -> None:
+            await wreck_chat(tools)
+            await wreck_tickets(tools)
+
+        return TaskInstance(
+            prompt=prompt,
+            checks=[
+                Check(f"one new spreadsheet titled {title!r}", sheet_check),
+                Check(f"it lists exactly the {len(keys)} matching issues, each once", rows_check, weight=5.0),
+                Check(f"its columns {listed} as Jira shows them", columns_check),
+                Check("its link sent in the DM, and no other spreadsheet's", reply_check, weight=2.0),
+            ],
+            expected=[*answered_in_dm(dm, me.id, asker.id, question, ws.public), *(in_export(t, key) for t, key in SPREADSHEET_TABLES.items())],
+            oracle=oracle,
+            setup=setup,
+            setup_in_expected=True,
+            alternatives=(raw_on_a_new_tab,),
+            moves=Moves(say=say, wrong=wrong, everything=everything, wrong_record=wrong_record, shotgun=shotgun, wreck=vandalise),
+            facts={"kind": wanted_filter.kind, "filter": wanted_filter.name, "jql": wanted_filter.jql, "keys": list(keys),
+                   "columns": list(columns), "title": title, "asker": asker.id, "dm": dm},
+        )
+
+
+def _url(spreadsheet_id: str) -> str:
+    return f"https://docs.google.com/spreadsheets/d/{spreadsheet_id}/edit"
+
