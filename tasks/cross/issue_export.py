@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -38,12 +39,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from apps.chat.models import Member, Message
 from apps.sheets.models import Sheet, Spreadsheet
 from apps.tickets.models import Issue, Sprint, SprintIssue
 from graders.checks import Check, CheckResult, failed, passed
 from graders.rubric import Expect
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
-from tasks.chat._common import Answer, answered_in_dm, post, post_everywhere, service_as, wreck as wreck_chat
+from tasks.chat._common import Answer, answered_in_dm, careful_steps, post, post_everywhere, service_as, wreck as wreck_chat
 from tasks.chat._workspace import workspace
 from tasks.common.answers import Verdict, judge
 from tasks.common.variants import cached, choose, count, shuffled
@@ -65,6 +67,9 @@ HEADERS = {  # a header cell (case, spacing and a final colon aside) → the col
     "priority": "Priority", "type": "Type", "issue type": "Type", "issuetype": "Type",
 }
 TITLE_FORMS = ("{name}", "Jira export - {name}")
+TEAM_ROOM = "customer-success"  # where the manager may ask in a thread instead of a DM
+MAX_PEOPLE = 6  # someone's-issues filters kept, so the other kinds are asked as often
+OPEN_TYPES = {"Bug": "bugs", "Incident": "incidents"}  # "the open bugs in ENG", "the open incidents in SUP"
 FIELDS = "summary,status,assignee,priority,issuetype"
 
 _SPACES = re.compile(r"\s+")
@@ -126,15 +131,19 @@ class IssueExport:
     summary = ("Export the Jira issues a teammate asks for (a filter JQL expresses) to a new Google Sheet with the columns they "
                "name, and send them its link in Slack.")
 
-    def _people(self, ctx: SampleContext) -> tuple[str, str, frozenset[str]]:
-        """(the asker's chat id, the DM, seeded spreadsheet ids): the asker is the actor's manager."""
-        def read() -> tuple[str, str, frozenset[str]]:
+    def _people(self, ctx: SampleContext) -> tuple[str, str, str, frozenset[str]]:
+        """(the asker's chat id, the DM, the team's public channel both are in or "", seeded
+        spreadsheet ids): the asker is the actor's manager."""
+        def read() -> tuple[str, str, str, frozenset[str]]:
             ws = workspace(ctx)
             asker = ws.user_of(ctx.actor.manager_id)
             if asker is None or asker.id == ws.me.id:
-                return "", "", frozenset()
+                return "", "", "", frozenset()
             dm = service_as(ctx.db, ws.me.id).dm_id(ws.me.id, asker.id)
-            return asker.id, dm, frozenset(ctx.db.scalars(select(Spreadsheet.id)))
+            room = ws.room(TEAM_ROOM)
+            both = set(ctx.db.scalars(select(Member.user_id).where(Member.channel_id == room.id))) if room and not room.is_private else set()
+            channel = room.id if {ws.me.id, asker.id} <= both else ""
+            return asker.id, dm, channel, frozenset(ctx.db.scalars(select(Spreadsheet.id)))
 
         return cached(ctx, f"{self.id}|people", read)
 
@@ -167,11 +176,17 @@ class IssueExport:
 
             for project in projects:
                 mine = [r for r in every if r.project == project]
-                # A project's open bugs: not Done (here the same issues as unresolved ones).
-                bugs = [r.key for r in mine if r.type == "Bug" and r.status != "Done"]
-                add("bugs", f"Open {project} bugs", f"all the open bugs in the {project} project (every Bug that isn't Done)",
-                    f"project = {project} AND issuetype = Bug AND statusCategory != Done ORDER BY key",
-                    f"issuetype = Bug AND project = {project} AND resolution = EMPTY", bugs, f"project = {project}", mine)
+                # A project's open bugs (or incidents): not Done (here the same issues as unresolved ones).
+                for kind, plural in OPEN_TYPES.items():
+                    open_ones = [r.key for r in mine if r.type == kind and r.status != "Done"]
+                    add("type", f"Open {project} {plural}", f"all the open {plural} in the {project} project (every {kind} that isn't Done)",
+                        f"project = {project} AND issuetype = {kind} AND statusCategory != Done ORDER BY key",
+                        f"issuetype = {kind} AND project = {project} AND resolution = EMPTY", open_ones, f"project = {project}", mine)
+                # A project's open issues nobody is assigned to.
+                nobody = [r.key for r in mine if not r.assignee and r.status != "Done"]
+                add("unassigned", f"Unassigned {project} issues", f"the open issues in the {project} project that nobody is assigned to",
+                    f"project = {project} AND assignee IS EMPTY AND resolution = EMPTY ORDER BY key",
+                    f"project = {project} AND assignee = EMPTY AND statusCategory != Done", nobody, f"project = {project}", mine)
                 # A project's High and Highest issues created on or after a date, whatever their status.
                 high = sorted((r for r in mine if r.priority in HIGH), key=lambda r: r.created, reverse=True)
                 days = [_day(r.created) for r in high]
@@ -185,10 +200,10 @@ class IssueExport:
                             f'project = {project} AND priority IN (Highest, High) AND created >= "{since.isoformat()}" ORDER BY created DESC',
                             f'project = {project} AND priority >= High AND created > "{(since - timedelta(days=1)).isoformat()} 23:59"',
                             [r.key for r in high[:n]], f"project = {project}", mine)
-            # Someone's unresolved issues, in every project (names nobody else has).
-            for person in unique_names(s.people.values()):
-                if person.account_id == s.me.account_id:
-                    continue
+            # Someone's unresolved issues, in every project (names nobody else has; a few of them).
+            people = [p for p in unique_names(s.people.values()) if p.account_id != s.me.account_id
+                      and MIN_ROWS <= sum(r.assignee == p.name and r.status != "Done" for r in every) <= MAX_ROWS]
+            for person in shuffled(self.id, ctx, sorted(people, key=lambda p: p.account_id), "people")[:MAX_PEOPLE]:
                 theirs = [r.key for r in every if r.assignee == person.name and r.status != "Done"]
                 add("assignee", f"Open issues - {person.name}", f"everything assigned to {person.name} that isn't resolved yet (any project)",
                     f"assignee = {_quoted(person.name)} AND resolution = EMPTY ORDER BY key",
@@ -209,28 +224,43 @@ class IssueExport:
 
         return cached(ctx, self.id, build)
 
-    def _axes(self, ctx: SampleContext) -> tuple[tuple, tuple, tuple]:
-        return self._filters(ctx), shuffled(self.id, ctx, COLUMN_SETS, "columns"), shuffled(self.id, ctx, TITLE_FORMS, "title")
+    def _axes(self, ctx: SampleContext) -> tuple[tuple, tuple, tuple, tuple]:
+        places = ("dm", "thread") if self._people(ctx)[2] else ("dm",)
+        return (self._filters(ctx), shuffled(self.id, ctx, COLUMN_SETS, "columns"), shuffled(self.id, ctx, TITLE_FORMS, "title"),
+                shuffled(self.id, ctx, places, "place"))
 
     def count_instances(self, ctx: SampleContext) -> int:
         return count(*self._axes(ctx))
 
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
-        filters, column_sets, forms = self._axes(ctx)
-        wanted_filter, columns, form = choose(self.id, ctx.variant, filters, column_sets, forms)
+        filters, column_sets, forms, places = self._axes(ctx)
+        wanted_filter, columns, form, where = choose(self.id, ctx.variant, filters, column_sets, forms, places)
         rows = self._rows(ctx)
-        asker_id, dm, seeded = self._people(ctx)
+        asker_id, dm, team_room, seeded = self._people(ctx)
         ws = workspace(ctx)
         me, asker = ws.me, ws.users[asker_id]
         title = form.format(name=wanted_filter.name)
         keys = wanted_filter.keys
         expected_keys = frozenset(keys)
         listed = ", ".join(columns)
-        question = (f"Hi! Could you pull {wanted_filter.ask} out of Jira into a Google Sheet for me? Please create a new spreadsheet "
-                    f"titled \"{title}\" with a header row and these columns: {listed}, one row per issue, values as Jira shows "
-                    f"them. Then send me the link here. Thanks!")
-        prompt = (f"You are {me.real_name} (@{me.handle}). {asker.real_name} just sent you a direct message in Slack asking for an "
-                  "export of Jira issues. Do it in Jira and Google Sheets, then reply to them in that DM.")
+        in_thread = where == "thread"
+        channel = team_room if in_thread else dm  # where the ask is, and the answer goes
+        question = (f"{f'<@{me.id}> ' if in_thread else 'Hi! '}Could you pull {wanted_filter.ask} out of Jira into a Google Sheet "
+                    f"for me? Please create a new spreadsheet titled \"{title}\" with a header row and these columns: {listed}, one "
+                    f"row per issue, values as Jira shows them. Then send me the link here. Thanks!")
+        if in_thread:
+            place = f"{asker.real_name}'s thread in #{TEAM_ROOM}"
+            prompt = (f"You are {me.real_name} (@{me.handle}). {asker.real_name} just asked you in #{TEAM_ROOM} in Slack for an export "
+                      "of Jira issues. Do it in Jira and Google Sheets, then reply in the thread of their message.")
+        else:
+            place = f"your DM with {asker.real_name}"
+            prompt = (f"You are {me.real_name} (@{me.handle}). {asker.real_name} just sent you a direct message in Slack asking for an "
+                      "export of Jira issues. Do it in Jira and Google Sheets, then reply to them in that DM.")
+
+        def asked_at(db: Session) -> str | None:
+            """The ask's ts (the setup posts it; read back, as a restart re-samples without it)."""
+            return db.scalars(select(Message.ts).where(Message.channel_id == channel, Message.user_id == asker.id,
+                                                       Message.text == question, Message.ts > ws.start).order_by(Message.ts)).first()
         wanted_title = _norm(title)
         looked_up = object()  # this instance's key for its lookups in a grading transaction's session info
 
@@ -296,6 +326,9 @@ class IssueExport:
                     continue  # a note or a total: names no issue
                 if key not in rows:
                     return None, f"row {r + 1}'s key is {cells[key_col]!r}, which is no issue in Jira"
+                also = sorted({_norm(v).upper() for c, v in enumerate(cells) if c != key_col and _norm(v).upper() in rows} - {key})
+                if also:  # another issue listed on this one's row: a second list beside the first
+                    return None, f"row {r + 1} ({key}) also names {', '.join(also[:4])} outside the key column"
                 issues.append((r, key, cells))
             return {"header": header, "header_at": header_at, "issues": issues}, ""
 
@@ -367,14 +400,19 @@ class IssueExport:
                 return (judge("spreadsheets", links | bare, {sid}, show=_url),
                         Verdict(sid in links, "links the spreadsheet" if sid in links else "names the spreadsheet's id but gives no link to it"))
 
-            answer = Answer(place=f"your DM with {asker.real_name}", inside=lambda m: m.channel_id == dm, prompt=prompt,
-                            judges=judges, asserts=lambda text: any(refs(text)))
+            if in_thread:
+                ask = asked_at(db)
+                inside = lambda m: m.channel_id == channel and m.thread_ts == ask and m.ts != ask  # noqa: E731
+            else:
+                inside = lambda m: m.channel_id == dm  # noqa: E731
+            answer = Answer(place=place, inside=inside, prompt=prompt, judges=judges, asserts=lambda text: any(refs(text)))
             return answer.check(me.id, ws.start)(db)
 
         def setup(session: Session) -> None:
             theirs = service_as(session, asker.id)
-            theirs.conversations_open(me.id)
-            theirs.chat_post_message(dm, question)
+            if not in_thread:
+                theirs.conversations_open(me.id)
+            theirs.chat_post_message(channel, question)
 
         def export_rows(db: Session) -> frozenset[str]:
             return frozenset(i for i, _ in exports(db))
@@ -394,7 +432,14 @@ class IssueExport:
                 return (issue.get("assignee") or {}).get("display_name") or "Unassigned"
             return issue[column.lower()]["name"]
 
+        async def the_ask(tools: Tools) -> str:
+            history = await tools.call("slack_get_channel_history", channel_id=channel, limit=20)
+            return next(m["ts"] for m in history["messages"] if m["user"] == asker.id and "Google Sheet" in m["text"])
+
         async def reply(tools: Tools, text: str) -> None:
+            if in_thread:
+                await tools.call("slack_reply_to_thread", channel_id=channel, thread_ts=await the_ask(tools), text=text)
+                return
             opened = (await tools.call("slack_open_dm", users=asker.id))["channel"]["id"]
             await tools.call("slack_post_message", channel_id=opened, text=text)
 
@@ -433,18 +478,16 @@ class IssueExport:
             await tools.call("batch_update", spreadsheet_id=sid, requests=[{"updateCells": {
                 "start": {"sheetId": tab, "rowIndex": 0, "columnIndex": 0}, "fields": "userEnteredValue",
                 "rows": [{"values": [{"userEnteredValue": {"stringValue": str(v)}} for v in line]} for line in lines]}}])
-            history = await tools.call("slack_get_channel_history", channel_id=dm, limit=5)
-            asked = next(m["ts"] for m in history["messages"] if m["user"] == asker.id)
-            await tools.call("slack_reply_to_thread", channel_id=dm, thread_ts=asked,
+            await tools.call("slack_reply_to_thread", channel_id=channel, thread_ts=await the_ask(tools),
                              text=f"Done: <https://docs.google.com/spreadsheets/d/{sid}/edit#gid={tab}|{title}> ({len(found)} issues)")
 
         # -- the adversaries' moves ----------------------------------------------------------
         others = [f for f in filters if set(f.keys) != expected_keys]
         other = next((f for f in others if f.kind == wanted_filter.kind), others[0] if others else wanted_filter)
-        rooms = [r.id for r in ws.rooms if not r.is_private][:3]
+        rooms = [r.id for r in ws.rooms if not r.is_private and r.id != channel][:3]
 
         async def say(tools: Tools, text: str) -> None:
-            await post(tools, dm, text)
+            await post(tools, channel, text, thread_ts=await the_ask(tools) if in_thread else None)
 
         async def wrong(tools: Tools) -> None:  # the export missing its last issue, under the asked title
             sid = await export(tools, title, wanted_filter.jql.replace(" ORDER BY key", "").split(" ORDER BY")[0]
@@ -475,19 +518,37 @@ class IssueExport:
                 Check(f"one new spreadsheet titled {title!r}", sheet_check),
                 Check(f"it lists exactly the {len(keys)} matching issues, each once", rows_check, weight=5.0),
                 Check(f"its columns {listed} as Jira shows them", columns_check),
-                Check("its link sent in the DM, and no other spreadsheet's", reply_check, weight=2.0),
+                Check(f"its link sent in {place}, and no other spreadsheet's", reply_check, weight=2.0),
             ],
-            expected=[*answered_in_dm(dm, me.id, asker.id, question, ws.public), *(in_export(t, key) for t, key in SPREADSHEET_TABLES.items())],
+            expected=[*(asked_in_thread(channel, me.id, asker.id, question, ws.public, asked_at) if in_thread
+                        else answered_in_dm(dm, me.id, asker.id, question, ws.public)),
+                      *(in_export(t, key) for t, key in SPREADSHEET_TABLES.items())],
             oracle=oracle,
             setup=setup,
             setup_in_expected=True,
             alternatives=(raw_on_a_new_tab,),
             moves=Moves(say=say, wrong=wrong, everything=everything, wrong_record=wrong_record, shotgun=shotgun, wreck=vandalise),
             facts={"kind": wanted_filter.kind, "filter": wanted_filter.name, "jql": wanted_filter.jql, "keys": list(keys),
-                   "columns": list(columns), "title": title, "asker": asker.id, "dm": dm},
+                   "columns": list(columns), "title": title, "asker": asker.id, "dm": dm,
+                   "place": where, "channel": channel},
         )
 
 
 def _url(spreadsheet_id: str) -> str:
     return f"https://docs.google.com/spreadsheets/d/{spreadsheet_id}/edit"
 
+
+
+def asked_in_thread(channel: str, actor_id: str, asker_id: str, question: str, public: frozenset[str],
+                    asked_at: Callable[[Session], str | None]) -> list[Expect]:
+    """What an ask posted in a channel allows: the setup's message, the replies in its thread
+    (whatever ts it got: read from the final state) and the careful steps on the way."""
+    return [
+        Expect("chat_messages", "insert", lambda c: c.row["channel_id"] == channel and c.row["user_id"] == asker_id
+               and c.row["text"] == question and c.row["thread_ts"] in (None, c.row["ts"])),
+        Expect("chat_messages", "insert", lambda c, ask: c.row["channel_id"] == channel and c.row["user_id"] == actor_id
+               and ask is not None and c.row["thread_ts"] == ask, given=asked_at),
+        Expect("chat_messages", "update", lambda c, ask: c.row["channel_id"] == channel and c.row["ts"] == ask
+               and c.changed_columns == ("thread_ts",), given=asked_at),
+        *careful_steps(actor_id, public),
+    ]
