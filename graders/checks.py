@@ -24,6 +24,11 @@ class Check:
         return self.test(db)
 
 
+class Unmet(Exception):
+    """Raised from deep inside a check (a helper reading state the check cannot pass on, such
+    as a spreadsheet in the trash): the check fails with this text as its detail."""
+
+
 def passed(detail: str) -> CheckResult:
     return CheckResult(True, detail)
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from graders.checks import Check
+from graders.checks import Check, Unmet
 from graders.diff import RowChange
 from officegym.core.db import Base
 
@@ -88,6 +88,8 @@ def grade(db: Session, checks: Sequence[Check], changes: Sequence[RowChange], ex
         try:
             outcome = check.run(db)
             ok, detail = outcome.passed, outcome.detail
+        except Unmet as exc:  # a helper found state the check cannot pass on, and said why
+            ok, detail = False, str(exc)
         except Exception as exc:  # a check that crashes on odd state fails; it never crashes grading
             ok, detail = False, f"check raised {type(exc).__name__}: {exc}"
         total += check.weight

@@ -9,9 +9,10 @@ The DM states the rules: the ticket's summary is "<customer>: <problem>" (case, 
 final full stop aside), the priority by tier (Enterprise High, Mid-Market Medium, SMB Low) on
 both the ticket and the case, the case's subject the same as the summary and its Jira Issue
 Key field the new ticket's key. Graded on the final state, each part its own check:
-- exactly one new SUP ticket, with that summary and priority;
+- exactly one new SUP ticket, with that summary and priority, left open (work on it may have
+  begun; one resolved or closed as it is logged is the problem put away, not logged);
 - exactly one new case, on that account, with that subject and priority, whose Jira Issue Key
-  is that ticket's key (no other key in its subject or description);
+  is that ticket's key (no other key in its subject or description), left open;
 - the reply in the DM naming that key and no other ticket key (a list of keys is a hedge).
 """
 
@@ -25,6 +26,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from apps.tickets import catalog
 from apps.tickets.models import Issue
 from graders.checks import Check, CheckResult, failed, passed
 from graders.rubric import Expect
@@ -102,7 +104,7 @@ class LogCustomerIssue:
                   "problem. Do what they ask in Jira and Salesforce, then reply to them in that DM.")
 
         def new_tickets(db: Session) -> list[Any]:
-            return db.execute(select(Issue.id, Issue.key, Issue.summary, Issue.priority)
+            return db.execute(select(Issue.id, Issue.key, Issue.summary, Issue.priority, Issue.status, Issue.resolution)
                               .where(Issue.id >= first_new, Issue.project_key == "SUP").order_by(Issue.id)).all()
 
         def the_ticket(db: Session) -> tuple[Any, str]:
@@ -121,6 +123,9 @@ class LogCustomerIssue:
                 return failed(f"{ticket.key}'s summary is {ticket.summary!r}, not {summary!r}")
             if ticket.priority != priority:
                 return failed(f"{ticket.key}'s priority is {ticket.priority}, not {priority} ({customer} is {tier})")
+            state = catalog.status(ticket.status)
+            if ticket.resolution or (state is not None and state.category == "done"):
+                return failed(f"{ticket.key} is {ticket.status} ({ticket.resolution or 'done'}): the problem is put away, not logged")
             return passed(f"{ticket.key}: {summary!r}, priority {priority}")
 
         def case_check(db: Session) -> CheckResult:
@@ -136,6 +141,8 @@ class LogCustomerIssue:
                 return failed(f"case {case['CaseNumber']}'s subject is {case['Subject']!r}, not {summary!r}")
             if case["Priority"] != priority:
                 return failed(f"case {case['CaseNumber']}'s priority is {case['Priority']}, not {priority} ({customer} is {tier})")
+            if case["IsClosed"]:
+                return failed(f"case {case['CaseNumber']} is {case['Status']}: the problem is put away, not logged")
             ticket, why = the_ticket(db)
             if ticket is None:
                 return failed(f"case {case['CaseNumber']} has no ticket to carry: {why}")

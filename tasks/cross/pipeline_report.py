@@ -43,7 +43,7 @@ from tasks.common.answers import amount_list, amounts, breakdown, judge, money, 
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.crm._common import rows, soql, wreck as wreck_crm
 from tasks.crm._notes import written
-from tasks.sheets._common import SPREADSHEET_TABLES, final, same
+from tasks.sheets._common import SPREADSHEET_TABLES, final, in_view, same, titled
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +150,6 @@ class PipelineReport:
                     f"{grouping.label} in column A and its total amount in column B. Then send me the overall total here. Thanks!")
         prompt = (f"You are {me.real_name} (@{me.handle}). {asker.real_name} just sent you a direct message in Slack asking for a report. "
                   "Build it from Salesforce in Google Sheets, then reply to them in that DM.")
-        wanted_title = _key(title)
 
         looked_up = object()  # this instance's key for its answer in a grading transaction's session info
 
@@ -162,8 +161,7 @@ class PipelineReport:
             kept = db.info.get(looked_up)
             if kept is not None and transaction is not None and kept[0] is transaction:
                 return kept[1]
-            made = db.execute(select(Spreadsheet.id, Spreadsheet.title, Spreadsheet.trashed)).all()
-            found = sorted((i, bool(trashed)) for i, t, trashed in made if i not in seeded and _key(t) == wanted_title)
+            found = titled(db, title, besides=seeded)
             db.info[looked_up] = (transaction, found)
             return found
 
@@ -191,9 +189,11 @@ class PipelineReport:
             return not named or len(named) != len(set(named))
 
         def sheet_check(db: Session) -> CheckResult:
-            found = [i for i, trashed in reports(db) if not trashed]  # a duplicate moved to the trash is gone from view
+            made = reports(db)
+            found = in_view(made)  # a duplicate moved to the trash is gone from view, and so is the report
             if not found:
-                return failed(f"there is no new spreadsheet titled {title!r}")
+                trashed = f" out of the trash ({len(made)} in it, gone from view)" if made else ""
+                return failed(f"there is no new spreadsheet titled {title!r}{trashed}")
             if len(found) > 1:
                 return failed(f"{len(found)} spreadsheets are titled {title!r}: the report is one")
             book = final(db, found[0]).book

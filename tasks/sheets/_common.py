@@ -1,7 +1,11 @@
 """What sheets task families share: finding the seeded spreadsheets, reading the final book,
 checking that cells hold formulas that compute the right values *and follow their inputs*
 (so typed-in numbers never pass where a formula is asked for, and any equivalent formula
-does), and the changes a sheets task allows."""
+does), and the changes a sheets task allows.
+
+A spreadsheet in Drive's trash is gone for everyone who would read it, in every family: no
+check passes on one (`final`), and a title names only the spreadsheets out of the trash
+(`titled`, `in_view`), so a trashed duplicate does not count and the right one trashed fails."""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import false, select
 from sqlalchemy.orm import Session
 
 from apps.sheets import kept_books
@@ -19,6 +23,7 @@ from apps.sheets.formulas.engine import Dep, Key
 from apps.sheets.formulas.values import CellError, to_serial
 from apps.sheets.models import Sheet, Spreadsheet
 from apps.sheets.store import StoredBook
+from graders.checks import Unmet
 from graders.diff import RowChange
 from graders.rubric import Expect
 from officegym.core import clock
@@ -39,7 +44,8 @@ class Book:
 
 def seeded(ctx: SampleContext, title_prefix: str) -> Book:
     def build() -> Book:
-        found = ctx.db.scalars(select(Spreadsheet).where(Spreadsheet.title.like(f"{title_prefix}%")).order_by(Spreadsheet.id)).first()
+        found = ctx.db.scalars(select(Spreadsheet).where(Spreadsheet.title.like(f"{title_prefix}%"), Spreadsheet.trashed == false())
+                               .order_by(Spreadsheet.id)).first()
         if found is None:
             raise TaskUnavailable(f"no seeded spreadsheet titled {title_prefix!r}")
         tabs = {t.title: t.sheet_id for t in ctx.db.scalars(select(Sheet).where(Sheet.spreadsheet_id == found.id))}
@@ -86,18 +92,43 @@ def load(db: Session, spreadsheet_id: str) -> StoredBook:
 _FINAL = "sheets.final_books"
 
 
+def titled(db: Session, title: str, besides: frozenset[str] = frozenset()) -> list[tuple[str, bool]]:
+    """The spreadsheets named `title` (case and spacing aside), but those in `besides` (the
+    seeded ones, say), each with whether it is in Drive's trash, in id order. A check counts
+    only those out of the trash (`in_view`): a trashed one is gone for a user, so a trashed
+    duplicate does not count and the right one trashed is not there. The trashed are listed
+    too, for the changes a task allows in them (the agent's own drafts, thrown away)."""
+    wanted = _title_key(title)
+    found = db.execute(select(Spreadsheet.id, Spreadsheet.title, Spreadsheet.trashed).order_by(Spreadsheet.id)).all()
+    return [(i, bool(trashed)) for i, t, trashed in found if i not in besides and _title_key(t) == wanted]
+
+
+def in_view(found: Iterable[tuple[str, bool]]) -> list[str]:
+    """Of `titled`'s spreadsheets, the ids of those out of the trash."""
+    return [i for i, trashed in found if not trashed]
+
+
+def _title_key(title: Any) -> str:
+    return " ".join(str(title).split()).lower()
+
+
 def final(db: Session, spreadsheet_id: str) -> StoredBook:
     """The book as the checks grade it: read once per grading transaction (every check of a
     rollout reads the same final state) and handed out as a private copy, so a check may try
-    changes on it in memory (`follows_inputs`) without the next check seeing them."""
+    changes on it in memory (`follows_inputs`) without the next check seeing them. A
+    spreadsheet in Drive's trash is gone for everyone who would read it: a check reading one
+    fails (`Unmet`), whatever its cells hold."""
     transaction = db.get_transaction()
     kept = db.info.get(_FINAL)
     if kept is None or transaction is None or kept[0] is not transaction:
         kept = db.info[_FINAL] = (transaction, {})
-    books: dict[str, StoredBook] = kept[1]
+    books: dict[str, StoredBook | str] = kept[1]
     found = books.get(spreadsheet_id)
     if found is None:
-        found = books[spreadsheet_id] = load(db, spreadsheet_id)
+        gone = db.execute(select(Spreadsheet.title, Spreadsheet.trashed).where(Spreadsheet.id == spreadsheet_id)).first()
+        found = books[spreadsheet_id] = gone.title if gone is not None and gone.trashed else load(db, spreadsheet_id)
+    if isinstance(found, str):
+        raise Unmet(f"the spreadsheet {found!r} is in the trash: gone for everyone who would read it")
     return found.copy()
 
 

@@ -1,0 +1,209 @@
+"""Adversary round 8: the cross families and classes across families.
+
+- A spreadsheet in Drive's trash is gone for a user, in every family: a check reading a
+  spreadsheet in the trash fails (the only right file trashed), and a trashed duplicate under
+  the asked title does not count.
+- cross/log-customer-issue: logging the problem means leaving it open. A ticket resolved or a
+  case closed as it is logged (a correct write undone) fails; a ticket made through Jira's REST
+  API (v2 with wiki text and a priority by id, v3 with an ADF description) and a second ticket
+  made and deleted again are correct work and pass.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+from rollouts import Rollout
+
+from sqlalchemy import update
+
+from apps.sheets.models import Spreadsheet
+from apps.sheets.operations import OPERATIONS
+from officegym.core.ops import invoke
+from officegym.validate import McpTools
+
+Make = Callable[..., Rollout]
+LOG = "cross/log-customer-issue-v1"
+REPORT = "cross/pipeline-report-v1"
+
+
+def _trash(r: Rollout, spreadsheet_id: str, trashed: bool = True) -> None:
+    """Drive's files.update (no MCP tool trashes a file; the REST face does, as an agent would call it)."""
+    invoke(r.gym.store, r.env, OPERATIONS, OPERATIONS["sheets.files.update"], {"fileId": spreadsheet_id, "resource": {"trashed": trashed}},
+           face="rest", tool="PATCH /drive/v3/files/{fileId}")
+
+
+def _failed_checks(grade: dict[str, Any]) -> list[dict[str, Any]]:
+    return [c for c in grade["checks"] if not c["passed"]]
+
+
+# -- a spreadsheet in the trash is gone ---------------------------------------------------------
+SHEET_FAMILIES = ["sheets/fill-formula-column-v1", "sheets/fix-broken-formula-v1", "sheets/summary-tab-v1", "sheets/reconcile-tabs-v1",
+                  "sheets/update-from-crm-v1", "sheets/sort-by-rule-v1", "sheets/pivot-summary-v1", "sheets/filter-by-rule-v1"]
+
+
+def _target(r: Rollout) -> str:
+    """The seeded spreadsheet the instance works on (its id, as the checks read it)."""
+    listed = r.call("list_spreadsheets")
+    title = r.task.prompt.split('"')[1]
+    return next(s["id"] for s in listed if s["title"] == title)
+
+
+def _trashed_by_its_owner(r: Rollout, spreadsheet_id: str, trashed: bool = True) -> None:
+    """The seeded spreadsheets belong to colleagues (Drive lets only an owner trash a file, so
+    the agent cannot): their owner moves it to the trash, or out of it."""
+    with r.gym.store.session(r.env) as db:
+        db.execute(update(Spreadsheet).where(Spreadsheet.id == spreadsheet_id).values(trashed=trashed))
+        db.commit()
+
+
+@pytest.mark.parametrize("family", SHEET_FAMILIES)
+def test_the_right_work_in_a_spreadsheet_in_the_trash_fails_its_checks(rollout: Make, family: str) -> None:
+    """The task done, then its spreadsheet in the trash: the work is gone from view, so every
+    check reading it fails, saying so (before, they passed); out of the trash again, it passes."""
+    r = rollout(family, seed=0)
+    sid = _target(r)
+    with pytest.raises(Exception, match="PERMISSION_DENIED"):  # not the agent's to trash
+        _trash(r, sid)
+    r.run(r.task.oracle)
+    _trashed_by_its_owner(r, sid)
+    grade = r.grade()
+    failing = _failed_checks(grade)
+    assert failing and all("trash" in c["detail"] for c in failing), json.dumps(grade)
+    assert grade["reward"] < 0.5
+    _trashed_by_its_owner(r, sid, trashed=False)
+    grade = r.grade()
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
+
+
+def _lines(facts: dict[str, Any]) -> list[list[Any]]:
+    return [[label, total] for label, total in sorted(facts["totals"].items())]
+
+
+async def _report(tools: McpTools, title: str, rows: list[list[Any]]) -> str:
+    sid = (await tools.call("create_spreadsheet", title=title))["spreadsheetId"]
+    first = (await tools.call("list_sheets", spreadsheet_id=sid))[0]
+    await tools.call("update_cells", spreadsheet_id=sid, sheet=first, range=f"A1:B{len(rows)}", data=rows)
+    return sid
+
+
+def test_the_only_report_trashed_fails_and_a_trashed_wrong_one_is_gone(rollout: Make) -> None:
+    r = rollout(REPORT, variant=3)
+    f = r.facts
+    made: list[str] = []
+
+    async def build(tools: McpTools) -> None:
+        made.append(await _report(tools, f["title"], [["Group", "Total"], *[[k, v * 3] for k, v in _lines(f)]]))  # a wrong draft
+        made.append(await _report(tools, f["title"], [["Group", "Total"], *_lines(f)]))
+        await tools.call("slack_post_message", channel_id=f["dm"], text=f"Total: ${f['total']:,.2f}")
+
+    r.run(build)
+    _trash(r, made[0])
+    grade = r.grade()
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
+    _trash(r, made[1])
+    grade = r.grade()
+    assert not grade["passed"] and "trash" in _failed_checks(grade)[0]["detail"], json.dumps(grade)  # the reply alone is half
+
+
+# -- cross/log-customer-issue: the log left open ------------------------------------------------
+async def _ticket(tools: McpTools, f: dict[str, Any]) -> str:
+    made = await tools.call("jira_create_issue", project_key="SUP", summary=f["summary"], issue_type="Bug",
+                            additional_fields=json.dumps({"priority": {"name": f["priority"]}}))
+    return made["issue"]["key"]
+
+
+async def _case(tools: McpTools, f: dict[str, Any], key: str, **fields: Any) -> None:
+    record = {"AccountId": f["account"], "Subject": f["summary"], "Priority": f["priority"], "Jira_Issue_Key__c": key, **fields}
+    text = await tools.call("salesforce_dml_records", operation="insert", objectName="Case", records=[record])
+    assert "- Failed: 0" in str(text), text
+
+
+def _log(r: Rollout, after: Callable[[McpTools, str], Any] | None = None, **case_fields: Any) -> dict[str, Any]:
+    f = r.facts
+
+    async def go(tools: McpTools) -> None:
+        key = await _ticket(tools, f)
+        await _case(tools, f, key, **case_fields)
+        await tools.call("slack_post_message", channel_id=f["dm"], text=f"Logged as {key}.")
+        if after is not None:
+            await after(tools, key)
+
+    r.run(go)
+    return r.grade()
+
+
+@pytest.mark.parametrize("resolution", ["Won't Fix", "Done"])
+def test_a_ticket_resolved_as_it_is_logged_fails(rollout: Make, resolution: str) -> None:
+    async def resolve(tools: McpTools, key: str) -> None:
+        found = await tools.call("jira_get_transitions", issue_key=key)
+        listed = found if isinstance(found, list) else found.get("transitions", [])
+        done = next(t for t in listed if "resolve" in str(t).lower() or "done" in str(t).lower())
+        await tools.call("jira_transition_issue", issue_key=key, transition_id=str(done["id"]),
+                         fields=json.dumps({"resolution": {"name": resolution}}))
+
+    grade = _log(rollout(LOG, variant=2), resolve)
+    assert not grade["passed"] and grade["reward"] < 0.7, json.dumps(grade)  # each part is its own check: this one fails
+    assert "put away" in _failed_checks(grade)[0]["detail"]
+
+
+def test_a_case_closed_as_it_is_logged_fails(rollout: Make) -> None:
+    grade = _log(rollout(LOG, variant=2), Status="Closed", Resolution__c="Logged in Jira")
+    assert not grade["passed"] and grade["reward"] < 0.7, json.dumps(grade)
+    assert "put away" in _failed_checks(grade)[0]["detail"]
+
+
+def test_a_ticket_moved_on_to_in_progress_still_passes(rollout: Make) -> None:
+    """Work started on it is still an open log."""
+    async def start(tools: McpTools, key: str) -> None:
+        found = await tools.call("jira_get_transitions", issue_key=key)
+        listed = found if isinstance(found, list) else found.get("transitions", [])
+        begun = next(t for t in listed if "progress" in str(t).lower())
+        await tools.call("jira_transition_issue", issue_key=key, transition_id=str(begun["id"]))
+
+    grade = _log(rollout(LOG, variant=2), start)
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
+
+
+def test_a_second_ticket_made_and_deleted_again_passes(rollout: Make) -> None:
+    """A slip undone: the duplicate is gone, so the one ticket left is the log."""
+    r = rollout(LOG, variant=2)
+    f = r.facts
+
+    async def undo_a_slip(tools: McpTools, _key: str) -> None:
+        slip = await _ticket(tools, f)
+        await tools.call("jira_delete_issue", issue_key=slip)
+
+    grade = _log(r, undo_a_slip)
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
+
+
+@pytest.mark.parametrize("version", ["2", "3"])
+def test_the_ticket_made_through_jiras_rest_api_passes(rollout: Make, agent_url: str, version: str) -> None:
+    """v2 with wiki text and the priority by id; v3 with an ADF description and the priority by
+    name. The case over Salesforce's REST API, the reply through Slack's Web API with the key as
+    a link."""
+    r = rollout(LOG, variant=4)
+    f = r.facts
+    api = f"{agent_url}/envs/{r.env.id}/api"
+    if version == "2":
+        description: Any = f"h3. Reported on a call\n*{f['customer']}*: {f['problem']}"
+        priority = {"id": {"High": "2", "Medium": "3", "Low": "4"}[f["priority"]]}
+    else:
+        description = {"type": "doc", "version": 1, "content": [{"type": "paragraph", "content": [{"type": "text", "text": f["problem"]}]}]}
+        priority = {"name": f["priority"]}
+    made = httpx.post(f"{api}/tickets/rest/api/{version}/issue", json={"fields": {
+        "project": {"key": "SUP"}, "summary": f["summary"], "issuetype": {"name": "Bug"}, "priority": priority, "description": description}})
+    assert made.status_code == 201, made.text
+    key = made.json()["key"]
+    case = httpx.post(f"{api}/crm/services/data/v62.0/sobjects/Case", json={
+        "AccountId": f["account"], "Subject": f["summary"], "Priority": f["priority"], "Jira_Issue_Key__c": key})
+    assert case.status_code == 201, case.text
+    sent = httpx.post(f"{api}/chat/chat.postMessage", json={"channel": f["dm"], "text": f"Logged: <https://jira.example.com/browse/{key}|{key}>"})
+    assert sent.json()["ok"], sent.text
+    grade = r.grade()
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
