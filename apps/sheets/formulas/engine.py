@@ -40,6 +40,7 @@ MAX_SPILL_PASSES = 8
 MAX_RANGE_CELLS = 2_000_000
 MAX_CACHED_RANGES = 64  # per sheet, past which a change drops them all rather than search them
 MAX_PRUNED_EDIT = 16  # typed cells, past which every formula reading one is recalculated unasked
+MAX_MEMO_READERS = 4096  # cells whose readers are kept (`Book.dependants`), past which the memo starts over
 
 
 @dataclass(slots=True)
@@ -74,6 +75,10 @@ class Book:
         # per sheet whose extent may have moved since the last recalculation, its extent
         # before (None: not known), so `recalc` recalculates those readers when it did move.
         self._open: dict[int, set[Key]] = defaultdict(set)
+        # The readers of a cell, as `dependants` found them, until the index changes: an agent
+        # edits the same column again and again, and finding a cell's readers walks every range
+        # read in its column. Bounded (MAX_MEMO_READERS); shared by nothing that changes them.
+        self._readers: dict[Key, frozenset[Key]] = {}
         self._extent_before: dict[int, tuple[int, int] | None] = {}
         # Range reads per sheet, dropped whenever a value on that sheet changes: a summary tab
         # reads the same few columns of a big table once per formula, so they are read once.
@@ -101,6 +106,7 @@ class Book:
         new._wide = defaultdict(list, {k: list(v) for k, v in self._wide.items()})
         new._extent = dict(self._extent)
         new._open = defaultdict(set, {k: set(v) for k, v in self._open.items()})
+        new._readers = dict(self._readers)  # frozensets: never changed in place
         new._extent_before = dict(self._extent_before)
         new._ranges = defaultdict(dict, {k: dict(v) for k, v in self._ranges.items()})  # a Matrix is never changed
         new.plans, new.aggregates, new._groups = dict(self.plans), set(self.aggregates), self._groups
@@ -285,6 +291,7 @@ class Book:
 
     def _index(self, dep: Dep, key: Key) -> None:
         s, r1, c1, r2, c2 = dep
+        self._readers.clear()
         if r2 is None or c2 is None:
             self._open[s].add(key)
         if r2 == r1 + 1 and c2 == c1 + 1:
@@ -297,6 +304,7 @@ class Book:
 
     def _unindex(self, dep: Dep, key: Key) -> None:
         s, r1, c1, r2, c2 = dep
+        self._readers.clear()
         if r2 is None or c2 is None:
             self._open[s].discard(key)  # every precedent of `key` is unindexed together
         if r2 == r1 + 1 and c2 == c1 + 1:
@@ -328,7 +336,16 @@ class Book:
             deps.append((target, grid.r1, grid.c1, grid.r2, grid.c2))
         return deps, is_volatile(tree, VOLATILE)
 
-    def dependants(self, key: Key) -> set[Key]:
+    def dependants(self, key: Key) -> frozenset[Key]:
+        """The formulas reading the cell at `key` (not to be changed: it is kept)."""
+        found = self._readers.get(key)
+        if found is None:
+            if len(self._readers) >= MAX_MEMO_READERS:
+                self._readers.clear()
+            found = self._readers[key] = frozenset(self._find_dependants(key))
+        return found
+
+    def _find_dependants(self, key: Key) -> set[Key]:
         s, r, c = key
         found = set(self._single.get(key, ()))
         for r1, r2, owner in self._columns.get((s, c), ()):
@@ -342,6 +359,9 @@ class Book:
     def dependants_of_many(self, cells: Iterable[Key]) -> set[Key]:
         """The formulas reading any of `cells` (what `dependants` gives each, united): a range
         read is tested once against the rows changed in each of its columns, not once per cell."""
+        cells = list(cells)
+        if len(cells) == 1:
+            return set(self.dependants(cells[0]))
         found: set[Key] = set()
         single = self._single
         rows_of: dict[tuple[int, int], list[int]] = defaultdict(list)
