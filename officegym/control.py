@@ -41,7 +41,9 @@ class CreateEnv(BaseModel):
     seed: int = Field(default=0, ge=0, le=2**31 - 1)
     size: str = "small"
     variant: int = Field(default=0, ge=0, le=2**31 - 1, description="which of the family's instances on this company")
-    toolset: str | None = Field(default=None, description="MCP toolset: null for the default ('reference'), or 'official'")
+    toolset: str | None = Field(default=None, description=(
+        "MCP toolset: null for the default ('reference'), or a second toolset by name ('official': chat, crm, tickets; "
+        "'excel': sheets); an app without that toolset serves its default (the env's `toolsets` says which each serves)"))
 
 
 def gym_of(request: Request) -> Gym:
@@ -71,6 +73,9 @@ def env_json(request: Request, env: Env) -> dict[str, Any]:
         "size": env.size,
         "variant": env.variant,
         "toolset": env.toolset or apps.DEFAULT_TOOLSET,
+        # What each app's tool server serves: an app without the toolset asked for serves its
+        # default, which a harness asking for 'excel' or 'official' must be able to see.
+        "toolsets": {app.name: app.toolset(env.toolset).name for app in apps.APPS},
         "urls": env_urls(request.app.state.agent_base_url, env.id, request.app.state.instance_url),
         # What a product client sends as its session (officegym.core.api_token).
         "api_token": api_token(env.id),

@@ -58,6 +58,21 @@ def test_get_and_list_envs(http: httpx.Client, created: dict[str, Any]) -> None:
     assert env_id in [e["env_id"] for e in listed]
 
 
+def test_an_env_says_which_toolset_each_app_serves(http: httpx.Client, created: dict[str, Any]) -> None:
+    """A toolset one app lacks is not an error (the env's other apps have it), but the env
+    says that this app serves its default instead."""
+    response = http.post("/v1/envs", json={"toolset": "excel"})
+    assert response.status_code == 201, response.text
+    try:
+        assert response.json()["toolsets"] == {"chat": "reference", "crm": "reference", "tickets": "reference", "sheets": "excel"}
+    finally:
+        http.delete(f"/v1/envs/{response.json()['env_id']}")
+    assert set(created["toolsets"].values()) == {"reference"}
+    official = http.post("/v1/envs", json={"toolset": "official"}).json()
+    http.delete(f"/v1/envs/{official['env_id']}")
+    assert official["toolsets"] == {"chat": "official", "crm": "official", "tickets": "official", "sheets": "reference"}
+
+
 def test_two_creates_give_two_isolated_envs(http: httpx.Client, live_server: Any) -> None:
     ids = []
     agent = httpx.Client(base_url=live_server.base_url, timeout=30)
