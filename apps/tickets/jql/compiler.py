@@ -25,9 +25,9 @@ from sqlalchemy.orm import Session
 from apps.tickets import catalog
 from apps.tickets.ids import jira_time, parse_duration, split_key
 from apps.tickets.jql import dates, history, text_search
-from apps.tickets.jql.fields import DATE_COLUMNS, TEXT_COLUMNS, USER_COLUMNS, FieldSpec, spec
+from apps.tickets.jql.fields import DATE_COLUMNS, TEXT_COLUMNS, USER_COLUMNS, FieldSpec, duration_column, spec
 from apps.tickets.jql.parser import Bool, Clause, Empty, Func, JqlError
-from apps.tickets.models import Component, Issue, IssueComponent, IssueVersion, Label, Sprint, SprintIssue, Version, Watcher, Worklog
+from apps.tickets.models import Component, Issue, IssueComponent, IssueVersion, Label, Sprint, SprintIssue, Version, Watcher
 from apps.tickets.queries import USER_IDS_MATCHING
 from officegym.core.sql import Prepared
 
@@ -151,7 +151,7 @@ class Compiler:
                   "resolution": Issue.resolution, "parent": Issue.parent_id, "number": Issue.story_points,
                   "case": Issue.case_number, "text": TEXT_COLUMNS.get(name, (None,))[0]}.get(kind)
         if kind == "duration":
-            column = _duration_column(field)
+            column = duration_column(field)
         if column is None:
             return false() if is_empty else true()  # fields every issue has (status, project, ...)
         if kind == "text":
@@ -391,7 +391,7 @@ class Compiler:
             if found is None:
                 raise JqlError(f"The value '{v}' for field '{field.name}' is not a duration (e.g. 2h, 1d 4h, 30m).")
             seconds.append(found)
-        column = _duration_column(field)
+        column = duration_column(field)
         if op in ("=", "!=", "in", "not in"):
             return self._apply(op, column, seconds)
         return _compare(column, op, seconds[0])
@@ -417,12 +417,3 @@ class Compiler:
 
 def _compare(column: Any, op: str, value: Any) -> Any:
     return {">": column > value, ">=": column >= value, "<": column < value, "<=": column <= value}[op]
-
-
-def _duration_column(field: FieldSpec) -> Any:
-    """An issue's estimate column, or the time its worklogs add up to (empty with none)."""
-    if field.name == "originalEstimate":
-        return Issue.original_estimate
-    if field.name == "remainingEstimate":
-        return Issue.remaining_estimate
-    return select(func.sum(Worklog.seconds)).where(Worklog.issue_id == Issue.id).scalar_subquery()

@@ -6,7 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from apps.tickets.jql.parser import JqlError
-from apps.tickets.models import Issue
+from typing import Any
+
+from sqlalchemy import func, select
+
+from apps.tickets.models import Issue, Worklog
 
 EQUALITY = ("=", "!=", "in", "not in", "is", "is not")
 ORDERED = ("=", "!=", ">", ">=", "<", "<=", "in", "not in", "is", "is not")
@@ -58,6 +62,16 @@ for _names, _spec in (
 DATE_COLUMNS = {"created": Issue.created, "updated": Issue.updated, "resolved": Issue.resolved}
 TEXT_COLUMNS = {"summary": (Issue.summary,), "description": (Issue.description,)}
 USER_COLUMNS = {"assignee": Issue.assignee_id, "reporter": Issue.reporter_id, "creator": Issue.creator_id}
+
+
+def duration_column(field: FieldSpec) -> Any:
+    """A time-tracking field's column: an issue's estimate, or the time its worklogs add up to
+    (empty with none), for a clause or an ORDER BY."""
+    if field.name == "originalEstimate":
+        return Issue.original_estimate
+    if field.name == "remainingEstimate":
+        return Issue.remaining_estimate
+    return select(func.sum(Worklog.seconds)).where(Worklog.issue_id == Issue.id).scalar_subquery()
 
 
 def spec(name: str) -> FieldSpec:

@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy import case, select
 
 from apps.tickets import catalog
-from apps.tickets.jql.fields import USER_COLUMNS, FieldSpec, spec
+from apps.tickets.jql.fields import USER_COLUMNS, FieldSpec, duration_column, spec
 from apps.tickets.jql.parser import JqlError
 from apps.tickets.models import Issue, User
 
@@ -40,6 +40,8 @@ def _sort_columns(field: FieldSpec) -> list[Any]:
         return [case(*[(Issue.priority == p.name, -p.rank) for p in catalog.PRIORITIES], else_=0)]
     if name == "status":
         return [case(*[(Issue.status == s.name, n) for n, s in enumerate(catalog.STATUSES)], else_=99)]
+    if field.kind == "duration":  # originalEstimate, remainingEstimate, timeSpent: in seconds
+        return [duration_column(field)]
     if field.kind == "user":
         column = USER_COLUMNS[name]
         return [select(User.display_name).where(User.account_id == column).scalar_subquery()]

@@ -34,3 +34,28 @@ def test_estimates_and_time_spent_in_jql(run: Any) -> None:
     assert fresh in keys(run, "timespent is EMPTY AND originalEstimate is EMPTY") and big not in keys(run, "timespent is EMPTY")
     with pytest.raises(TicketsError, match="not a duration"):
         keys(run, "timespent > soon")
+
+
+def test_order_by_estimates_and_time_spent(run: Any) -> None:
+    """ORDER BY the time-tracking fields sorts by their seconds, empties last ascending (as
+    Jira sorts every field), so "what is the biggest job left" is one query."""
+    made = {}
+    for summary, original, spent in (("Small job", "2h", None), ("Big job", "3d", "4h"), ("Medium job", "1d", "30m")):
+        key = run(lambda s: s.create_issue(project="ENG", summary=summary, issue_type="Task",
+                                           fields={"timetracking": {"originalEstimate": original}}))["key"]
+        if spent:
+            run(lambda s: s.add_worklog(issue=key, time_spent=spent, adjust_estimate="leave"))
+        made[key] = summary
+    bare = run(lambda s: s.create_issue(project="ENG", summary="Unestimated job", issue_type="Task"))["key"]
+    made[bare] = "Unestimated job"
+    scope = f"key in ({', '.join(made)})"
+
+    def order(clause: str) -> list[str]:
+        found = run(lambda s: s.search_issues(jql=f"{scope} ORDER BY {clause}", max_results=10, fields="key"))["issues"]
+        return [made[i["key"]] for i in found]
+
+    assert order("originalEstimate DESC") == ["Unestimated job", "Big job", "Medium job", "Small job"]
+    assert order("originalEstimate ASC") == ["Small job", "Medium job", "Big job", "Unestimated job"]
+    assert order("remainingEstimate ASC")[:3] == ["Small job", "Medium job", "Big job"]
+    # No time logged on two: empty, so last, the newer issue first (the tie-break, as above).
+    assert order("timespent ASC") == ["Medium job", "Big job", "Unestimated job", "Small job"]
