@@ -26,6 +26,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from apps.crm.models import TABLES
 from apps.tickets import catalog
 from apps.tickets.models import Issue
 from graders.checks import Check, CheckResult, failed, passed
@@ -35,7 +36,8 @@ from tasks.chat._common import Answer, answered_in_dm, post, post_everywhere, se
 from tasks.chat._workspace import workspace
 from tasks.common.answers import judge, ticket_keys
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import allow, dml, me as crm_me, quoted, rows, soql, try_dml, wreck as wreck_crm
+from tasks.crm._common import allow, allow_notes_and_activities, dml, me as crm_me, quoted, rows, soql, table, try_dml, wreck as wreck_crm
+from tasks.crm._notes import written
 from tasks.tickets._common import bumped, site
 
 # Problems customers report (SUP summaries of the seed's own kinds), each a report a support
@@ -153,13 +155,15 @@ class LogCustomerIssue:
                 return failed(f"case {case['CaseNumber']} also names {', '.join(sorted(named))}")
             return passed(f"case {case['CaseNumber']} on {customer}, priority {priority}, Jira Issue Key {ticket.key}")
 
+        notes = written(ctx)  # what the agent wrote in the CRM (notes, comments, calls): read with the reply, so a key hedged there is a hedge
+
         def reply_check(db: Session) -> CheckResult:
             ticket, why = the_ticket(db)
             if ticket is None:
                 return failed(f"no key to send: {why}")
             answer = Answer(place=f"your DM with {asker.real_name}", inside=lambda m: m.channel_id == dm, prompt=prompt,
                             judges=lambda text: (judge("ticket keys", ticket_keys(text, projects), {ticket.key}),),
-                            asserts=lambda text: bool(ticket_keys(text, projects)))
+                            asserts=lambda text: bool(ticket_keys(text, projects)), beside=notes)
             return answer.check(me.id, ws.start)(db)
 
         def setup(session: Session) -> None:
@@ -170,15 +174,25 @@ class LogCustomerIssue:
         def on_new(change: Any) -> bool:
             return (change.row.get("issue_id") or 0) >= first_new
 
+        def logged_on(db: Session) -> frozenset[str]:  # the new cases, and the account they are on
+            made = db.scalars(select(TABLES["Case"].c.Id).where(TABLES["Case"].c.AccountId == account_id))
+            return frozenset({account_id, *(i for i in made if i not in seeded_cases)})
+
         expected = [
             *answered_in_dm(dm, me.id, asker.id, question, ws.public),
             Expect("tickets_issues", "insert", lambda c: c.row.get("project_key") == "SUP" and c.row.get("id", 0) >= first_new),
             Expect("tickets_issues", "update", lambda c: c.row.get("id", 0) >= first_new),
             Expect("tickets_projects", "update", lambda c: c.row.get("key") == "SUP"),
             *[Expect(table, "any", on_new) for table in ("tickets_labels", "tickets_issue_components", "tickets_watchers",
-                                                         "tickets_changelog", "tickets_comments", "tickets_worklogs")],
+                                                         "tickets_changelog", "tickets_comments", "tickets_worklogs", "tickets_remote_links")],
+            # The record-keeping a careful person adds: the ticket linked to the case (a web link) or to
+            # a related issue, a comment or note on the new case, a call logged on the account.
+            Expect("tickets_links", "insert", lambda c: max(c.row.get("source_id") or 0, c.row.get("target_id") or 0) >= first_new),
             bumped(),
             allow("Case", "insert", Id=lambda v: v not in seeded_cases), allow("Case", "update", Id=lambda v: v not in seeded_cases),
+            Expect(table("CaseComment"), "insert", lambda c, ids: c.row.get("ParentId") in ids and c.row.get("ParentId") != account_id,
+                   given=logged_on),
+            *allow_notes_and_activities(my_user, logged_on),
         ]
 
         # -- solutions ------------------------------------------------------------------------

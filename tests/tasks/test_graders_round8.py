@@ -207,3 +207,46 @@ def test_the_ticket_made_through_jiras_rest_api_passes(rollout: Make, agent_url:
     assert sent.json()["ok"], sent.text
     grade = r.grade()
     assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
+
+
+# -- cross/log-customer-issue: the record-keeping a careful person adds ------------------------
+async def _case_of(tools: McpTools, key: str) -> dict[str, Any]:
+    found = await tools.call("salesforce_run_soql", query=f"SELECT Id, CaseNumber FROM Case WHERE Jira_Issue_Key__c = '{key}'")
+    return found["records"][0]
+
+
+async def _web_link_to_the_case(tools: McpTools, key: str) -> None:
+    case = await _case_of(tools, key)
+    await tools.call("jira_create_remote_issue_link", issue_key=key, url=f"https://acme.my.salesforce.com/lightning/r/Case/{case['Id']}/view",
+                     title=f"Salesforce case {case['CaseNumber']}")
+
+
+async def _comment_on_the_case(tools: McpTools, key: str) -> None:
+    case = await _case_of(tools, key)
+    await tools.call("salesforce_dml_records", operation="insert", objectName="CaseComment",
+                     records=[{"ParentId": case["Id"], "CommentBody": f"Logged in Jira as {key}."}])
+
+
+async def _note_on_the_case(tools: McpTools, key: str) -> None:
+    case = await _case_of(tools, key)
+    await tools.call("salesforce_dml_records", operation="insert", objectName="Note",
+                     records=[{"ParentId": case["Id"], "Title": "Jira", "Body": f"Tracked as {key}."}])
+
+
+@pytest.mark.parametrize("step", [_web_link_to_the_case, _comment_on_the_case, _note_on_the_case], ids=lambda s: s.__name__.strip("_"))
+def test_linking_the_ticket_and_the_case_is_no_collateral(rollout: Make, step: Callable[[McpTools, str], Any]) -> None:
+    """A web link from the ticket to the case (what the Jira-Salesforce connectors add), a
+    comment or a note on the case naming the ticket: record-keeping, not a change beyond the task."""
+    grade = _log(rollout(LOG, variant=2), step)
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
+
+
+def test_another_key_hedged_in_a_note_on_the_case_fails_the_reply(rollout: Make) -> None:
+    """What the agent writes in the CRM is read with its reply: a note offering another key is a hedge."""
+    async def hedge(tools: McpTools, key: str) -> None:
+        case = await _case_of(tools, key)
+        await tools.call("salesforce_dml_records", operation="insert", objectName="Note",
+                         records=[{"ParentId": case["Id"], "Title": "Jira", "Body": f"{key}, or maybe SUP-1."}])
+
+    grade = _log(rollout(LOG, variant=2), hedge)
+    assert not grade["passed"] and any("SUP-1" in c["detail"] for c in _failed_checks(grade)), json.dumps(grade)
