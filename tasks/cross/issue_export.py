@@ -63,7 +63,7 @@ COLUMN_SETS = (
     ("Key", "Type", "Summary", "Priority", "Assignee"),
 )
 HEADERS = {  # a header cell (case, spacing and a final colon aside) → the column it names
-    "key": "Key", "issue key": "Key", "summary": "Summary", "status": "Status", "assignee": "Assignee",
+    "key": "Key", "issue key": "Key", "issue": "Key", "summary": "Summary", "status": "Status", "assignee": "Assignee",
     "priority": "Priority", "type": "Type", "issue type": "Type", "issuetype": "Type",
 }
 TITLE_FORMS = ("{name}", "Jira export - {name}")
@@ -97,6 +97,7 @@ class Row:
     assignee: str  # display name, "" when unassigned
     created: str  # Jira time, UTC
     in_active_sprint: bool
+    resolved: bool  # has a resolution
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +155,8 @@ class IssueExport:
             active = set(ctx.db.scalars(select(Issue.key).join(SprintIssue, SprintIssue.issue_id == Issue.id)
                                         .join(Sprint, Sprint.id == SprintIssue.sprint_id).where(Sprint.state == "active")))
             return {t.key: Row(t.key, t.project, t.type, t.summary, t.status, t.priority,
-                               s.people[t.assignee].name if t.assignee in s.people else "", created[t.key], t.key in active)
+                               s.people[t.assignee].name if t.assignee in s.people else "", created[t.key], t.key in active,
+                               t.resolution is not None)
                     for t in s.tickets}
 
         return cached(ctx, f"{self.id}|rows", read)
@@ -165,6 +167,9 @@ class IssueExport:
                 return ()
             rows, s = self._rows(ctx), site(ctx)
             every = list(rows.values())
+            if any((r.status == "Done") != r.resolved for r in every):
+                return ()  # "open" would mean two things: not Done, or unresolved
+            titles = {_norm(t) for t in ctx.db.scalars(select(Spreadsheet.title))}
             projects = sorted({r.project for r in every})
             found: list[Filter] = []
 
@@ -220,7 +225,9 @@ class IssueExport:
                         f'sprint in openSprints() AND status = {_quoted(status)} ORDER BY key',
                         f'sprint = {_quoted(sprint)} AND status = {_quoted(status)}', keys, "sprint in openSprints()", current)
             names = [_norm(f.name) for f in found]
-            return shuffled(self.id, ctx, [f for f in found if names.count(_norm(f.name)) == 1])
+            # Each title names one ask, and no spreadsheet there already has it.
+            return shuffled(self.id, ctx, [f for f in found if names.count(_norm(f.name)) == 1
+                                           and not any(_norm(form.format(name=f.name)) in titles for form in TITLE_FORMS)])
 
         return cached(ctx, self.id, build)
 

@@ -5,6 +5,7 @@ the export moved to the trash, an email for a name or an issue edited on the way
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from typing import Any
@@ -15,6 +16,7 @@ from rollouts import Rollout
 from apps.sheets.operations import OPERATIONS
 from graders.rubric import PASS_LINE
 from officegym.core.ops import invoke
+from officegym.gym import Gym
 from officegym.validate import McpTools
 from tasks.tickets._common import search_all
 
@@ -240,3 +242,49 @@ def test_a_reply_in_the_channel_instead_of_the_thread_fails(rollout: Callable[..
     grade = r.do(in_channel)
     assert not grade["passed"], json.dumps(grade)
     assert "nothing from you" in next(c["detail"] for c in grade["checks"] if "link" in c["name"]), json.dumps(grade)
+
+
+def test_a_restarted_gym_grades_the_thread_the_same(rollout: Callable[..., Rollout]) -> None:
+    """After a restart the instance is sampled again without its setup: the ask's thread is read
+    back from the env, so the reply in it still counts."""
+    from officegym.gym import Gym
+
+    r = rollout(TASK, where=lambda f: f["place"] == "thread")
+    before = r.oracle_then()
+    again = Gym(envs_dir=r.gym.store.root, db_url=getattr(r.gym.store.backend, "url", None))
+    try:
+        assert again.get(r.env.id).task is not r.env.task
+        assert again.grade(r.env.id) == before and before["reward"] == 1.0, json.dumps(before)
+    finally:
+        again.close()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_every_ask_of_the_pool_is_what_two_searches_find(gym: Gym, seed: int) -> None:
+    """Every filter the family may ask for, on each seed: the issues the grader expects are
+    exactly what Jira finds for the ask, by the oracle's query and by another one for the same
+    issues (statusCategory or resolution, a name or an accountId, openSprints() or the sprint's name)."""
+    from seed_data.actor import acting_person
+    from tasks import registry
+    from tasks.base import SampleContext
+
+    family, env = registry.get(TASK), gym.create(None, seed=seed)
+    try:
+        company = gym.template(seed).company
+        with gym.store.session(env) as db:
+            pool = family._filters(SampleContext(company=company, actor=acting_person(company), db=db, cache={}))
+        assert len(pool) >= 10 and len({f.kind for f in pool}) >= 4
+
+        async def search(tools: McpTools) -> None:
+            for f in pool:
+                for jql in (f.jql, f.other_jql):
+                    found = sorted(i["key"] for i in await search_all(tools, jql, "summary"))
+                    assert found == sorted(f.keys), (f.name, jql)
+
+        async def go() -> None:
+            async with gym.mcp_client(env.id) as client:
+                await search(McpTools(client))
+
+        asyncio.run(go())
+    finally:
+        gym.delete(env.id)
