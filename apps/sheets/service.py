@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import and_, bindparam, select, update
+from sqlalchemy import and_, bindparam, or_, select, update
 from sqlalchemy.orm import Session, make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.util import identity_key
@@ -25,6 +25,9 @@ from apps.sheets.dimensions import insert_dimension
 from apps.sheets.entry import Entered, decode, enter, load_json, plain
 from apps.sheets.errors import SheetsError, invalid, not_found
 from apps.sheets.formulas.formats import display
+from apps.sheets import kept_books
+from apps.sheets.formulas import inferred
+from apps.sheets.formulas.inferred import Inference
 from apps.sheets.models import Cell, NamedRange, Permission, Sheet, Spreadsheet
 from apps.sheets.params import Dimension, InputOption, Range, Ranges, RenderOption, SpreadsheetId, ValueRanges, Values
 from apps.sheets.store import StoredBook
@@ -43,6 +46,12 @@ MAX_WRITE_CELLS = 200_000  # one request; Google's limit is 10 million cells per
 CELLS_IN = Prepared(select(Cell.row, Cell.col, Cell.formula, Cell.kind, Cell.value, Cell.note, Cell.number_format).where(
     Cell.spreadsheet_id == bindparam("ss"), Cell.sheet_id == bindparam("sheet"), Cell.row >= bindparam("r1"),
     Cell.row < bindparam("r2"), Cell.col >= bindparam("c1"), Cell.col < bindparam("c2")))
+# The cells of a rectangle that can decide how a formula reading them shows its result: those
+# holding a formula or a number format (apps/sheets/formulas/inferred.py).
+FORMATS_IN = Prepared(select(Cell.row, Cell.col, Cell.formula, Cell.number_format).where(
+    Cell.spreadsheet_id == bindparam("ss"), Cell.sheet_id == bindparam("sheet"), Cell.row >= bindparam("r1"),
+    Cell.row < bindparam("r2"), Cell.col >= bindparam("c1"), Cell.col < bindparam("c2"),
+    or_(Cell.formula.is_not(None), Cell.number_format.is_not(None))))
 ROLE = Prepared(select(Permission.role).where(Permission.spreadsheet_id == bindparam("ss"), Permission.email == bindparam("email")))
 # Every operation opens its spreadsheet: its row and the actor's role in one read on the
 # driver, the row then made the session's Spreadsheet object (the ORM's own load of it cost
@@ -211,16 +220,21 @@ class SheetsService:
         self._touched(spreadsheet, modified, stored=book is not None and book.save(modified))
 
     # -- reading cells ----------------------------------------------------------------------
-    def grid_values(self, spreadsheet_id: str, tab: Sheet, grid: GridRange, render: str = "FORMATTED_VALUE") -> list[list[Any]]:
-        """The rendered values of a rectangle, rows × columns, trailing empties left out."""
+    def grid_values(self, spreadsheet_id: str, tab: Sheet, grid: GridRange, render: str = "FORMATTED_VALUE",
+                    revision: str | None = None) -> list[list[Any]]:
+        """The rendered values of a rectangle, rows × columns, trailing empties left out.
+        `revision`: the spreadsheet's stored revision as the operation opened it."""
         bounded = grid.bounded(tab.row_count, tab.column_count)
         book = self._books.get(spreadsheet_id)
+        if book is not None:
+            revision = None  # this operation's own edits may be saved below: the revision moves
         if book is not None and book.unsaved:
             book.save()
         self.db.flush()  # the read below runs on the driver: pending ORM changes first
         by_row: dict[int, dict[int, Any]] = {}
-        for row, col, formula, kind, value, note, fmt in CELLS_IN.tuples(self.db, ss=spreadsheet_id, sheet=tab.sheet_id, r1=bounded.r1,
-                                                                       r2=bounded.r2, c1=bounded.c1, c2=bounded.c2):
+        found = CELLS_IN.tuples(self.db, ss=spreadsheet_id, sheet=tab.sheet_id, r1=bounded.r1, r2=bounded.r2, c1=bounded.c1, c2=bounded.c2)
+        automatic: list[tuple[int, int, str, Any]] = []  # formulas whose number result shows in an inferred format
+        for row, col, formula, kind, value, note, fmt in found:
             if not kind and formula is None:
                 continue
             decoded = decode(kind, value, note)
@@ -228,9 +242,18 @@ class SheetsService:
                 shown = formula if formula is not None else plain(decoded)
             elif render == "UNFORMATTED_VALUE":
                 shown = plain(decoded)
+            elif formula is not None and kind == "n" and not fmt:
+                automatic.append((row, col, formula, decoded))
+                continue
             else:
                 shown = display(decoded, _number_format(fmt))
             by_row.setdefault(row, {})[col] = shown
+        if automatic:
+            box = (bounded.r1, bounded.c1, bounded.r2, bounded.c2)
+            formats = self.inferred_formats(spreadsheet_id, tab.sheet_id, [a[:3] for a in automatic],
+                                            ((r[0], r[1], r[2], r[6]) for r in found), [box], revision)
+            for row, col, _, decoded in automatic:
+                by_row.setdefault(row, {})[col] = display(decoded, formats.get((row, col)))
         if not by_row:
             return []
         out: list[list[Any]] = []
@@ -245,10 +268,42 @@ class SheetsService:
             out.append(line)
         return out
 
+    def inferred_formats(self, spreadsheet_id: str, sheet_id: int, formulas: list[tuple[int, int, str]],
+                         known: Iterable[tuple[int, int, str | None, str | None]] = (),
+                         boxes: Iterable[tuple[int, int, int, int]] = (),
+                         revision: str | None = None) -> dict[tuple[int, int], dict[str, str] | None]:
+        """The formats Google Sheets shows these formulas' number results in, by (row, col): each
+        a formula of tab `sheet_id` in a cell with no number format of its own (None: a plain
+        number). `known`: cells the caller has read, (row, col, formula, number format JSON),
+        all of those in `boxes` (row1, col1, row2, col2; exclusive ends), so they are not read again.
+        `revision`: the spreadsheet's stored revision, when the cells are as it names them (the
+        formats worked out are then kept for the next read at that revision)."""
+        tabs = self.tab_rows(spreadsheet_id)
+        kept_key = None
+        before: dict[Any, Any] = {}
+        if kept_books.known(revision):
+            kept_key = (spreadsheet_id, revision, tuple((t.sheet_id, t.title, t.row_count, t.column_count) for t in tabs))
+            before = inferred.kept(kept_key)
+            if all((sheet_id, row, col) in before for row, col, _ in formulas):
+                return {(row, col): before[(sheet_id, row, col)] for row, col, _ in formulas}
+        db = self.db
+
+        def fetch(sheet: int, r1: int, c1: int, r2: int, c2: int) -> list[tuple[int, int, str | None, str | None]]:
+            return FORMATS_IN.tuples(db, ss=spreadsheet_id, sheet=sheet, r1=r1, r2=r2, c1=c1, c2=c2)
+
+        inference = Inference({t.title.lower(): t.sheet_id for t in tabs}, {t.sheet_id: (t.row_count, t.column_count) for t in tabs}, fetch)
+        inference.memo.update(before)
+        inference.know(sheet_id, boxes, known)
+        inference.prefetch(sheet_id, [f for f in formulas if (sheet_id, f[0], f[1]) not in before])
+        found = {(row, col): inference.of((sheet_id, row, col), formula) for row, col, formula in formulas}
+        if kept_key is not None and inference.fetches < inferred.MAX_FETCHES:
+            inferred.keep(kept_key, inference.memo)
+        return found
+
     def value_range(self, spreadsheet_id: str, text: str, major: str = "ROWS", render: str = "FORMATTED_VALUE") -> dict[str, Any]:
-        self.opened(spreadsheet_id)
+        head = self.opened(spreadsheet_id)
         tab, grid = self.locate(spreadsheet_id, text)
-        values = self.grid_values(spreadsheet_id, tab, grid, render)
+        values = self.grid_values(spreadsheet_id, tab, grid, render, head.revision)
         shown = grid.bounded(tab.row_count, tab.column_count)
         body: dict[str, Any] = {"range": shown.a1(), "majorDimension": major}
         if values:

@@ -116,6 +116,12 @@ def grid_data(self: Any, spreadsheet_id: str, tab: Sheet, grid: GridRange) -> di
     by_row: dict[int, dict[int, Cell]] = {}
     for cell in rows:
         by_row.setdefault(cell.row, {})[cell.col] = cell
+    # A formula with a number result and no number format of its own shows in the format
+    # inferred from what it reads: its effectiveFormat, not its userEnteredFormat.
+    automatic = [(cell.row, cell.col, cell.formula) for cell in rows
+                 if cell.formula is not None and cell.kind == "n" and not cell.number_format]
+    inferred = self.inferred_formats(spreadsheet_id, tab.sheet_id, automatic, ((c.row, c.col, c.formula, c.number_format) for c in rows),
+                                     [(bounded.r1, bounded.c1, bounded.r2, bounded.c2)]) if automatic else {}
     row_data = []
     last = max(by_row, default=bounded.r1 - 1)
     for r in range(bounded.r1, last + 1):
@@ -133,12 +139,15 @@ def grid_data(self: Any, spreadsheet_id: str, tab: Sheet, grid: GridRange) -> di
                 item["userEnteredValue"] = {"formulaValue": cell.formula}
             elif value is not None and cell.spill is None:
                 item["userEnteredValue"] = _extended(value)
+            shown_format = fmt or inferred.get((r, c))
             if value is not None:
                 item["effectiveValue"] = _extended(value)
-                item["formattedValue"] = str(display(value, fmt))
+                item["formattedValue"] = str(display(value, shown_format))
             style = load_json(cell.style) or {}
             if fmt or style:
                 item["userEnteredFormat"] = {**style, **({"numberFormat": fmt} if fmt else {})}
+            if shown_format or style:
+                item["effectiveFormat"] = {**style, **({"numberFormat": shown_format} if shown_format else {})}
             values.append(item)
         row_data.append({"values": values} if values else {})
     return {"startRow": bounded.r1, "startColumn": bounded.c1, "rowData": row_data}

@@ -80,9 +80,11 @@ def _grid(service: SheetsService, spreadsheet_id: str, tab: Any, top: int, left:
         Cell.spreadsheet_id == spreadsheet_id, Cell.sheet_id == tab.sheet_id, or_(Cell.row < frozen, (Cell.row >= top) & (Cell.row < top + SHOWN_ROWS)),
         or_(Cell.col < frozen_cols, (Cell.col >= left) & (Cell.col < left + SHOWN_COLS)))).all()
     cells: dict[tuple[int, int], dict[str, Any]] = {}
+    inferred = _inferred(service, spreadsheet_id, tab.sheet_id, [(r[0], r[1], r[2], r[3], r[6]) for r in found],
+                         [(r1, c1, r2, c2) for r1, r2 in ((0, frozen), (top, top + SHOWN_ROWS)) for c1, c2 in ((0, frozen_cols), (left, left + SHOWN_COLS))])
     for row, col, formula, kind, value, note, fmt, style in found:
         decoded = decode(kind, value, note)
-        shown = display(decoded, load_json(fmt))
+        shown = display(decoded, load_json(fmt) or inferred.get((row, col)))
         text_style = (load_json(style) or {}).get("textFormat") or {}
         cells[(row, col)] = {
             "shown": str(shown), "entered": formula if formula is not None else _entered_text(decoded, load_json(fmt)),
@@ -96,6 +98,16 @@ def _grid(service: SheetsService, spreadsheet_id: str, tab: Any, top: int, left:
         hidden |= {(r, c) for r in range(m.start_row, m.end_row) for c in range(m.start_col, m.end_col)} - {(m.start_row, m.start_col)}
     return {"rows": rows, "frozen": frozen, "frozen_cols": frozen_cols, "cols": [(c, column_letter(c)) for c in cols], "cells": cells,
             "hidden": hidden, "spans": spans}
+
+
+def _inferred(service: SheetsService, spreadsheet_id: str, sheet_id: int, found: list[tuple[int, int, str | None, str, str | None]],
+              boxes: list[tuple[int, int, int, int]]) -> dict[tuple[int, int], Any]:
+    """The formats the formulas among `found` (row, col, formula, kind, number format) show their
+    number results in when they have no number format of their own (formulas/inferred.py)."""
+    automatic = [(row, col, formula) for row, col, formula, kind, fmt in found if formula is not None and kind == "n" and not fmt]
+    if not automatic:
+        return {}
+    return service.inferred_formats(spreadsheet_id, sheet_id, automatic, ((r, c, f, fmt) for r, c, f, _, fmt in found), boxes)
 
 
 def _selection_figures(service: SheetsService, spreadsheet_id: str, tab: Any, selected: GridRange) -> list[tuple[str, str]]:
@@ -126,7 +138,8 @@ def _cell_entered(service: SheetsService, spreadsheet_id: str, tab: Any, at: tup
         return {"entered": "", "shown": ""}
     formula, kind, value, note, fmt = found
     decoded = decode(kind, value, note)
-    return {"entered": formula if formula is not None else _entered_text(decoded, load_json(fmt)), "shown": str(display(decoded, load_json(fmt)))}
+    shown_format = load_json(fmt) or _inferred(service, spreadsheet_id, tab.sheet_id, [(*at, formula, kind, fmt)], []).get(at)
+    return {"entered": formula if formula is not None else _entered_text(decoded, load_json(fmt)), "shown": str(display(decoded, shown_format))}
 
 
 def _entered_text(value: Any, fmt: dict[str, str] | None) -> str:
@@ -177,9 +190,12 @@ def render_page(request: Request, env: Env, spreadsheet_id: str, sheet: int | No
         if not (scrolled or left <= selected.c1 < left + SHOWN_COLS or left <= corner[1] < left + SHOWN_COLS):
             left = max(0, selected.c1 - SHOWN_COLS // 2)
         grid = _grid(service, spreadsheet.id, tab, top, left)
-        header_row = service.db.execute(select(Cell.col, Cell.kind, Cell.value, Cell.note, Cell.number_format).where(
+        header_row = service.db.execute(select(Cell.col, Cell.formula, Cell.kind, Cell.value, Cell.note, Cell.number_format).where(
             Cell.spreadsheet_id == spreadsheet.id, Cell.sheet_id == tab.sheet_id, Cell.row == 0).order_by(Cell.col)).all()
-        headers = [str(display(decode(kind, value, note), load_json(fmt))) for _, kind, value, note, fmt in header_row if kind]
+        header_formats = _inferred(service, spreadsheet.id, tab.sheet_id, [(0, col, f, kind, fmt) for col, f, kind, _, _, fmt in header_row],
+                                   [(0, 0, 1, tab.column_count)])
+        headers = [str(display(decode(kind, value, note), load_json(fmt) or header_formats.get((0, col))))
+                   for col, _, kind, value, note, fmt in header_row if kind]
         last_row = service.db.scalar(select(func.max(Cell.row)).where(Cell.spreadsheet_id == spreadsheet.id, Cell.sheet_id == tab.sheet_id))
         current = grid["cells"].get(anchor) or _cell_entered(service, spreadsheet.id, tab, anchor)  # (out of the window when paged away)
         context = {
