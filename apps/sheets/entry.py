@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from apps.sheets.formulas.parser import FormulaSyntaxError, parse
 from apps.sheets.formulas.values import CellError, parse_date_text, parse_number_text
 
 INPUT_OPTIONS = ("RAW", "USER_ENTERED")
@@ -35,7 +36,7 @@ def enter(raw: Any, option: str) -> Entered:
     if option == "RAW":
         return Entered(None, text if text != "" else None)
     if text.startswith("=") and len(text) > 1:
-        return Entered(text, None)
+        return Entered(typed_formula(text), None)
     if text.startswith("'"):
         return Entered(None, text[1:])
     if text == "":
@@ -53,6 +54,45 @@ def enter(raw: Any, option: str) -> Entered:
             pattern += " h:mm:ss"
         return Entered(None, serial, {"type": kind, "pattern": pattern})
     return Entered(None, text)
+
+
+_STRING = re.compile(r'"(?:[^"]|"")*"')
+_SHEET = r"(?:'(?:[^']|'')+'|[A-Za-z_][A-Za-z0-9_.]*)!"
+_AREA = r"(?:\$?[A-Za-z]{1,3}\$?[0-9]+(?::\$?[A-Za-z]{1,3}(?:\$?[0-9]+)?)?|\$?[A-Za-z]{1,3}:\$?[A-Za-z]{1,3}(?:\$?[0-9]+)?|\$?[0-9]+:\$?[0-9]+)"
+# What Google Sheets writes in capitals, whatever was typed: a string literal (left as it is),
+# a reference (its cell part; the tab's name as typed), a function name, TRUE and FALSE.
+_WORDS = re.compile(rf'"(?:[^"]|"")*"|(?<![A-Za-z0-9_.$#])({_SHEET})?({_AREA})(?![A-Za-z0-9_.(!])'
+                    r"|(?<![A-Za-z0-9_.$#])([A-Za-z_][A-Za-z0-9_.]*(?=\s*\()|(?:true|false)(?![A-Za-z0-9_.(!]))", re.I)
+
+
+def typed_formula(text: str) -> str:
+    """A formula as Google Sheets keeps what was typed (in its editor or through the API's
+    USER_ENTERED, which reads input as typed): function names, cell references and TRUE/FALSE
+    in capitals (`=sum(b2:b8)` is `=SUM(B2:B8)`), and the closing parentheses left off at the
+    end added (`=SUM(B2:B8` is `=SUM(B2:B8)`). A formula that still does not parse is kept as
+    typed (it shows #ERROR!)."""
+    bare = _STRING.sub("", text)
+    missing = bare.count("(") - bare.count(")")
+    if missing == 0 and not any(ch.islower() for ch in bare):
+        return text  # the usual case, read without a regular expression's pass over it
+    fixed = _WORDS.sub(_capitals, text)
+    if missing > 0:
+        fixed += ")" * missing
+    if fixed == text:
+        return text
+    try:
+        parse(fixed)
+    except FormulaSyntaxError:
+        return text
+    return fixed
+
+
+def _capitals(match: re.Match[str]) -> str:
+    if match[2] is not None:
+        return (match[1] or "") + match[2].upper()
+    if match[3] is not None:
+        return match[3].upper()
+    return match[0]
 
 
 def _implied_format(text: str) -> dict[str, str] | None:
