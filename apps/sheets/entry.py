@@ -57,6 +57,7 @@ def enter(raw: Any, option: str) -> Entered:
 
 
 _STRING = re.compile(r'"(?:[^"]|"")*"')
+_SHEET_PREFIX = re.compile(r"(?:'(?:[^']|'')+'|[A-Za-z_][A-Za-z0-9_.]*)!")
 _SHEET = r"(?:'(?:[^']|'')+'|[A-Za-z_][A-Za-z0-9_.]*)!"
 _AREA = r"(?:\$?[A-Za-z]{1,3}\$?[0-9]+(?::\$?[A-Za-z]{1,3}(?:\$?[0-9]+)?)?|\$?[A-Za-z]{1,3}:\$?[A-Za-z]{1,3}(?:\$?[0-9]+)?|\$?[0-9]+:\$?[0-9]+)"
 # What Google Sheets writes in capitals, whatever was typed: a string literal (left as it is),
@@ -71,9 +72,11 @@ def typed_formula(text: str) -> str:
     in capitals (`=sum(b2:b8)` is `=SUM(B2:B8)`), and the closing parentheses left off at the
     end added (`=SUM(B2:B8` is `=SUM(B2:B8)`). A formula that still does not parse is kept as
     typed (it shows #ERROR!)."""
-    bare = _STRING.sub("", text)
+    bare = _STRING.sub("", text) if '"' in text else text  # text and tab names are kept as typed
+    if "!" in bare:
+        bare = _SHEET_PREFIX.sub("", bare)
     missing = bare.count("(") - bare.count(")")
-    if missing == 0 and not any(ch.islower() for ch in bare):
+    if missing == 0 and bare == bare.upper():
         return text  # the usual case, read without a regular expression's pass over it
     fixed = _WORDS.sub(_capitals, text)
     if missing > 0:
