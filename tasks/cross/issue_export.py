@@ -80,8 +80,12 @@ _LINKED_ID = re.compile(r"/(?:spreadsheets|sheets|file)/d/([\w-]{10,128})|[?&]id
 _TOKEN = re.compile(r"[\w-]{20,128}")
 
 
+_DASHES = str.maketrans({d: "-" for d in "\u2010\u2011\u2012\u2013\u2014\u2212"})
+
+
 def _norm(value: Any) -> str:
-    return _SPACES.sub(" ", str(value if value is not None else "")).strip().casefold()
+    """A cell or a title as compared: case, spacing and the kind of dash aside."""
+    return _SPACES.sub(" ", str(value if value is not None else "")).strip().casefold().translate(_DASHES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +115,7 @@ class Filter:
     other_jql: str  # another query for the same issues
     keys: tuple[str, ...]
     scope: str  # JQL of the issues the filter narrows (list-everything exports all of them)
+    subtasks: bool = False  # some of the issues are sub-tasks (the ask says they count)
 
 
 def _day(text: str) -> date:
@@ -177,7 +182,8 @@ class IssueExport:
                 # Worth a sheet, and not simply everything it narrows down (the whole project).
                 if MIN_ROWS <= len(keys) <= MAX_ROWS and len(keys) < len(among):
                     ordered = tuple(sorted(keys, key=lambda k: (k.split("-")[0], int(k.split("-")[1]))))
-                    found.append(Filter(kind, name, ask, jql, other, ordered, scope))
+                    subtasks = any(rows[k].type == "Subtask" for k in keys)  # Jira's search lists them; a board nests them
+                    found.append(Filter(kind, name, ask, jql, other, ordered, scope, subtasks))
 
             for project in projects:
                 mine = [r for r in every if r.project == project]
@@ -253,7 +259,7 @@ class IssueExport:
         in_thread = where == "thread"
         channel = team_room if in_thread else dm  # where the ask is, and the answer goes
         question = (f"{f'<@{me.id}> ' if in_thread else 'Hi! '}Could you pull {wanted_filter.ask} out of Jira into a Google Sheet "
-                    f"for me? Please create a new spreadsheet titled \"{title}\" with a header row and these columns: {listed}, one "
+                    f"for me?{' Sub-tasks count too.' if wanted_filter.subtasks else ''} Please create a new spreadsheet titled \"{title}\" with a header row and these columns: {listed}, one "
                     f"row per issue, values as Jira shows them. Then send me the link here. Thanks!")
         if in_thread:
             place = f"{asker.real_name}'s thread in #{TEAM_ROOM}"
