@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from officegym import apps
 from officegym.core.api_token import api_token
 from officegym.core.env_store import Env
-from officegym.core.errors import EnvNotFound
+from officegym.core.errors import EnvNotFound, no_env
 from officegym.gym import Gym, TaskUnavailableError
 from tasks import registry
 from tasks.base import describe
@@ -86,7 +86,7 @@ def _env(request: Request, env_id: str) -> Env:
     try:
         return gym_of(request).get(env_id)
     except EnvNotFound:
-        raise HTTPException(status_code=404, detail=f"no env {env_id[:64]!r}") from None
+        raise HTTPException(status_code=404, detail=no_env(env_id)) from None
 
 
 @router.post("/envs", status_code=201)
@@ -128,7 +128,7 @@ def grade_env(env_id: str, request: Request) -> dict[str, Any]:
     try:
         return gym_of(request).grade(env_id)
     except EnvNotFound:
-        raise HTTPException(status_code=404, detail=f"no env {env_id[:64]!r}") from None
+        raise HTTPException(status_code=404, detail=no_env(env_id)) from None
 
 
 class MoveClock(BaseModel):
@@ -155,7 +155,7 @@ def move_env_clock(env_id: str, body: MoveClock, request: Request) -> dict[str, 
     except ValueError as error:
         raise HTTPException(status_code=409, detail=str(error)) from None
     except EnvNotFound:
-        raise HTTPException(status_code=404, detail=f"no env {env_id[:64]!r}") from None
+        raise HTTPException(status_code=404, detail=no_env(env_id)) from None
 
 
 @router.get("/envs/{env_id}/events")

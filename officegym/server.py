@@ -26,7 +26,7 @@ from starlette.routing import Mount, Route
 from starlette.types import Receive, Scope, Send
 
 from officegym import apps
-from officegym.core.errors import EnvNotFound
+from officegym.core.errors import EnvNotFound, no_env
 from officegym.faces import guard
 from officegym.faces.mcp import SCOPE_ENV_KEY, SCOPE_STORE_KEY, build_server
 from officegym.gym import Gym
@@ -109,7 +109,7 @@ class McpDispatcher:
             # A JSON-RPC error in the 404's body: MCP clients show its message (the SDK shows
             # a bare "Not Found" otherwise), so an agent learns which part of its URL is wrong.
             if env is None:
-                problem = f"no env {params.get('env_id', '')!r} on this server: it was deleted, expired, or never created"
+                problem = no_env(params.get("env_id", ""))
             else:
                 problem = f"no MCP server {app_name!r}; this env serves: {', '.join(sorted({a for a, _ in self.servers if a in apps.names()}))}, all"
             body = {"jsonrpc": "2.0", "id": None, "error": {"code": -32001, "message": problem}, "detail": problem}
@@ -182,7 +182,7 @@ async def _env_index(request: Request) -> Response:
     try:
         request.app.state.gym.get(env_id)
     except EnvNotFound:
-        return JSONResponse({"detail": f"no env {env_id!r} on this server: it was deleted, expired, or never created"}, status_code=404)
+        return JSONResponse({"detail": no_env(env_id)}, status_code=404)
     return JSONResponse({"env_id": env_id, "urls": env_urls(str(request.base_url).rstrip("/"), env_id)})
 
 

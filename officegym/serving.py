@@ -67,19 +67,24 @@ def _default_env(gym: Any, seed: int, size: str, task: str | None) -> Any:
     persist across restarts: the company a user left running is the one they come back to)
     and was copied from the template this code builds, else a new one. An env copied from an
     older build's template has that build's schema: this code would answer its pages with
-    errors (a column it reads is not there)."""
+    errors (a column it reads is not there). The default env never expires while serve runs,
+    nor between two serves (the idle time-out is for rollouts' envs)."""
     from officegym.core.errors import EnvNotFound
     from officegym.remote import read_state
 
     try:
         previous = read_state().get("default_env")
+        if previous:
+            gym.store.keep(previous)
         env = gym.get(previous) if previous else None
     except (RuntimeError, ValueError, EnvNotFound):
         env = None
     current = str(Path(gym.template(seed, size).path).resolve())
     if env is not None and (env.seed, env.size, env.task_id, env.variant, env.template) == (seed, size, task, 0, current):
         return env
-    return gym.create(task, seed=seed, size=size)
+    env = gym.create(task, seed=seed, size=size)
+    gym.store.keep(env.id)
+    return env
 
 
 def _certificate(host: str, public_host: str | None = None) -> Any:

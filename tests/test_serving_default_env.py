@@ -28,3 +28,33 @@ def test_the_default_env_is_kept_only_while_its_template_is_this_builds(gym: Gym
     finally:
         for env in (left, *made):
             gym.delete(env.id)
+
+
+def test_the_default_env_never_expires_while_rollout_envs_do(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The idle time-out is for rollouts' envs: the company `serve` printed stays, however long
+    it sits unused, and so does one a user comes back to after a night with serve stopped."""
+    import time
+
+    monkeypatch.setenv("OFFICEGYM_ENVS_DIR", str(tmp_path / "envs"))
+    monkeypatch.setenv("OFFICEGYM_ENV_TTL", "3600")
+    first = Gym()
+    default = _default_env(first, 0, "small", None)
+    rollout = first.create(seed=0, size="small")
+    later = time.time() + 3 * 3600
+    assert first.store.expire_idle(now=later) == [rollout.id]
+    default.last_used = default.flushed = time.time() - 7200
+    assert first.get(default.id) is default
+    first.store.close()
+
+    monkeypatch.setattr(remote, "read_state", lambda: {"default_env": default.id})
+    again = Gym()  # the next serve, after the env sat idle past the time-out
+    registry = again.store.backend.registry
+    from sqlalchemy import update
+
+    with registry.engine.begin() as conn:
+        conn.execute(update(registry.table).where(registry.table.c.id == default.id).values(last_used=time.time() - 7200))
+    try:
+        assert _default_env(again, 0, "small", None).id == default.id
+    finally:
+        again.delete(default.id)
+        again.store.close()

@@ -94,6 +94,9 @@ class EnvStore:
         self._holders: dict[str, int] = {}  # env id → thread holding its lock
         self._lock = threading.Lock()
         self._dropping: set[str] = set()  # ids being deleted: a racing lookup must not revive one
+        # Envs that never expire here however long they sit idle: `serve`'s default env, the
+        # company a user left running and comes back to (it may still be deleted).
+        self._kept: set[str] = set()
         self._last_sweep = time.time()
 
     @property
@@ -127,7 +130,7 @@ class EnvStore:
         if not isinstance(env_id, str) or not _ENV_ID.fullmatch(env_id):
             raise EnvNotFound(str(env_id)[:64])
         env = self._envs.get(env_id) or self._load(env_id)
-        if self.ttl and time.time() - env.last_used > self.ttl and self._idle_everywhere(env):
+        if self.ttl and env_id not in self._kept and time.time() - env.last_used > self.ttl and self._idle_everywhere(env):
             self._drop(env)
             raise EnvNotFound(env_id)
         return env
@@ -151,6 +154,10 @@ class EnvStore:
             env.start = self.backend.snapshot(env.handle, env.start, env.template)
             self.backend.registry.set_start(env.id, env.start)
 
+    def keep(self, env_id: str) -> None:
+        """Never expire the env `env_id` in this store (it may not exist yet or any more)."""
+        self._kept.add(env_id)
+
     def touch(self, env: Env) -> None:
         now = time.time()
         env.last_used = now
@@ -165,6 +172,8 @@ class EnvStore:
         expired = []
         if self.ttl:
             for env_id in self.backend.registry.idle(now - self.ttl):
+                if env_id in self._kept:
+                    continue
                 env = self._envs.get(env_id)
                 if env is not None and now - env.last_used <= self.ttl:
                     env.flushed = 0.0

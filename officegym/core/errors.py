@@ -23,6 +23,12 @@ class AppError(Exception):
         return f"{self.code}: {self.message}"
 
 
+def no_env(env_id: object) -> str:
+    """What every face answers for an env id it does not know (404): the id (cut short) and
+    the ways an env goes, so a user holding an old URL knows what happened."""
+    return f"no env {str(env_id)[:64]!r} on this server: it was deleted, expired (idle past OFFICEGYM_ENV_TTL), or never created"
+
+
 class EnvNotFound(LookupError):
     """Unknown, deleted or malformed env id. Faces answer 404 and reveal nothing else."""
 

@@ -23,7 +23,7 @@ from starlette.responses import Response
 
 from officegym.core.api_token import bearer, env_id_of
 from officegym.core.env_store import Env, EnvStore
-from officegym.core.errors import EnvNotFound
+from officegym.core.errors import EnvNotFound, no_env
 
 UNAUTHENTICATED = "Session expired or invalid: send the env's API token as 'Authorization: Bearer <token>'"
 
@@ -52,7 +52,7 @@ async def current_env(request: Request) -> Env:
     try:
         return env_store(request).get(env_id)
     except EnvNotFound:
-        raise HTTPException(status_code=404, detail=f"no env {env_id[:64]!r}") from None
+        raise HTTPException(status_code=404, detail=no_env(env_id)) from None
 
 
 class EnvRoute(APIRoute):

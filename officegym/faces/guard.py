@@ -50,7 +50,7 @@ from starlette.requests import ClientDisconnect
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from officegym.core.errors import EnvNotFound
+from officegym.core.errors import EnvNotFound, no_env
 
 MAX_BODY_ENV = "OFFICEGYM_MAX_BODY_BYTES"
 DEFAULT_MAX_BODY_BYTES = 1 << 20
@@ -288,7 +288,7 @@ class _Exchange:
             return
         if _only(error, EnvNotFound):
             env_id = self.scope["path"].split("/")[2] if self.scope["path"].startswith("/envs/") else ""
-            await self.refuse(404, "env_not_found", f"no env {env_id[:64]!r}")
+            await self.refuse(404, "env_not_found", no_env(env_id))
             return
         _log.error("unhandled %s on %s %s", type(error).__name__, self.scope["method"], self.scope["path"][:_SHOWN_CHARS], exc_info=error)
         await self.refuse(500, INTERNAL, "the server failed on this request (its log says why); retry it, or report it if it persists")

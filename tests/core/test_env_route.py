@@ -71,7 +71,8 @@ def test_a_direct_route_gets_the_env_and_its_path_without_fastapi_solving(client
 
 def test_a_direct_route_refuses_an_unknown_env_and_a_token_for_another(client: TestClient, env: Env) -> None:
     unknown = client.get("/envs/nope/x/things/a")
-    assert unknown.status_code == 404 and "no env" in unknown.json()["detail"]
+    assert unknown.status_code == 404 and unknown.json()["detail"] == (
+        "no env 'nope' on this server: it was deleted, expired (idle past OFFICEGYM_ENV_TTL), or never created")
     other = client.get(f"/envs/{env.id}/x/things/a", headers={"Authorization": f"Bearer {api_token('f' * 32)}"})
     assert other.status_code == 401 and "different env" in other.json()["detail"]
     own = client.get(f"/envs/{env.id}/x/things/a", headers={"Authorization": f"Bearer {api_token(env.id)}"})
