@@ -140,11 +140,18 @@ def test_drag_a_card_to_another_column(live_server: Any, env_id: str, page: Page
 
 
 def test_drag_to_a_column_whose_transition_needs_a_resolution(live_server: Any, env_id: str, page: Page) -> None:
-    """The drop posts the card's own form, so the resolution picked on the card goes with it, as with its button."""
+    """The drop posts the card's own form, so the resolution picked on the card goes with it, as with its button.
+    No resolution is picked by default: a click or a drop before one is picked resolves nothing."""
     ui = live_server.env_url(env_id, "tickets")
     page.goto(f"{ui}/board?project=SUP")
     card = page.locator('section.column[data-status="To Do"] li.card').filter(has=page.locator('form[data-to="Done"]')).first
     key = card.get_attribute("data-key")
+    card.get_by_role("button", name=f"Resolve Issue {key}").click()
+    picker = card.get_by_label(f"Resolution for Resolve Issue {key}")
+    assert picker.evaluate("select => select.validationMessage"), "the browser stops the click at the empty picker"
+    drop(page, card, "Done")
+    expect(page.get_by_role("alert")).to_have_text(f"Pick a resolution for {key} on its card, then move it to Done.")
+    assert _status_changes(live_server, env_id) == [] and not [e for e in live_server.gym.events(env_id) if e["face"] == "ui"]
     card.get_by_label(f"Resolution for Resolve Issue {key}").select_option("Duplicate")
     drop(page, card, "Done")
     expect(page.locator(f'section.column[data-status="Done"] li.card[data-key="{key}"]')).to_be_visible()
