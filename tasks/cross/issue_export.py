@@ -78,6 +78,7 @@ _URL = re.compile(r"https?://[^\s<>|]+", re.IGNORECASE)
 # and the sheets page's own …/sheets/d/<id>.
 _LINKED_ID = re.compile(r"/(?:spreadsheets|sheets|file)/d/([\w-]{10,128})|[?&]id=([\w-]{10,128})")
 _TOKEN = re.compile(r"[\w-]{20,128}")
+_BROWSE = re.compile(r"/BROWSE/([A-Z][A-Z0-9_]*-\d+)\b")  # an issue's link, upper-cased
 
 
 _DASHES = str.maketrans({d: "-" for d in "\u2010\u2011\u2012\u2013\u2014\u2212"})
@@ -102,6 +103,7 @@ class Row:
     created: str  # Jira time, UTC
     in_active_sprint: bool
     resolved: bool  # has a resolution
+    parent: str  # the key of the issue it sits under (a sub-task's parent, a child's epic), or ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,9 +161,10 @@ class IssueExport:
             created = {k: c for k, c in ctx.db.execute(select(Issue.key, Issue.created))}
             active = set(ctx.db.scalars(select(Issue.key).join(SprintIssue, SprintIssue.issue_id == Issue.id)
                                         .join(Sprint, Sprint.id == SprintIssue.sprint_id).where(Sprint.state == "active")))
+            keys = {t.id: t.key for t in s.tickets}
             return {t.key: Row(t.key, t.project, t.type, t.summary, t.status, t.priority,
                                s.people[t.assignee].name if t.assignee in s.people else "", created[t.key], t.key in active,
-                               t.resolution is not None)
+                               t.resolution is not None, keys.get(t.parent, "") if t.parent is not None else "")
                     for t in s.tickets}
 
         return cached(ctx, f"{self.id}|rows", read)
@@ -259,8 +262,9 @@ class IssueExport:
         in_thread = where == "thread"
         channel = team_room if in_thread else dm  # where the ask is, and the answer goes
         question = (f"{f'<@{me.id}> ' if in_thread else 'Hi! '}Could you pull {wanted_filter.ask} out of Jira into a Google Sheet "
-                    f"for me?{' Sub-tasks count too.' if wanted_filter.subtasks else ''} Please create a new spreadsheet titled \"{title}\" with a header row and these columns: {listed}, one "
-                    f"row per issue, values as Jira shows them. Then send me the link here. Thanks!")
+                    f"for me?{' Sub-tasks count too.' if wanted_filter.subtasks else ''} Please create a new spreadsheet titled "
+                    f"\"{title}\" with a header row and these columns: {listed}, one row per issue, values as Jira shows them. "
+                    "Then send me the link here. Thanks!")
         if in_thread:
             place = f"{asker.real_name}'s thread in #{TEAM_ROOM}"
             prompt = (f"You are {me.real_name} (@{me.handle}). {asker.real_name} just asked you in #{TEAM_ROOM} in Slack for an export "
@@ -301,7 +305,24 @@ class IssueExport:
             sid, why = the_export(db)
             return passed(f"the spreadsheet {title!r}") if sid else failed(why)
 
+        read_table = object()  # the key of the export's table, read once per grading transaction
+
         def table(db: Session) -> tuple[dict[str, Any] | None, str]:
+            transaction = db.get_transaction()
+            kept = db.info.get(read_table)
+            if kept is None or transaction is None or kept[0] is not transaction:
+                kept = db.info[read_table] = (transaction, read(db))
+            return kept[1]
+
+        def issue_key(value: Any) -> str:
+            """The issue a cell names: its key, or a link to it (…/browse/ENG-12); "" for none."""
+            text = _norm(value).upper()
+            if text in rows:
+                return text
+            found = _BROWSE.search(text)
+            return found.group(1) if found and found.group(1) in rows else ("" if not text else text)
+
+        def read(db: Session) -> tuple[dict[str, Any] | None, str]:
             """The export's first tab holding anything, read: its header (column → index), and
             each row holding an issue key (row number, key, cells). None and why when unreadable."""
             sid, why = the_export(db)
@@ -320,10 +341,10 @@ class IssueExport:
                 if "Key" in named:
                     header_at, header = r, {k: v for k, v in named.items() if k}
                     break
-                if any(_norm(v).upper() in rows for v in cells):
+                if any(issue_key(v) in rows for v in cells):
                     break  # issues before any header
             if header_at is None:  # no header naming the key: the key column is the first holding keys
-                key_col = next((c for c in range(width) if any(_norm(g[c]).upper() in rows for g in grid)), None)
+                key_col = next((c for c in range(width) if any(issue_key(g[c]) in rows for g in grid)), None)
                 start = 0
             else:
                 key_col, start = header["Key"], header_at + 1
@@ -332,15 +353,15 @@ class IssueExport:
                 cells = grid[r]
                 if all(v in (None, "") for v in cells):
                     continue
-                key = _norm(cells[key_col]).upper() if key_col is not None else ""
+                key = issue_key(cells[key_col]) if key_col is not None else ""
                 if not key:
-                    if any(_norm(v).upper() in rows for v in cells):
+                    if any(issue_key(v) in rows for v in cells):
                         return None, f"row {r + 1} names an issue outside the key column"
                     continue  # a note or a total: names no issue
                 if key not in rows:
                     return None, f"row {r + 1}'s key is {cells[key_col]!r}, which is no issue in Jira"
-                also = sorted({_norm(v).upper() for c, v in enumerate(cells) if c != key_col and _norm(v).upper() in rows} - {key})
-                if also:  # another issue listed on this one's row: a second list beside the first
+                also = sorted({issue_key(v) for c, v in enumerate(cells) if c != key_col and issue_key(v) in rows} - {key, rows[key].parent})
+                if also:  # another issue listed on this one's row (its parent aside): a second list beside the first
                     return None, f"row {r + 1} ({key}) also names {', '.join(also[:4])} outside the key column"
                 issues.append((r, key, cells))
             return {"header": header, "header_at": header_at, "issues": issues}, ""

@@ -288,3 +288,24 @@ def test_every_ask_of_the_pool_is_what_two_searches_find(gym: Gym, seed: int) ->
         asyncio.run(go())
     finally:
         gym.delete(env.id)
+
+
+def test_keys_as_issue_links_and_an_extra_parent_column_pass(rollout: Callable[..., Rollout]) -> None:
+    """A key pasted as the issue's link (…/browse/KEY) names that issue, and an extra column
+    naming each issue's parent is more than asked, not a second list."""
+    r = rollout(TASK, seed=0, where=lambda f: f["kind"] == "sprint" and f["place"] == "dm")
+    f = r.facts
+
+    async def export(tools: McpTools) -> None:
+        found = await search_all(tools, f["jql"], FIELDS + ",parent")
+        assert any(i.get("parent") for i in found) or pytest.skip("no sub-task among the matches")
+        lines = [[*f["columns"], "Parent"]]
+        for issue in found:
+            row = [_value(issue, c) for c in f["columns"]]
+            row[0] = f"https://example.atlassian.net/browse/{issue['key']}"
+            lines.append([*row, (issue.get("parent") or {}).get("key", "")])
+        sid = await _sheet(tools, f["title"], lines)
+        await _reply(tools, f, _url(sid))
+
+    grade = r.do(export)
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
