@@ -1,30 +1,34 @@
-"""cross/issue-export-v1: your manager asks in a Slack DM for a Google Sheet of the Jira issues
-matching a filter a person asks for and JQL expresses (a project's open bugs, someone's
-unresolved issues, the active sprint's issues in one status, a project's High or Highest
-issues created since a date), titled and with the columns they name, and the sheet's link
-sent back in the DM. Three apps, one piece of work: the issues live only in Jira, the export
-in Sheets, the link in chat.
+"""cross/issue-export-v1: your manager asks in a Slack DM (or in a thread in #customer-success)
+for a Google Sheet of the Jira issues matching a filter a person asks for and JQL expresses (a
+project's open bugs or incidents, its open unassigned issues, someone's unresolved issues, the
+active sprint's issues in one status, a project's High or Highest issues created since a date),
+titled and with the columns they name, and for the sheet's link. Three apps, one piece of work:
+the issues live only in Jira, the export in Sheets, the link in chat.
 
 Graded on the final state, each part its own check:
-- the sheet: exactly one new spreadsheet with that title (case and spacing aside) that is not
-  in the trash (a draft moved to the trash is gone from view);
-- its rows (the first tab holding anything): exactly the matching issues, each once, read
-  from the Key column (a header row names it; title lines above the header are free, and so
-  is a note or total row that names no issue). Listing more issues fails as surely as
-  listing fewer; row order is free;
-- its columns: a header naming each asked column ("Issue key" for Key, "Issue Type" for
-  Type, case aside; extra columns are free), and on each matching issue's row the value Jira
-  shows on the issue: the summary, status, priority and type names, and the assignee's
-  display name (blank or "Unassigned" when nobody is). The ask says "as Jira shows them", and
-  Jira shows a person by name, so an email in the Assignee column is not what was asked;
-- the reply: everything the agent said, read as the set of spreadsheets it links
-  (https://docs.google.com/spreadsheets/d/<id>, with or without /edit, ?usp=… or #gid=…;
-  a Drive link `open?id=<id>` or `/file/d/<id>`; the sheets page's own address, as a
-  browser shows it), plus any spreadsheet's bare id: exactly the export, linked at least once.
-  A second spreadsheet linked beside it is a hedge.
-The export must not edit Jira: any change to an issue, like anything else outside the DM and
-the new spreadsheet, is collateral damage (an edited or deleted issue takes the reward below
-the pass line on its own).
+- the sheet (weight 1): exactly one new spreadsheet with that title (case, spacing and the kind
+  of dash aside) that is not in the trash (a draft moved to the trash is gone from view);
+- its rows (weight 5: the substance): on the first tab holding anything, exactly the matching
+  issues, each once, read from the Key column (the header names it; without one, the first
+  column holding keys). A key may be the issue's link (…/browse/KEY) or a HYPERLINK showing it.
+  Title lines above the header are free, and so is a note or total row naming no issue; a row
+  naming a second issue outside the Key column (its parent aside) is a second list. Listing
+  more issues fails as surely as listing fewer; row order is free;
+- its columns (weight 1): a header naming each asked column ("Issue key" or "Issue" for Key,
+  "Issue Type" for Type, case and a final colon aside; extra columns are free), and on each
+  matching issue's row the value Jira shows on the issue: the summary, status, priority and
+  type names, and the assignee's display name (blank or "Unassigned" when nobody is). The ask
+  says "values as Jira shows them", and Jira shows a person by name, so an email in the
+  Assignee column is not what was asked;
+- the reply (weight 2): everything the agent said, read as the set of spreadsheets it links
+  (https://docs.google.com/spreadsheets/d/<id>, with or without /edit, ?usp=… or #gid=…; a
+  Drive link, open?id=<id> or /file/d/<id>; the sheets page's own address, as a browser shows
+  it) or names by a bare id: exactly the export, linked at least once, in the place asked. A
+  second spreadsheet beside it is a hedge.
+The export must not edit Jira: any change to an issue, like anything else outside the
+conversation and the new spreadsheet, is collateral damage (an edited or deleted issue takes
+the reward below the pass line on its own). With these weights listing every issue, leaving
+one out or exporting another filter's issues scores at most 4/9, below the pass line.
 """
 
 from __future__ import annotations
