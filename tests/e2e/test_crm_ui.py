@@ -6,6 +6,7 @@ as text, never run as HTML."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
@@ -32,6 +33,7 @@ def test_edit_a_record_move_a_deal_and_convert_a_lead(page: Page, live_server: A
     page.get_by_role("button", name="Save").click()
     alert = page.get_by_role("alert")
     expect(alert).to_contain_text("Closed Won only with an Amount")
+    expect(alert).to_contain_text(". Review the errors on this page: Amount.")  # the field by its label, after a full stop
     expect(page.get_by_label("Amount")).to_have_attribute("aria-invalid", "true")
     assert soql(live_server, env_id, f"SELECT StageName FROM Opportunity WHERE Id = '{opp['Id']}'")[0]["StageName"] != "Closed Won"
 
@@ -90,3 +92,16 @@ def test_a_lead_converted_in_the_browser_grades_full_marks(page: Page, live_serv
         assert graded["reward"] == 1.0 and graded["passed"] is True, graded
     finally:
         gym.delete(env.id)
+
+
+def test_a_refused_save_names_the_fields_by_their_labels(live_server: Any, env_id: str) -> None:
+    """The form's alert ends the rule's message as a sentence and names the fields as the page
+    labels them ("Resolution", not the API name Resolution__c), as Salesforce's pages do."""
+    case = soql(live_server, env_id, "SELECT Id, Subject, Status FROM Case WHERE IsClosed = false ORDER BY CaseNumber LIMIT 1")[0]
+    base = f"{live_server.base_url}/envs/{env_id}/crm"
+    answer = httpx.post(f"{base}/r/{case['Id']}/edit", data={"Subject": case["Subject"], "Status": "Closed", "Resolution__c": ""},
+                        headers={"Origin": live_server.base_url})
+    assert answer.status_code == 400, answer.text
+    alert = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", answer.text.split('id="form-error">', 1)[1].split("</div>", 1)[0])).strip()
+    assert alert.endswith("how it was resolved. Review the errors on this page: Resolution."), alert
+    assert soql(live_server, env_id, f"SELECT Status FROM Case WHERE Id = '{case['Id']}'")[0]["Status"] == case["Status"]
