@@ -13,7 +13,9 @@ Graded on the final state:
   the group's total in column B (a number, or text reading as exactly that amount; a formula
   over a tab of deals the agent copied in is as good as a typed number). A total row ("Total",
   "Grand total (USD)", "Total open pipeline", or an amount in column B under no label) must be
-  the overall total; any other row is a group that is not in the data. Other tabs of the new
+  the overall total; a row with nothing in column B whose label is no group of any deal and
+  names no other figure is a note ("Source: Salesforce, as of today"); any other row is a
+  group that is not in the data. Other tabs of the new
   spreadsheet are the agent's working space.
 - the DM: everything the agent said, read as the set of amounts it names: exactly the overall
   total (roundings of it, and the groups' totals or sums of them alongside, are fine; any other
@@ -43,7 +45,7 @@ from tasks.common.answers import amount_list, amounts, breakdown, judge, money, 
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.crm._common import rows, soql, wreck as wreck_crm
 from tasks.crm._notes import written
-from tasks.sheets._common import SPREADSHEET_TABLES, final, in_view, same, titled
+from tasks.sheets._common import SPREADSHEET_TABLES, allow_discarded, final, in_view, same, titled
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +74,16 @@ _TOTAL_ROW = re.compile(r"^(?:grand\s+|overall\s+)?(?:totals?|sum)\b|^overall\b"
 
 def _key(text: Any) -> str:
     return " ".join(str(text).split()).lower()
+
+
+def _values(users: dict[str, Any], accounts: dict[str, Any]) -> dict[str, Any]:
+    """Each grouping's field → the group a deal is in."""
+    return {
+        "StageName": lambda d: d["StageName"], "Type": lambda d: d["Type"], "LeadSource": lambda d: d["LeadSource"],
+        "ForecastCategoryName": lambda d: d["ForecastCategoryName"],
+        "Owner.Name": lambda d: users.get(d["OwnerId"], {}).get("Name"),
+        "Account.Industry": lambda d: accounts.get(d["AccountId"], {}).get("Industry"),
+    }
 
 
 class PipelineReport:
@@ -107,12 +119,7 @@ class PipelineReport:
             today = sf_date(ctx.company.now.date())
             if any(d["IsWon"] and today < d["CloseDate"] < end for d in deals):
                 del wanted["won"]  # won deals dated later this year: "this year" to date and the calendar year differ
-            value = {
-                "StageName": lambda d: d["StageName"], "Type": lambda d: d["Type"], "LeadSource": lambda d: d["LeadSource"],
-                "ForecastCategoryName": lambda d: d["ForecastCategoryName"],
-                "Owner.Name": lambda d: users.get(d["OwnerId"], {}).get("Name"),
-                "Account.Industry": lambda d: accounts.get(d["AccountId"], {}).get("Industry"),
-            }
+            value = _values(users, accounts)
             found = []
             for grouping in GROUPINGS:
                 for kind, keep in wanted.items():
@@ -131,6 +138,16 @@ class PipelineReport:
 
         return (cached(ctx, self.id, build), shuffled(self.id, ctx, TITLES, "title"), cached(ctx, f"{self.id}|people", people))
 
+    def _groups(self, ctx: SampleContext) -> dict[str, frozenset[str]]:
+        """Each grouping's field → every group any deal is in, open or closed (as `_key` has them):
+        a row naming one of these is a group's row, whatever it holds."""
+        def build() -> dict[str, frozenset[str]]:
+            value = _values({u["Id"]: u for u in rows(ctx.db, "User")}, {a["Id"]: a for a in rows(ctx.db, "Account")})
+            deals = rows(ctx.db, "Opportunity")
+            return {field: frozenset(_key(v) for d in deals if (v := of(d))) for field, of in value.items()}
+
+        return cached(ctx, f"{self.id}|groups", build)
+
     def count_instances(self, ctx: SampleContext) -> int:
         candidates, titles, _ = self._pool(ctx)
         return count(candidates, titles)
@@ -144,7 +161,9 @@ class PipelineReport:
         title = form.format(Kind=column, kind=column.lower(), label=grouping.header.lower())
         totals = dict(groups)
         by_key = {_key(k): v for k, v in totals.items()}
+        groups = self._groups(ctx)[grouping.field]
         grand = round(sum(totals.values()), 2)
+        stated = [*totals.values(), grand]  # the figures a note under the report may name
         question = (f"Hi! Could you build me a quick report of {what}, by {grouping.label}, from Salesforce? Please create a Google Sheet "
                     f"titled \"{title}\": a header row, then one row per {grouping.label} that has any {deals_phrase}, with the "
                     f"{grouping.label} in column A and its total amount in column B. Then send me the overall total here. Thanks!")
@@ -224,9 +243,12 @@ class PipelineReport:
                     if figure(value) and amount_in(value) != 0:  # a formula filled past the groups shows 0: no figure
                         total_rows.append(value)  # an amount under the column with no label: a total
                     continue
-                if _TOTAL_ROW.match(key):
+                if _TOTAL_ROW.match(key) and value not in (None, ""):
                     total_rows.append(value)
                     continue
+                if value in (None, "") and key not in groups and all(any(same(float(v), t) for t in stated) for v in amount_list(str(label))
+                                                                     if not (v == v.to_integral_value() and 1900 <= v <= 2100)):
+                    continue  # a note under the report ("Source: Salesforce, as of today"), naming no other figure
                 return failed(f"row {r + 1} names {str(label)!r}, which has no {deals_phrase}")
             missing = sorted(k for k in totals if _key(k) not in seen)
             if missing:
@@ -352,7 +374,8 @@ class PipelineReport:
                 Check(f"a new sheet {title!r} lists each {grouping.label}'s total", sheet_check),
                 Check("answered in the DM with the overall total, and only that", answer.check(me.id, ws.start)),
             ],
-            expected=[*answered_in_dm(dm, me.id, asker.id, question, ws.public), *(in_report(t, key) for t, key in SPREADSHEET_TABLES.items())],
+            expected=[*answered_in_dm(dm, me.id, asker.id, question, ws.public), *(in_report(t, key) for t, key in SPREADSHEET_TABLES.items()),
+                      *allow_discarded(seeded)],
             oracle=oracle,
             setup=setup,
             setup_in_expected=True,

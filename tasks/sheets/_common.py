@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import false, select
+from sqlalchemy import false, select, true
 from sqlalchemy.orm import Session
 
 from apps.sheets import kept_books
@@ -355,6 +355,31 @@ def keeps_formulas(stored: StoredBook, tabs: dict[str, int], table: str, rows: I
 # lets the agent make a spreadsheet of its own (and do anything in it) allows.
 SPREADSHEET_TABLES = {"sheets_spreadsheets": "id", **{t: "spreadsheet_id" for t in (
     "sheets_tabs", "sheets_cells", "sheets_permissions", "sheets_merges", "sheets_named_ranges", "sheets_charts")}}
+
+
+def seeded_ids(ctx: SampleContext) -> frozenset[str]:
+    """The template's spreadsheet ids, read once per template: what was there before the task."""
+    return cached(ctx, "sheets/ids", lambda: frozenset(ctx.db.scalars(select(Spreadsheet.id))))
+
+
+def allow_discarded(seeded: frozenset[str]) -> list[Expect]:
+    """A spreadsheet the agent made and then moved to the trash (a draft or a scratch copy thrown
+    away) is gone from view, as a message posted and deleted is: nothing it holds is a change
+    beyond the task. Only the agent's own: a seeded spreadsheet trashed stays collateral."""
+    memo = object()  # one read of the final state per grading transaction, for every table's rule
+
+    def discarded(db: Session) -> frozenset[str]:
+        transaction = db.get_transaction()
+        kept = db.info.get(memo)
+        if kept is None or transaction is None or kept[0] is not transaction:
+            found = frozenset(i for i in db.scalars(select(Spreadsheet.id).where(Spreadsheet.trashed == true())) if i not in seeded)
+            kept = db.info[memo] = (transaction, found)
+        return kept[1]
+
+    def rule(key: str) -> Callable[[RowChange, frozenset[str]], bool]:
+        return lambda change, ids: change.change != "delete" and change.row.get(key) in (ids or ())
+
+    return [Expect(t, "any", rule(key), given=discarded) for t, key in SPREADSHEET_TABLES.items()]
 
 
 def allow_cells(spreadsheet_id: str, sheet_id: int, where: Callable[[int, int], bool]) -> list[Expect]:

@@ -18,7 +18,7 @@ from tasks.chat._common import Answer, answer_moves, answered_in_dm, service_as
 from tasks.chat._workspace import workspace
 from tasks.common.answers import amounts, judge
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.sheets._common import seeded
+from tasks.sheets._common import allow_discarded, seeded, seeded_ids
 
 
 class AnswerFromSheet:
@@ -95,7 +95,7 @@ class AnswerFromSheet:
         return TaskInstance(
             prompt=prompt,
             checks=[Check("answered in the DM with the rep's closed-won total, and only that", answer.check(me.id, since))],
-            expected=answered_in_dm(dm, me.id, asker.id, question, ws.public),
+            expected=[*answered_in_dm(dm, me.id, asker.id, question, ws.public), *allow_discarded(seeded_ids(ctx))],
             oracle=oracle,
             setup=setup,
             setup_in_expected=True,

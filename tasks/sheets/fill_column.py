@@ -19,7 +19,7 @@ from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
 from tasks.sheets._common import (
-    allow_cells, allow_formatting, allow_recalc, allow_touch, final, follows_every, formula_cells, pick, reading_formulas, same, seeded, template_book, wreck,
+    allow_discarded, allow_cells, allow_formatting, allow_recalc, allow_touch, final, follows_every, formula_cells, pick, reading_formulas, same, seeded, seeded_ids, template_book, wreck,
 )
 
 AMOUNT, STAGE, CLOSE, PROBABILITY, WEIGHTED = 5, 4, 6, 7, 8  # Pipeline columns F, E, G, H, I
@@ -176,7 +176,8 @@ class FillFormulaColumn:
             # right values today and must still stay below the pass line.
             checks=[Check(f"column {letter} holds {what.header} formulas", column_check),
                     Check("the formulas follow the deal data", live_check, 2.0)],
-            expected=[*allow_cells(book.id, tab, lambda r, c: c == col), allow_touch(book.id), allow_recalc(book.id), allow_formatting(book.id)],
+            expected=[*allow_cells(book.id, tab, lambda r, c: c == col), allow_touch(book.id), allow_recalc(book.id), allow_formatting(book.id),
+                      *allow_discarded(seeded_ids(ctx))],
             oracle=oracle,
             alternatives=(alternative,),
             moves=Moves(say=say, wrong=wrong, everything=typed, wrong_record=wrong_record, shotgun=shotgun, wreck=vandalise),

@@ -23,7 +23,7 @@ from graders.rubric import Expect
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
 from tasks.sheets._common import (
-    allow_cells, allow_formatting, allow_new_tab, allow_recalc, allow_touch, final, keeps_formulas, pick, seeded, tab_named, template_book, wreck,
+    allow_discarded, allow_cells, allow_formatting, allow_new_tab, allow_recalc, allow_touch, final, keeps_formulas, pick, seeded, seeded_ids, tab_named, template_book, wreck,
 )
 from tasks.sheets._rules import Rule, Test, norm, rules_for
 
@@ -234,7 +234,7 @@ class FilterByRule:
         return TaskInstance(
             prompt=prompt,
             checks=checks,
-            expected=expected,
+            expected=[*expected, *allow_discarded(seeded_ids(ctx))],
             oracle=oracle,
             alternatives=(alternative,),
             moves=Moves(say=say, wrong=wrong, everything=everything, wrong_record=wrong_record, shotgun=shotgun, wreck=vandalise),

@@ -19,7 +19,7 @@ from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
 from tasks.sheets._common import (
-    allow_cells, allow_formatting, allow_recalc, allow_touch, final, follows_every, fresh_book, load, pick, reading_formulas, same, seeded, shown, template_book, wreck,
+    allow_discarded, allow_cells, allow_formatting, allow_recalc, allow_touch, final, follows_every, fresh_book, load, pick, reading_formulas, same, seeded, seeded_ids, shown, template_book, wreck,
 )
 
 FUNCTION_TYPOS = {"COUNTIF": "COUNTIFF", "SUMIF": "SUMIFF", "SUM": "SUMM"}
@@ -189,7 +189,8 @@ class FixBrokenFormula:
             # The live check weighs most: the right number behind a formula that only names the data
             # (`=1071360+0*Pipeline!F2`) must stay below the pass line.
             checks=[Check(f"{where} computes {target.label}", fixed_check), Check(f"{where} follows the Pipeline data", live_check, 2.0)],
-            expected=[*allow_cells(book.id, tab, lambda r, c: (r, c) == (target.row, target.col)), allow_touch(book.id), allow_recalc(book.id), allow_formatting(book.id)],
+            expected=[*allow_cells(book.id, tab, lambda r, c: (r, c) == (target.row, target.col)), allow_touch(book.id), allow_recalc(book.id), allow_formatting(book.id),
+                      *allow_discarded(seeded_ids(ctx))],
             oracle=oracle,
             alternatives=(alternative,),
             setup=setup,

@@ -28,7 +28,7 @@ from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
 from tasks.sheets._common import (
-    allow_formatting, allow_new_tab, allow_recalc, allow_touch, final, follows_every, pick, reading_formulas, same, seeded, tab_named, template_book, wreck,
+    allow_discarded, allow_formatting, allow_new_tab, allow_recalc, allow_touch, final, follows_every, pick, reading_formulas, same, seeded, seeded_ids, tab_named, template_book, wreck,
 )
 
 PIPELINE = {"Deal ID": 0, "Account": 1, "Owner": 3, "Stage": 4, "Amount": 5, "Weighted": 8}
@@ -336,7 +336,8 @@ class PivotSummary:
         return TaskInstance(
             prompt=prompt,
             checks=checks,
-            expected=[*allow_new_tab(book.id, title, lambda _r, c: c <= width), allow_touch(book.id), allow_recalc(book.id), allow_formatting(book.id)],
+            expected=[*allow_new_tab(book.id, title, lambda _r, c: c <= width), allow_touch(book.id), allow_recalc(book.id), allow_formatting(book.id),
+                      *allow_discarded(seeded_ids(ctx))],
             oracle=oracle,
             alternatives=(alternative,),
             moves=Moves(say=say, wrong=wrong, everything=everything, wrong_record=wrong_record, shotgun=shotgun, wreck=vandalise),

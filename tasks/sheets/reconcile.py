@@ -23,7 +23,7 @@ from graders.rubric import Expect
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
 from tasks.sheets._common import (
-    allow_formatting, allow_recalc, allow_touch, final, follows_every, fresh_book, load, pick, reading_formulas, same, seeded, tab_named, template_book, wreck,
+    allow_discarded, allow_formatting, allow_recalc, allow_touch, final, follows_every, fresh_book, load, pick, reading_formulas, same, seeded, seeded_ids, tab_named, template_book, wreck,
 )
 
 WORDS = (("MISMATCH", "OK"), ("Check", "Fine"), ("Differs", "Matches"))
@@ -175,7 +175,8 @@ class ReconcileTabs:
         return TaskInstance(
             prompt=prompt,
             checks=[Check("every invoice is flagged right", flags_check), Check("the flags are live formulas", live_check, 2.0)],
-            expected=[*_allow_status_column(book.id), allow_touch(book.id), allow_recalc(book.id), allow_formatting(book.id)],
+            expected=[*_allow_status_column(book.id), allow_touch(book.id), allow_recalc(book.id), allow_formatting(book.id),
+                      *allow_discarded(seeded_ids(ctx))],
             oracle=oracle,
             alternatives=(alternative,),
             setup=setup,

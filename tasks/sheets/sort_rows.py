@@ -21,7 +21,7 @@ from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
 from tasks.sheets._common import (
-    TABLE_FORMULAS, allow_cells, allow_formatting, allow_recalc, allow_touch, final, keeps_formulas, pick, seeded, template_book, wreck,
+    allow_discarded, TABLE_FORMULAS, allow_cells, allow_formatting, allow_recalc, allow_touch, final, keeps_formulas, pick, seeded, seeded_ids, template_book, wreck,
 )
 
 
@@ -144,7 +144,8 @@ class SortByRule:
             prompt=prompt,
             checks=[Check(f"the {rule.tab} rows are sorted by {rule.header}", sorted_check),
                     Check(f"sorted, and columns {formula_letters} still follow each row", formulas_check, 2.0)],
-            expected=[*allow_cells(book.id, tab, lambda r, c: 1 <= r <= last and c < rule.width), allow_touch(book.id), allow_recalc(book.id), allow_formatting(book.id)],
+            expected=[*allow_cells(book.id, tab, lambda r, c: 1 <= r <= last and c < rule.width), allow_touch(book.id), allow_recalc(book.id), allow_formatting(book.id),
+                      *allow_discarded(seeded_ids(ctx))],
             oracle=oracle,
             alternatives=(rewrite,),
             moves=Moves(say=say, wrong=wrong, everything=typed, wrong_record=wrong_record, shotgun=shotgun, wreck=vandalise),

@@ -20,7 +20,7 @@ from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
 from tasks.sheets._common import (
-    allow_formatting, allow_new_tab, allow_recalc, allow_touch, final, follows_every, pick, reading_formulas, same, seeded, tab_named, template_book, wreck,
+    allow_discarded, allow_formatting, allow_new_tab, allow_recalc, allow_touch, final, follows_every, pick, reading_formulas, same, seeded, seeded_ids, tab_named, template_book, wreck,
 )
 
 FIELDS = (("Type", 2, "C"), ("Priority", 3, "D"), ("Status", 4, "E"), ("Assignee", 6, "G"))  # header, column, letter
@@ -164,7 +164,8 @@ class SummaryTab:
         return TaskInstance(
             prompt=prompt,
             checks=[Check(f"the {title!r} tab counts {which} by {field}", table_check), Check("the counts are live formulas", live_check, 2.0)],
-            expected=[*allow_new_tab(book.id, title, lambda _r, c: c < 2), allow_touch(book.id), allow_recalc(book.id), allow_formatting(book.id)],  # columns A:B, as asked
+            expected=[*allow_new_tab(book.id, title, lambda _r, c: c < 2), allow_touch(book.id), allow_recalc(book.id), allow_formatting(book.id),
+                      *allow_discarded(seeded_ids(ctx))],  # columns A:B, as asked
             oracle=oracle,
             alternatives=(alternative,),
             moves=Moves(say=say, wrong=wrong, everything=typed, wrong_record=wrong_record, shotgun=shotgun, wreck=vandalise),

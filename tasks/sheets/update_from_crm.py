@@ -18,7 +18,9 @@ from apps.sheets.formulas.values import to_serial
 from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
-from tasks.sheets._common import allow_cells, allow_formatting, allow_recalc, allow_touch, final, fresh_book, load, pick, same, seeded, shown, template_book, wreck
+from tasks.sheets._common import (
+    allow_cells, allow_discarded, allow_formatting, allow_recalc, allow_touch, final, fresh_book, load, pick, same, seeded, seeded_ids, shown, template_book, wreck,
+)
 
 FIELDS = (("Amount", 5), ("Stage", 4), ("Close Date", 6))
 OPEN_STAGES = ("Qualification", "Needs Analysis", "Proposal/Price Quote", "Negotiation/Review")
@@ -114,7 +116,8 @@ class UpdateFromCrm:
         return TaskInstance(
             prompt=prompt,
             checks=[Check(f"{where} matches the CRM", updated)],
-            expected=[*allow_cells(book.id, tab, lambda r, c: (r, c) == (row, col)), allow_touch(book.id), allow_recalc(book.id), allow_formatting(book.id)],
+            expected=[*allow_cells(book.id, tab, lambda r, c: (r, c) == (row, col)), allow_touch(book.id), allow_recalc(book.id), allow_formatting(book.id),
+                      *allow_discarded(seeded_ids(ctx))],
             oracle=oracle,
             alternatives=(alternative,),
             setup=setup,

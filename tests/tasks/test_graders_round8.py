@@ -250,3 +250,67 @@ def test_another_key_hedged_in_a_note_on_the_case_fails_the_reply(rollout: Make)
 
     grade = _log(rollout(LOG, variant=2), hedge)
     assert not grade["passed"] and any("SUP-1" in c["detail"] for c in _failed_checks(grade)), json.dumps(grade)
+
+
+# -- a draft of the agent's own, thrown away ----------------------------------------------------
+async def _scratch(tools: McpTools, title: str = "scratch") -> str:
+    sid = (await tools.call("create_spreadsheet", title=title))["spreadsheetId"]
+    first = (await tools.call("list_sheets", spreadsheet_id=sid))[0]
+    await tools.call("update_cells", spreadsheet_id=sid, sheet=first, range="A1:B2", data=[["working", "out"], ["1", "2"]])
+    return sid
+
+
+@pytest.mark.parametrize("family", ["sheets/fill-formula-column-v1", "sheets/answer-from-sheet-v1", REPORT])
+def test_a_scratch_spreadsheet_moved_to_the_trash_is_no_collateral(rollout: Make, family: str) -> None:
+    """The task done, with a scratch spreadsheet of the agent's own made on the way: kept, it is a
+    stray addition; moved to the trash, it is gone, as a message posted and deleted is."""
+    r = rollout(family, seed=0)
+    made: list[str] = []
+
+    async def with_scratch(tools: McpTools) -> None:
+        made.append(await _scratch(tools))
+        await r.task.oracle(tools)
+
+    r.run(with_scratch)
+    grade = r.grade()
+    assert not grade["passed"] and grade["collateral"], json.dumps(grade)
+    _trash(r, made[0])
+    grade = r.grade()
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
+
+
+# -- cross/pipeline-report: a note under the report ---------------------------------------------
+def _report_with(r: Rollout, rows: list[list[Any]]) -> dict[str, Any]:
+    f = r.facts
+
+    async def go(tools: McpTools) -> None:
+        sid = (await tools.call("create_spreadsheet", title=f["title"]))["spreadsheetId"]
+        first = (await tools.call("list_sheets", spreadsheet_id=sid))[0]
+        await tools.call("update_cells", spreadsheet_id=sid, sheet=first, range=f"A1:B{len(rows)}", data=[[*row, "", ""][:2] for row in rows])
+        await tools.call("slack_post_message", channel_id=f["dm"], text=f"Total: ${f['total']:,.2f}")
+
+    r.run(go)
+    return r.grade()
+
+
+@pytest.mark.parametrize("note", ["Source: Salesforce, open opportunities as of today", "Amounts in USD", "Total pipeline {total}"])
+def test_a_note_under_the_report_passes(rollout: Make, note: str) -> None:
+    """A line of text below the table (its source, its currency, the total in words) with
+    nothing in column B is a note, not a group the data lacks."""
+    r = rollout(REPORT, variant=3)
+    f = r.facts
+    grade = _report_with(r, [["Group", "Total"], *_lines(f), [], [note.format(total=f"${f['total']:,.2f}")]])
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
+
+
+def test_a_note_naming_another_figure_or_a_group_without_deals_fails(rollout: Make) -> None:
+    """A note offering another figure is a stray figure in the report; a row naming a group the
+    asked deals are not in (Closed Won in an open pipeline by stage) is still a wrong row, even
+    with its total left blank."""
+    r = rollout(REPORT, variant=0, where=lambda f: f["kind"] == "open" and f["grouping"] == "StageName")
+    f = r.facts
+    grade = _report_with(r, [["Stage", "Total"], *_lines(f), ["Note: won this year came to $1,234,567"]])
+    assert not grade["passed"] and grade["reward"] <= 0.5, json.dumps(grade)
+    r = rollout(REPORT, variant=0, where=lambda f: f["kind"] == "open" and f["grouping"] == "StageName")
+    grade = _report_with(r, [["Stage", "Total"], *_lines(f), ["Closed Won"]])
+    assert not grade["passed"] and grade["reward"] <= 0.5, json.dumps(grade)
