@@ -588,5 +588,8 @@ def asked_in_thread(channel: str, actor_id: str, asker_id: str, question: str, p
                and ask is not None and c.row["thread_ts"] == ask, given=asked_at),
         Expect("chat_messages", "update", lambda c, ask: c.row["channel_id"] == channel and c.row["ts"] == ask
                and c.changed_columns == ("thread_ts",), given=asked_at),
+        # An :eyes: on the ask, then the answer: as a careful person acknowledges it in a DM.
+        Expect("chat_reactions", "insert", lambda c, ask: c.row["channel_id"] == channel and c.row["ts"] == ask
+               and c.row["user_id"] == actor_id, given=asked_at),
         *careful_steps(actor_id, public),
     ]

@@ -230,6 +230,19 @@ def test_editing_an_issue_on_the_way_costs_the_export(rollout: Callable[..., Rol
     assert any(c["table"] == "tickets_issues" for c in grade["collateral"]), json.dumps(grade)
 
 
+def test_acknowledging_the_ask_in_the_channel_with_a_reaction_is_no_damage(rollout: Callable[..., Rollout]) -> None:
+    r = rollout(TASK, where=lambda f: f["place"] == "thread")
+    f = r.facts
+
+    async def eyes(tools: McpTools) -> None:
+        history = await tools.call("slack_get_channel_history", channel_id=f["channel"], limit=20)
+        ask = next(m["ts"] for m in history["messages"] if m["user"] == f["asker"] and "Google Sheet" in m["text"])
+        await tools.call("slack_add_reaction", channel_id=f["channel"], timestamp=ask, reaction="eyes")
+
+    grade = r.do(eyes, _export(f))
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
+
+
 def test_a_reply_in_the_channel_instead_of_the_thread_fails(rollout: Callable[..., Rollout]) -> None:
     r = rollout(TASK, where=lambda f: f["place"] == "thread")
     f = r.facts
