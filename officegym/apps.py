@@ -66,6 +66,9 @@ class App:
     # agent origin, for clients that build URLs from the host alone; the env comes from the
     # API token (officegym.core.api_token). None: only under /envs/{id}/api/{name}/.
     rest_root: str | None = None
+    # What a GET on the REST face's base URL answers (the URL `serve` prints): the product API
+    # it speaks and a few calls to start from, relative to that base.
+    rest_index: dict[str, Any] | None = None
 
     @property
     def source_dir(self) -> Path:
@@ -81,22 +84,23 @@ APPS: tuple[App, ...] = (
         name="chat", product="Slack", models=apps.chat.models, seed=seed_chat, needs=(),
         operations=CHAT_OPERATIONS, rest=chat_api.router, ui=chat_ui.router,
         toolsets=chat_tools.TOOLSETS, probe=chat_tools.BENCH_PROBE, bookkeeping=apps.chat.models.BOOKKEEPING_TABLES,
+        rest_index=chat_api.INDEX,
     ),
     App(
         name="crm", product="Salesforce", models=apps.crm.models, seed=seed_crm, needs=(),
         operations=CRM_OPERATIONS, rest=crm_api.router, ui=crm_ui.router,
         toolsets=crm_tools.TOOLSETS, probe=crm_tools.BENCH_PROBE, bookkeeping=apps.crm.models.BOOKKEEPING_TABLES,
-        rest_root="/services",
+        rest_root="/services", rest_index=crm_api.INDEX,
     ),
     App(
         name="tickets", product="Jira", models=apps.tickets.models, seed=seed_tickets, needs=(),
         operations=TICKETS_OPERATIONS, rest=tickets_api.router, ui=tickets_ui.router,
-        toolsets=tickets_tools.TOOLSETS, probe=tickets_tools.BENCH_PROBE, rest_root="/rest",
+        toolsets=tickets_tools.TOOLSETS, probe=tickets_tools.BENCH_PROBE, rest_root="/rest", rest_index=tickets_api.INDEX,
     ),
     App(
         name="sheets", product="Google Sheets", models=apps.sheets.models, seed=seed_sheets, needs=(),
         operations=SHEETS_OPERATIONS, rest=sheets_api.router, ui=sheets_ui.router,
-        toolsets=sheets_tools.TOOLSETS, probe=sheets_tools.BENCH_PROBE,
+        toolsets=sheets_tools.TOOLSETS, probe=sheets_tools.BENCH_PROBE, rest_index=sheets_api.INDEX,
     ),
 )
 

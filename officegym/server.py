@@ -146,6 +146,9 @@ def create_agent_app(gym: Gym, host: str = "127.0.0.1", servers: dict[tuple[str,
     # paths, /services/data/…, so they cannot be mounted under one prefix), then the pages,
     # which stay included (their links are built from the deployment's root path, which a
     # mount would extend): a call never tries a page route.
+    # The base URL `serve` prints for each API answers what it speaks (ahead of the mounts,
+    # which would answer it with a bare 404).
+    app.router.routes.append(Route("/envs/{env_id}/api/{app}/", _api_index, methods=["GET"]))
     for registered in apps.APPS:
         app.router.routes.append(Mount(f"/envs/{{env_id}}/api/{registered.name}", app=registered.rest))
     for registered in apps.APPS:
@@ -184,6 +187,20 @@ async def _env_index(request: Request) -> Response:
     except EnvNotFound:
         return JSONResponse({"detail": no_env(env_id)}, status_code=404)
     return JSONResponse({"env_id": env_id, "urls": env_urls(str(request.base_url).rstrip("/"), env_id)})
+
+
+async def _api_index(request: Request) -> Response:
+    """What an app's REST face speaks and where to start (App.rest_index), at its base URL."""
+    env_id, name = request.path_params["env_id"], request.path_params["app"]
+    try:
+        request.app.state.gym.get(env_id)
+    except EnvNotFound:
+        return JSONResponse({"detail": no_env(env_id)}, status_code=404)
+    if name not in apps.names():
+        return JSONResponse({"detail": f"no API {name[:64]!r}; this env serves: {', '.join(apps.names())}"}, status_code=404)
+    base = f"{str(request.base_url).rstrip('/')}/envs/{env_id}/api/{name}/"
+    index = apps.get(name).rest_index or {}
+    return JSONResponse({"app": name, **index, "base_url": base, "examples": [base + example for example in index.get("examples", ())]})
 
 
 def create_control_app(gym: Gym, token: str, agent_base_url: str, instance_url: str | None = None) -> FastAPI:

@@ -36,3 +36,8 @@ async def slack_method(request: Request, method: str, env: Env = Depends(current
     except AppError as error:
         return JSONResponse(error_body(error))
     return JSONResponse(ok_body(body))
+
+
+# What a GET on this API's base URL answers (officegym.apps.App.rest_index).
+INDEX = {"api": "Slack Web API", "call": "POST (or GET) <base>/<method>, with form or JSON arguments and any bearer token, as https://slack.com/api/<method>",
+         "examples": ["auth.test", "conversations.list", "conversations.history?channel=C…", "chat.postMessage"]}

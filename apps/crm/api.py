@@ -207,3 +207,8 @@ async def unknown(rest: str, request: Request, env: Env = Depends(current_env)) 
         return RedirectResponse(request.url.path.rstrip("/") + query, status_code=307)
     return _error(CrmError("NOT_FOUND", f"The requested resource does not exist: {request.method} /services/data/{rest[:200]} "
                                         f"(supported: sobjects, sobjects/<Object>[/<Id>|/describe], query, queryAll, search)"))
+
+
+# What a GET on this API's base URL answers (officegym.apps.App.rest_index).
+INDEX = {"api": "Salesforce REST API", "call": "<base>/services/data/v62.0/…, as https://<instance>.my.salesforce.com/services/data/v62.0/…",
+         "examples": ["services/data/", "services/data/v62.0/sobjects/", "services/data/v62.0/query?q=SELECT+Id,Name+FROM+Account+LIMIT+5"]}

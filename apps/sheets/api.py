@@ -270,3 +270,8 @@ async def copy_file(file_id: str, request: Request, env: Env = Depends(current_e
 @router.post("/drive/v3/files:importXlsx")
 async def import_file(request: Request, env: Env = Depends(current_env)) -> Response:
     return await _run(request, env, "sheets.importXlsx", {}, body_fields=True, drive=True)
+
+
+# What a GET on this API's base URL answers (officegym.apps.App.rest_index).
+INDEX = {"api": "Google Sheets API v4 and Google Drive API v3", "call": "<base>/v4/… as https://sheets.googleapis.com/v4/…, <base>/drive/v3/… as https://www.googleapis.com/drive/v3/…",
+         "examples": ["drive/v3/files", "v4/spreadsheets/{spreadsheetId}", "v4/spreadsheets/{spreadsheetId}/values/Sheet1!A1:D10"]}

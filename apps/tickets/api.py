@@ -451,3 +451,8 @@ router.include_router(agile_router)
 
 
 __all__ = ["router"]
+
+
+# What a GET on this API's base URL answers (officegym.apps.App.rest_index).
+INDEX = {"api": "Jira Cloud REST API (v3 and v2) and Jira Software Agile API 1.0", "call": "<base>/rest/api/3/…, as https://<site>.atlassian.net/rest/api/3/…",
+         "examples": ["rest/api/3/myself", "rest/api/3/search/jql?jql=project=SUP+ORDER+BY+created+DESC", "rest/agile/1.0/board"]}

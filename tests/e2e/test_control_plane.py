@@ -49,6 +49,18 @@ async def test_create_returns_working_urls(live_server: Any, created: dict[str, 
         assert "text/html" in ui.headers["content-type"]
 
 
+def test_each_api_base_url_says_what_it_speaks(created: dict[str, Any]) -> None:
+    """The API URLs an env lists answer a GET with the product API they speak and calls to
+    start from; the first of those answers (before, the base URL was a bare 404)."""
+    for app, base in created["urls"]["api"].items():
+        index = httpx.get(base, timeout=10)
+        assert index.status_code == 200, (app, index.text)
+        body = index.json()
+        assert body["app"] == app and body["base_url"] == base and body["api"]
+        first = httpx.get(body["examples"][0], timeout=10)
+        assert first.status_code == 200, (app, body["examples"][0], first.text[:200])
+
+
 def test_get_and_list_envs(http: httpx.Client, created: dict[str, Any]) -> None:
     env_id = created["env_id"]
     got = http.get(f"/v1/envs/{env_id}")
