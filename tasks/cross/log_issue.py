@@ -27,7 +27,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from apps.crm.models import TABLES
-from apps.tickets import catalog
 from apps.tickets.models import Issue
 from graders.checks import Check, CheckResult, failed, passed
 from graders.rubric import Expect
@@ -38,7 +37,7 @@ from tasks.common.answers import judge, ticket_keys
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.crm._common import allow, allow_notes_and_activities, dml, me as crm_me, quoted, rows, soql, table, try_dml, wreck as wreck_crm
 from tasks.crm._notes import written
-from tasks.tickets._common import bumped, site
+from tasks.tickets._common import bumped, put_away, site
 
 # Problems customers report (SUP summaries of the seed's own kinds), each a report a support
 # ticket is opened for; requests (add seats, send a report) are not sampled.
@@ -125,9 +124,8 @@ class LogCustomerIssue:
                 return failed(f"{ticket.key}'s summary is {ticket.summary!r}, not {summary!r}")
             if ticket.priority != priority:
                 return failed(f"{ticket.key}'s priority is {ticket.priority}, not {priority} ({customer} is {tier})")
-            state = catalog.status(ticket.status)
-            if ticket.resolution or (state is not None and state.category == "done"):
-                return failed(f"{ticket.key} is {ticket.status} ({ticket.resolution or 'done'}): the problem is put away, not logged")
+            if why := put_away(ticket):
+                return failed(why)
             return passed(f"{ticket.key}: {summary!r}, priority {priority}")
 
         def case_check(db: Session) -> CheckResult:

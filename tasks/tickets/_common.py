@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from apps.tickets import catalog
 from apps.tickets import queries as Q
 from apps.tickets.ids import jira_time
 from apps.tickets.models import ChangeItem, Component, Issue, IssueComponent, Label, Link, User, Worklog
@@ -183,6 +184,16 @@ async def search_all(tools: Tools, jql: str, fields: str) -> list[dict]:
         issues.extend(page["issues"])
         if not page["issues"] or len(issues) >= page["total"]:
             return issues
+
+
+def put_away(issue: Any) -> str:
+    """Why an issue the task has the agent file is put away rather than filed ("" if it is not):
+    resolved, or in a done status, as it was made (Won't Fix, Done). Work begun on it (In
+    Progress) is still work filed. `issue` has a key, a status and a resolution."""
+    state = catalog.status(issue.status)
+    if issue.resolution or (state is not None and state.category == "done"):
+        return f"{issue.key} is {issue.status} ({issue.resolution or 'done'}): the work is put away, not filed"
+    return ""
 
 
 # -- adversary moves -----------------------------------------------------------------------------

@@ -6,7 +6,7 @@ The prompt names the customer and the symptom, not the ticket. The bug's fields 
 its summary is "[<customer>] <the support ticket's summary>", its priority comes from the
 customer's support tier (the Tier on their Salesforce account, so the agent reads the CRM),
 its component from the support ticket's component, its labels are exactly the escalation
-labels. Each rule is its own check; the comment on the support ticket must name the new bug
+labels; it is left open (resolved as it is filed, it is put away, not escalated). Each rule is its own check; the comment on the support ticket must name the new bug
 and no other ENG issue (a comment listing likely keys, or one whose key merely contains the
 right one, names something else), and no other support ticket is told the bug tracks it.
 """
@@ -30,7 +30,7 @@ from tasks.base import Moves, SampleContext, TaskInstance, ToolError, Tools
 from tasks.common.answers import judge, ticket_keys, without_retracted
 from tasks.common.text import words
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.tickets._common import Ticket, allow_issue, bumped, blocks_only, comment, comments_since, said_since, site, wreck
+from tasks.tickets._common import Ticket, allow_issue, bumped, blocks_only, comment, comments_since, put_away, said_since, site, wreck
 
 # The support component of the ticket → the engineering component of the bug (tickets in other areas are not sampled).
 ENG_COMPONENT = {"Authentication": "Auth", "Integrations": "Integrations", "Reporting": "Reporting", "API": "API"}
@@ -132,6 +132,8 @@ class EscalateToEngineering:
         def filed(db, bug: Any) -> CheckResult:
             if bug.issue_type != "Bug":
                 return failed(f"{bug.key} is a {bug.issue_type}, not a Bug")
+            if why := put_away(bug):
+                return failed(why)
             return passed(f"{bug.key} filed as a Bug")
 
         def titled(db, bug: Any) -> CheckResult:

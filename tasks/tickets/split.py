@@ -3,7 +3,8 @@ prompt lists.
 
 Passes when the subtasks created under the story since the task began are exactly the ones
 asked (summaries compared as words: case, punctuation, spacing and a list number or the
-story's key in front aside), each once; created one by one or in one batch, either way. A
+story's key in front aside), each once and left open (resolved as they are made, the work is
+put away, not planned); created one by one or in one batch, either way. A
 subtask whose summary stuffs in several asked ones is another summary, and fails; so does
 creating any other issue besides them (the subtasks filed under another story too).
 """
@@ -22,7 +23,7 @@ from graders.rubric import Expect
 from tasks.base import Moves, SampleContext, TaskInstance, ToolError, Tools
 from tasks.common.text import words
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.tickets._common import allow_issue, bumped, notes, comment, site, wreck
+from tasks.tickets._common import allow_issue, bumped, notes, comment, put_away, site, wreck
 
 _SPLITS = (
     ("Design the data model", "Build the API endpoint", "Add the settings UI"),
@@ -78,6 +79,9 @@ class SplitStory:
             got = sorted(" ".join(words(_unmarked(i.summary, story.key))) for i in made)
             if got != want:
                 return failed(f"subtasks under {story.key} are {got}, not {want}")
+            closed = [why for i in made if (why := put_away(i))]
+            if closed:
+                return failed(closed[0] + (f" (and {len(closed) - 1} more)" if len(closed) > 1 else ""))
             # The split is of this story: the same subtasks filed under another issue too are work planned twice.
             elsewhere = list(db.scalars(select(Issue.key).where(Issue.id >= first_new_id, Issue.parent_id.is_distinct_from(story.id))))
             if elsewhere:

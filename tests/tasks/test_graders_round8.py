@@ -314,3 +314,51 @@ def test_a_note_naming_another_figure_or_a_group_without_deals_fails(rollout: Ma
     r = rollout(REPORT, variant=0, where=lambda f: f["kind"] == "open" and f["grouping"] == "StageName")
     grade = _report_with(r, [["Stage", "Total"], *_lines(f), ["Closed Won"]])
     assert not grade["passed"] and grade["reward"] <= 0.5, json.dumps(grade)
+
+
+# -- work filed, then put away at once: tickets families ------------------------------------------
+async def _eng_keys(tools: McpTools) -> list[str]:
+    found = await tools.call("jira_search", jql="project = ENG ORDER BY key DESC", limit=10, fields="summary")
+    return [i["key"] for i in found["issues"]]
+
+
+@pytest.mark.parametrize("family", ["tickets/escalate-to-engineering-v1", "tickets/split-story-into-subtasks-v1"])
+@pytest.mark.parametrize("resolution", ["Won't Fix", "Done"])
+def test_the_issues_filed_then_resolved_at_once_fail(rollout: Make, family: str, resolution: str) -> None:
+    """The bug escalated, or the story's subtasks, filed as asked and then resolved straight
+    away: the work is put away, not filed (it scored 1.0). Started (In Progress), it still passes."""
+    from tasks.tickets._common import transition
+
+    r = rollout(family, seed=1)
+
+    async def file_then(tools: McpTools, move: str, how: str | None) -> None:
+        before = set(await _eng_keys(tools))
+        await r.task.oracle(tools)
+        for key in [k for k in await _eng_keys(tools) if k not in before]:
+            await transition(tools, key, move, how)
+
+    r.run(lambda tools: file_then(tools, "Done", resolution))
+    grade = r.grade()
+    assert not grade["passed"] and any("put away" in c["detail"] for c in _failed_checks(grade)), json.dumps(grade)
+    r = rollout(family, seed=1)
+    r.run(lambda tools: file_then(tools, "Start Progress", None))
+    grade = r.grade()
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
+
+
+def test_the_case_made_in_the_ui_with_the_account_picked_by_name_passes(rollout: Make, agent_url: str) -> None:
+    """The case made in Salesforce's UI, its account found by the lookup's search text, not by an Id from SOQL."""
+    r = rollout(LOG, variant=4)
+    f = r.facts
+    keys: list[str] = []
+
+    async def ticket(tools: McpTools) -> None:
+        keys.append(await _ticket(tools, f))
+
+    r.run(ticket)
+    made = httpx.post(f"{agent_url}/envs/{r.env.id}/crm/o/Case/new", headers={"Origin": agent_url}, data={
+        "AccountId.search": f["customer"], "AccountId": "", "Subject": f["summary"], "Priority": f["priority"], "Status": "New",
+        "Origin": "Phone", "Jira_Issue_Key__c": keys[0]})
+    assert made.status_code == 303, made.text[:500]
+    grade = r.do(lambda t: t.call("slack_post_message", channel_id=f["dm"], text=f"It's {keys[0]}"))
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
