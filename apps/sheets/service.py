@@ -296,7 +296,9 @@ class SheetsService:
         inference.know(sheet_id, boxes, known)
         inference.prefetch(sheet_id, [f for f in formulas if (sheet_id, f[0], f[1]) not in before])
         found = {(row, col): inference.of((sheet_id, row, col), formula) for row, col, formula in formulas}
-        if kept_key is not None and inference.fetches < inferred.MAX_FETCHES:
+        # Kept only when the revision still names the cells read (a write between the reads would
+        # have moved it) and every cell needed was read.
+        if kept_key is not None and inference.fetches < inferred.MAX_FETCHES and kept_books.REVISION.scalar(db, ss=spreadsheet_id) == revision:
             inferred.keep(kept_key, inference.memo)
         return found
 
