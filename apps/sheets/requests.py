@@ -263,7 +263,6 @@ def sort_range(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> 
             # formula column reads the same row text as before, and is recalculated only
             # because (and if) the cells it reads changed.
             if moved is not None and b.formulas.get(key) == moved:
-                book.imply_date_format(key, moved)
                 continue
             entries[key] = Entered(moved, None if formula else value)  # (a literal left as it was is skipped by write)
     book.write(entries)

@@ -27,8 +27,6 @@ from apps.sheets.formulas.engine import Book, Key, SheetInfo, deps_from_json, de
 from apps.sheets.models import Cell, NamedRange, Sheet, Spreadsheet
 from officegym.core.sql import Prepared
 
-DATE_FUNCTIONS = {"DATE": "DATE", "TODAY": "DATE", "EOMONTH": "DATE", "EDATE": "DATE", "NOW": "DATE_TIME"}
-DATE_PATTERNS = {"DATE": "yyyy-mm-dd", "DATE_TIME": "yyyy-mm-dd h:mm:ss"}
 _NO_DEPS: list[Any] = []  # never changed
 _COLUMNS = ("formula", "kind", "value", "note", "number_format", "style", "deps", "spill")
 
@@ -179,8 +177,10 @@ class StoredBook:
         changed = set()
         for key, entry in entries.items():
             if entry.formula is not None:
+                # (No number format is stored for it: a date function's result shows as a date
+                # by the format read-time inference gives it, formulas/inferred.py, as Google
+                # Sheets leaves the cell's own format empty.)
                 book.set_formula(key, entry.formula)
-                self.imply_date_format(key, entry.formula)
                 changed.add(key)
             else:
                 # A literal typed over the same literal (rewriting a table whose first rows stay
@@ -194,13 +194,6 @@ class StoredBook:
         touched = book.recalc(changed, include_self=True)
         self.dirty |= changed | touched
         return touched | changed
-
-    def imply_date_format(self, key: Key, formula: str) -> None:
-        """A date function's result shows as a date unless the cell has a number format."""
-        head = formula.lstrip("=").strip().split("(", 1)[0].strip().upper()
-        kind = DATE_FUNCTIONS.get(head)
-        if kind and not self.formats.get(key, (None, None))[0]:
-            self.set_format(key, dump_json({"type": kind, "pattern": DATE_PATTERNS[kind]}), self.formats.get(key, (None, None))[1])
 
     def set_format(self, key: Key, number_format: str | None, style: str | None) -> None:
         if number_format or style:

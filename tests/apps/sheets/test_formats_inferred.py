@@ -71,3 +71,13 @@ def test_the_browser_grid_shows_the_inferred_format(agent_url: str, env: Env, ru
     shown(run, blank, ["=SUM(B2:B4)"])
     page = httpx.get(f"{agent_url}/envs/{env.id}/sheets/d/{blank}", params={"cell": "G1"}, timeout=10).text
     assert "$2,300.50" in page and ">2300.5<" not in page
+
+
+def test_date_functions_show_dates_and_a_span_of_days_a_number(run: Run, blank: str) -> None:
+    """A date function's result shows as a date without a format stored on the cell (Google
+    leaves its userEnteredFormat empty), and a date function minus a date is a number of days
+    (it showed as a date in 1900 when the first function name decided the cell's format)."""
+    got = shown(run, blank, ["=DATE(2026,3,1)", "=EDATE(C2,1)", "=DATE(2026,3,11)-C2", "=TODAY()-TODAY()"])
+    assert got == ["2026-03-01", "2026-04-01", "10", "0"]
+    sheet = run(lambda s: s.spreadsheets_get(blank, ranges="Sheet1!G1", includeGridData=True))["sheets"][0]
+    assert "userEnteredFormat" not in sheet["data"][0]["rowData"][0]["values"][0]
