@@ -245,6 +245,10 @@ def export_xlsx(self: Any, spreadsheet_id: SpreadsheetId) -> dict[str, Any]:
     for tab in self.tabs(spreadsheet.id):
         ws = workbook.create_sheet(tab.title)
         cells = self.db.execute(select(Cell).where(Cell.spreadsheet_id == spreadsheet.id, Cell.sheet_id == tab.sheet_id)).scalars().all()
+        # A number formula with no format of its own goes out in the one Sheets shows it in (a
+        # total of currency in currency, =TODAY() as a date): the file has no "automatic".
+        automatic = [(c.row, c.col, c.formula) for c in cells if c.formula is not None and c.kind == "n" and not c.number_format]
+        inferred = self.inferred_formats(spreadsheet.id, tab.sheet_id, automatic) if automatic else {}
         for cell in cells:
             if cell.spill is not None:
                 continue  # an array formula's spill is recomputed by whoever opens the file
@@ -254,7 +258,7 @@ def export_xlsx(self: Any, spreadsheet_id: SpreadsheetId) -> dict[str, Any]:
             elif cell.kind:
                 value = book.book.inputs.get((tab.sheet_id, cell.row, cell.col))
                 target.value = int(value) if isinstance(value, float) and value.is_integer() and abs(value) < 2**53 else value
-            fmt = load_json(cell.number_format)
+            fmt = load_json(cell.number_format) or inferred.get((cell.row, cell.col))
             if fmt and fmt.get("pattern"):
                 target.number_format = fmt["pattern"]
             style = load_json(cell.style) or {}

@@ -81,3 +81,17 @@ def test_date_functions_show_dates_and_a_span_of_days_a_number(run: Run, blank: 
     assert got == ["2026-03-01", "2026-04-01", "10", "0"]
     sheet = run(lambda s: s.spreadsheets_get(blank, ranges="Sheet1!G1", includeGridData=True))["sheets"][0]
     assert "userEnteredFormat" not in sheet["data"][0]["rowData"][0]["values"][0]
+
+
+def test_an_exported_file_carries_the_formats_sheets_shows(run: Run, blank: str) -> None:
+    """An .xlsx has no "automatic" format: a formula cell goes out in the format Sheets shows
+    it in, so Excel shows $2,300.50 and a date, not 2300.5 and a serial number."""
+    import base64
+    import io
+
+    from openpyxl import load_workbook
+
+    shown(run, blank, ["=SUM(B2:B4)", "=DATE(2026,3,1)", "=COUNT(B2:B4)"])
+    data = base64.b64decode(run(lambda s: s.export_xlsx(blank))["content_base64"])
+    sheet = load_workbook(io.BytesIO(data))["Sheet1"]
+    assert [sheet[f"G{r}"].number_format for r in (1, 2, 3)] == ["$#,##0.00", "yyyy-mm-dd", "General"]
