@@ -10,7 +10,8 @@ final full stop aside), the priority by tier (Enterprise High, Mid-Market Medium
 both the ticket and the case, the case's subject the same as the summary and its Jira Issue
 Key field the new ticket's key. Graded on the final state, each part its own check:
 - exactly one new SUP ticket, with that summary and priority, left open (work on it may have
-  begun; one resolved or closed as it is logged is the problem put away, not logged);
+  begun; one resolved or closed as it is logged is the problem put away, not logged: as good
+  as none, for the case and the reply too);
 - exactly one new case, on that account, with that subject and priority, whose Jira Issue Key
   is that ticket's key (no other key in its subject or description), left open;
 - the reply in the DM naming that key and no other ticket key (a list of keys is a hedge).
@@ -114,6 +115,8 @@ class LogCustomerIssue:
                 return None, "no SUP ticket was opened"
             if len(made) > 1:
                 return None, f"{len(made)} SUP tickets were opened ({', '.join(t.key for t in made[:4])}), not one"
+            if why := put_away(made[0]):  # resolved as it was logged: as good as none, for the case and the reply too
+                return None, why
             return made[0], ""
 
         def ticket_check(db: Session) -> CheckResult:
@@ -124,8 +127,6 @@ class LogCustomerIssue:
                 return failed(f"{ticket.key}'s summary is {ticket.summary!r}, not {summary!r}")
             if ticket.priority != priority:
                 return failed(f"{ticket.key}'s priority is {ticket.priority}, not {priority} ({customer} is {tier})")
-            if why := put_away(ticket):
-                return failed(why)
             return passed(f"{ticket.key}: {summary!r}, priority {priority}")
 
         def case_check(db: Session) -> CheckResult:

@@ -6,7 +6,8 @@ The prompt names the customer and the symptom, not the ticket. The bug's fields 
 its summary is "[<customer>] <the support ticket's summary>", its priority comes from the
 customer's support tier (the Tier on their Salesforce account, so the agent reads the CRM),
 its component from the support ticket's component, its labels are exactly the escalation
-labels; it is left open (resolved as it is filed, it is put away, not escalated). Each rule is its own check; the comment on the support ticket must name the new bug
+labels; it is left open (resolved as it is filed, it is put away: no escalation, and every rule
+of it fails as with none filed). Each rule is its own check; the comment on the support ticket must name the new bug
 and no other ENG issue (a comment listing likely keys, or one whose key merely contains the
 right one, names something else), and no other support ticket is told the bug tracks it.
 """
@@ -117,6 +118,8 @@ class EscalateToEngineering:
                 found = None, "no ENG issue was filed"
             elif len(made) > 1:
                 found = None, f"{len(made)} ENG issues were filed ({', '.join(i.key for i in made[:5])}), not one"
+            elif why := put_away(made[0]):  # resolved as it was filed: no escalation, for every rule of it
+                found = None, why
             else:
                 found = made[0], ""
             found_in[db] = found
@@ -132,8 +135,6 @@ class EscalateToEngineering:
         def filed(db, bug: Any) -> CheckResult:
             if bug.issue_type != "Bug":
                 return failed(f"{bug.key} is a {bug.issue_type}, not a Bug")
-            if why := put_away(bug):
-                return failed(why)
             return passed(f"{bug.key} filed as a Bug")
 
         def titled(db, bug: Any) -> CheckResult:

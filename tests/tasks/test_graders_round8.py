@@ -147,7 +147,7 @@ def test_a_ticket_resolved_as_it_is_logged_fails(rollout: Make, resolution: str)
                          fields=json.dumps({"resolution": {"name": resolution}}))
 
     grade = _log(rollout(LOG, variant=2), resolve)
-    assert not grade["passed"] and grade["reward"] < 0.7, json.dumps(grade)  # each part is its own check: this one fails
+    assert not grade["passed"] and grade["reward"] < 0.5, json.dumps(grade)  # as good as no ticket: nor for the case, nor for the reply
     assert "put away" in _failed_checks(grade)[0]["detail"]
 
 
@@ -339,7 +339,7 @@ def test_the_issues_filed_then_resolved_at_once_fail(rollout: Make, family: str,
 
     r.run(lambda tools: file_then(tools, "Done", resolution))
     grade = r.grade()
-    assert not grade["passed"] and any("put away" in c["detail"] for c in _failed_checks(grade)), json.dumps(grade)
+    assert not grade["passed"] and grade["reward"] < 0.5 and any("put away" in c["detail"] for c in _failed_checks(grade)), json.dumps(grade)
     r = rollout(family, seed=1)
     r.run(lambda tools: file_then(tools, "Start Progress", None))
     grade = r.grade()
