@@ -5,8 +5,8 @@ overall total sent back in the DM. Three apps, one piece of work: the numbers li
 CRM, the report in Sheets, the reply in chat.
 
 Graded on the final state:
-- the sheet: exactly one new spreadsheet with that title. The report is its first tab holding
-  anything that is not a list of deals (a tab naming none of the groups in column A, or one
+- the sheet: exactly one new spreadsheet with that title, out of the trash. The report is its
+  first tab in view (not hidden) holding anything that is not a list of deals (a tab naming none of the groups in column A, or one
   naming a group twice, is the agent's working data: the deals copied in, a pivot's source).
   Title and header lines above the first group are free, as long as column B there names no
   amount. Then one row per group with any such deals (names as the CRM writes them, any case),
@@ -45,7 +45,7 @@ from tasks.common.answers import amount_list, amounts, breakdown, judge, money, 
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.crm._common import rows, soql, wreck as wreck_crm
 from tasks.crm._notes import written
-from tasks.sheets._common import SPREADSHEET_TABLES, allow_discarded, final, in_view, same, titled
+from tasks.sheets._common import SPREADSHEET_TABLES, allow_discarded, final, hidden_tabs, in_view, same, titled
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,9 +219,10 @@ class PipelineReport:
             # The report is the first tab holding anything (an empty "Sheet1" left before it is no
             # report) that is not the deals it was built from; tabs after it are working space.
             tabs = db.scalars(select(Sheet.sheet_id).where(Sheet.spreadsheet_id == found[0]).order_by(Sheet.index)).all()
-            holding = [t for t in tabs if book.extent(t)[0] > 0]
+            hidden = hidden_tabs(db, found[0])  # gone from view: working space at most, never the report
+            holding = [t for t in tabs if book.extent(t)[0] > 0 and t not in hidden]
             if not holding:
-                return failed(f"the spreadsheet {title!r} is empty")
+                return failed(f"the spreadsheet {title!r} shows nothing" + (" (its tabs with anything in them are hidden)" if hidden else ""))
             tab = next((t for t in holding if not lists_deals(book, t)), holding[0])
             height, _ = book.extent(tab)
             seen: dict[str, int] = {}

@@ -5,7 +5,8 @@ does), and the changes a sheets task allows.
 
 A spreadsheet in Drive's trash is gone for everyone who would read it, in every family: no
 check passes on one (`final`), and a title names only the spreadsheets out of the trash
-(`titled`, `in_view`), so a trashed duplicate does not count and the right one trashed fails."""
+(`titled`, `in_view`), so a trashed duplicate does not count and the right one trashed fails.
+A hidden tab is gone from view the same way (`tab_named`, `hidden_tabs`)."""
 
 from __future__ import annotations
 
@@ -491,7 +492,18 @@ def allow_new_tab(spreadsheet_id: str, title: str, where: Callable[[int, int], b
 
 
 def tab_named(stored: StoredBook, title: str) -> int | None:
-    return next((s.id for s in stored.book.sheets.values() if s.title.strip().lower() == title.strip().lower()), None)
+    """The tab a check reads by its title (case and spacing at the ends aside), None if there
+    is none. A hidden tab is gone from view, as a spreadsheet in the trash is: nobody opening
+    the spreadsheet sees it, so a check reading one fails (`Unmet`)."""
+    found = next((s.id for s in stored.book.sheets.values() if s.title.strip().lower() == title.strip().lower()), None)
+    if found is not None and found in hidden_tabs(stored.db, stored.spreadsheet_id):
+        raise Unmet(f"the tab {title!r} is hidden: nobody opening the spreadsheet sees it")
+    return found
+
+
+def hidden_tabs(db: Session, spreadsheet_id: str) -> frozenset[int]:
+    """The ids of a spreadsheet's hidden tabs (gone from view, for a check)."""
+    return frozenset(db.scalars(select(Sheet.sheet_id).where(Sheet.spreadsheet_id == spreadsheet_id, Sheet.hidden == true())))
 
 
 async def wreck(tools: Tools, spreadsheet_id: str) -> None:

@@ -362,3 +362,93 @@ def test_the_case_made_in_the_ui_with_the_account_picked_by_name_passes(rollout:
     assert made.status_code == 303, made.text[:500]
     grade = r.do(lambda t: t.call("slack_post_message", channel_id=f["dm"], text=f"It's {keys[0]}"))
     assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
+
+
+# -- a hidden tab is gone from view, as the trash is ----------------------------------------------
+async def _hide(tools: McpTools, spreadsheet_id: str, sheet_id: int) -> None:
+    await tools.call("batch_update", spreadsheet_id=spreadsheet_id, requests=[
+        {"updateSheetProperties": {"properties": {"sheetId": sheet_id, "hidden": True}, "fields": "hidden"}}])
+
+
+@pytest.mark.parametrize("family", ["sheets/summary-tab-v1", "sheets/pivot-summary-v1", "sheets/filter-by-rule-v1"])
+def test_the_asked_tab_made_then_hidden_fails(rollout: Make, family: str) -> None:
+    """The tab the task asks for, made right and then hidden: nobody opening the spreadsheet sees
+    it (it scored 1.0)."""
+    r = rollout(family, seed=0, where=lambda f: f.get("mode", "copy") == "copy")
+    sid = _target(r)
+
+    async def made_then_hidden(tools: McpTools) -> None:
+        before = {s["properties"]["sheetId"] for s in (await tools.call("get_spreadsheet", spreadsheet_id=sid))["sheets"]}
+        await r.task.oracle(tools)
+        new = [s["properties"]["sheetId"] for s in (await tools.call("get_spreadsheet", spreadsheet_id=sid))["sheets"]
+               if s["properties"]["sheetId"] not in before]
+        assert len(new) == 1
+        await _hide(tools, sid, new[0])
+
+    grade = r.do(made_then_hidden)
+    assert not grade["passed"] and grade["reward"] < 0.5 and any("hidden" in c["detail"] for c in _failed_checks(grade)), json.dumps(grade)
+
+
+def test_the_right_report_on_a_hidden_tab_before_a_wrong_one_fails(rollout: Make) -> None:
+    """The report right on a first tab that is then hidden, a wrong one on the tab a reader sees:
+    the report is what a reader sees (it scored 1.0)."""
+    r = rollout(REPORT, variant=3)
+    f = r.facts
+
+    async def hedge(tools: McpTools) -> None:
+        sid = await _report(tools, f["title"], [["Group", "Total"], *_lines(f)])
+        await tools.call("create_sheet", spreadsheet_id=sid, title="Report")
+        wrong = [["Group", "Total"], *[[k, v * 2] for k, v in _lines(f)]]
+        await tools.call("update_cells", spreadsheet_id=sid, sheet="Report", range=f"A1:B{len(wrong)}", data=wrong)
+        first = (await tools.call("get_spreadsheet", spreadsheet_id=sid))["sheets"][0]["properties"]["sheetId"]
+        await _hide(tools, sid, first)
+        await tools.call("slack_post_message", channel_id=f["dm"], text=f"Total: ${f['total']:,.2f}")
+
+    grade = r.do(hedge)
+    assert not grade["passed"] and _failed_checks(grade), json.dumps(grade)
+
+
+def test_the_deals_on_a_hidden_tab_behind_the_report_pass(rollout: Make) -> None:
+    """Working data hidden away behind the report is tidy, not a hedge."""
+    r = rollout(REPORT, variant=3)
+    f = r.facts
+
+    async def tidy(tools: McpTools) -> None:
+        sid = await _report(tools, f["title"], [["Group", "Total"], *_lines(f)])
+        await tools.call("create_sheet", spreadsheet_id=sid, title="Deals")
+        await tools.call("update_cells", spreadsheet_id=sid, sheet="Deals", range="A1:B2", data=[["Deal", "Amount"], ["Acme renewal", "100"]])
+        tabs = (await tools.call("get_spreadsheet", spreadsheet_id=sid))["sheets"]
+        await _hide(tools, sid, next(t["properties"]["sheetId"] for t in tabs if t["properties"]["title"] == "Deals"))
+        await tools.call("slack_post_message", channel_id=f["dm"], text=f"Total: ${f['total']:,.2f}")
+
+    grade = r.do(tidy)
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
+
+
+def test_a_report_in_other_careful_forms_passes(rollout: Make) -> None:
+    """Groups in reverse order with currency text, a pivot-style header and a 'Grand Total' row
+    computed by =SUM; and the report as one QUERY formula over a tab of the deals."""
+    r = rollout(REPORT, variant=6)
+    f = r.facts
+    lines = _lines(f)[::-1]
+    rows = [["Row Labels", "SUM of Amount"], *[[k, f"${v:,.2f}"] for k, v in lines], ["Grand Total", f"=SUM(B2:B{len(lines) + 1})"]]
+    grade = _report_with(r, rows)
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
+
+    r = rollout(REPORT, variant=6)
+    field, where = f["grouping"], {"open": "IsClosed = false", "won": "IsWon = true AND CloseDate = THIS_YEAR"}[f["kind"]]
+
+    async def query(tools: McpTools) -> None:
+        deals = (await tools.call("salesforce_run_soql", query=f"SELECT {field}, Amount FROM Opportunity WHERE {where}"))["records"]
+        group = (lambda d: d[field.split(".")[0]][field.split(".")[1]]) if "." in field else (lambda d: d[field])
+        sid = (await tools.call("create_spreadsheet", title=f["title"]))["spreadsheetId"]
+        first = (await tools.call("list_sheets", spreadsheet_id=sid))[0]
+        await tools.call("create_sheet", spreadsheet_id=sid, title="Deals")
+        data = [["Group", "Amount"], *[[str(group(d)), d["Amount"]] for d in deals]]
+        await tools.call("update_cells", spreadsheet_id=sid, sheet="Deals", range=f"A1:B{len(data)}", data=data)
+        await tools.call("update_cells", spreadsheet_id=sid, sheet=first, range="A1",
+                         data=[["=QUERY(Deals!A1:B, \"select A, sum(B) where A is not null group by A label sum(B) 'Total'\", 1)"]])
+        await tools.call("slack_post_message", channel_id=f["dm"], text=f"Total: ${f['total']:,.2f}")
+
+    grade = r.do(query)
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
