@@ -53,7 +53,7 @@ from tasks.chat._common import Answer, answered_in_dm, careful_steps, post, post
 from tasks.chat._workspace import workspace
 from tasks.common.answers import Verdict, judge
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.sheets._common import SPREADSHEET_TABLES, final
+from tasks.sheets._common import SPREADSHEET_TABLES, allow_discarded, final, hidden_tabs
 from tasks.tickets._common import search_all, site, unique_names, wreck as wreck_tickets
 
 MIN_ROWS, MAX_ROWS = 2, 20  # a sheet worth asking for, and one a person checks by eye
@@ -334,7 +334,8 @@ class IssueExport:
                 return None, why
             book = final(db, sid).book
             tabs = db.scalars(select(Sheet.sheet_id).where(Sheet.spreadsheet_id == sid).order_by(Sheet.index)).all()
-            tab = next((t for t in tabs if book.extent(t)[0] > 0), None)
+            hidden = hidden_tabs(db, sid)  # gone from view: a reader never sees them as the export
+            tab = next((t for t in tabs if t not in hidden and book.extent(t)[0] > 0), None)
             if tab is None:
                 return None, f"the spreadsheet {title!r} is empty"
             height, width = book.extent(tab)
@@ -560,7 +561,7 @@ class IssueExport:
             ],
             expected=[*(asked_in_thread(channel, me.id, asker.id, question, ws.public, asked_at) if in_thread
                         else answered_in_dm(dm, me.id, asker.id, question, ws.public)),
-                      *(in_export(t, key) for t, key in SPREADSHEET_TABLES.items())],
+                      *(in_export(t, key) for t, key in SPREADSHEET_TABLES.items()), *allow_discarded(seeded)],
             oracle=oracle,
             setup=setup,
             setup_in_expected=True,

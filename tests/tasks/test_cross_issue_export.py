@@ -322,3 +322,32 @@ def test_keys_as_issue_links_and_an_extra_parent_column_pass(rollout: Callable[.
 
     grade = r.do(export)
     assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
+
+
+def test_a_scratch_sheet_thrown_away_is_free_and_a_hidden_tab_is_no_export(rollout: Callable[..., Rollout]) -> None:
+    """A scratch spreadsheet of the agent's own moved to the trash is gone, not damage; a tab a
+    reader cannot see is not the export (the right list hidden behind a wrong one fails)."""
+    r = rollout(TASK, variant=5)
+    f = r.facts
+
+    async def with_scratch(tools: McpTools) -> None:
+        scratch = await _sheet(tools, "scratch work", [["Key"], ["X-1"]])
+        invoke(r.gym.store, r.env, OPERATIONS, OPERATIONS["sheets.files.update"], {"fileId": scratch, "resource": {"trashed": True}},
+               face="rest", tool="PATCH /drive/v3/files/{fileId}")
+        await _export(f)(tools)
+
+    grade = r.do(with_scratch)
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
+
+    r = rollout(TASK, variant=5)
+    f = r.facts
+
+    async def hidden_behind_a_decoy(tools: McpTools) -> None:
+        sid = await _export(f)(tools)
+        await tools.call("batch_update", spreadsheet_id=sid, requests=[
+            {"addSheet": {"properties": {"title": "Decoy", "index": 1}}},
+            {"updateSheetProperties": {"properties": {"sheetId": 0, "hidden": True}, "fields": "hidden"}}])
+        await tools.call("update_cells", spreadsheet_id=sid, sheet="Decoy", range="A1:A2", data=[[f["columns"][0]], ["SUP-1"]])
+
+    grade = r.do(hidden_behind_a_decoy)
+    assert not grade["passed"] and "it lists exactly" in " ".join(_failed(grade)), json.dumps(grade)
