@@ -8,8 +8,8 @@ Graded on the final state:
 - the sheet: exactly one new spreadsheet with that title, out of the trash. The report is its
   first tab in view (not hidden) holding anything that is not a list of deals (a tab naming none of the groups in column A, or one
   naming a group twice, is the agent's working data: the deals copied in, a pivot's source).
-  Title and header lines above the first group are free, as long as column B there names no
-  amount. Then one row per group with any such deals (names as the CRM writes them, any case),
+  A header line (or a title) above the first group, as asked; such lines are free, as long as
+  column B there names no amount. Then one row per group with any such deals (names as the CRM writes them, any case),
   the group's total in column B (a number, or text reading as exactly that amount; a formula
   over a tab of deals the agent copied in is as good as a typed number). A total row ("Total",
   "Grand total (USD)", "Total open pipeline", or an amount in column B under no label) must be
@@ -227,10 +227,13 @@ class PipelineReport:
             height, _ = book.extent(tab)
             seen: dict[str, int] = {}
             total_rows: list[Any] = []
+            headed = False  # a header (or a title) above the groups, as the ask wants
             for r in range(height):
                 label, value = book.get((tab, r, 0)), book.get((tab, r, 1))
                 key = "" if label in (None, "") else _key(label)
                 if key in by_key:
+                    if not seen and not headed:
+                        return failed(f"no header row above the {grouping.label} rows (the ask wants one)")
                     if key in seen:
                         return failed(f"{str(label)!r} has two rows ({seen[key] + 1} and {r + 1})")
                     seen[key] = r
@@ -239,6 +242,7 @@ class PipelineReport:
                         return failed(f"the total for {str(label)!r} is {value!r}, expected {money(Decimal(str(want)))}")
                     continue
                 if not seen and not figure(value, 1000):
+                    headed = headed or bool(key) or value not in (None, "")
                     continue  # a title or the header, above the groups
                 if not key:
                     if figure(value) and amount_in(value) != 0:  # a formula filled past the groups shows 0: no figure

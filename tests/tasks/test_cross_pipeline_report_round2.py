@@ -127,6 +127,15 @@ def test_a_title_row_above_the_header_passes(rollout: Callable[..., Rollout]) ->
     assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
 
 
+def test_a_report_with_no_header_row_fails(rollout: Callable[..., Rollout]) -> None:
+    """The ask wants a header row above the groups: the groups alone, right as they are, are
+    not the report asked for."""
+    r = rollout(TASK, variant=7)
+    f = r.facts
+    grade = r.do(lambda t: _sheet(t, f["title"], _lines(f)), _reply(f, f"${f['total']:,.2f}"))
+    assert not grade["passed"] and any("no header row" in c["detail"] for c in grade["checks"]), json.dumps(grade)
+
+
 def test_the_report_on_a_tab_after_the_deals_passes_and_a_wrong_report_there_fails(rollout: Callable[..., Rollout]) -> None:
     """The deals copied onto the first tab (one row per deal) and the report built from them on
     the next, with SUMIFS: the report is the report's tab, not the deals'."""
