@@ -289,14 +289,19 @@ class _Tree(Transformer):
         return {c[0]: c[1] for c in clauses if c is not None}
 
 
-_parser = Lark(GRAMMAR, parser="lalr", maybe_placeholders=True, transformer=_Tree())
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    """Built on first use: building the LALR tables is ~0.3 s, which every process importing
+    the formula engine (a server, a CLI call, a test worker) paid at start for a function
+    few spreadsheets use."""
+    return Lark(GRAMMAR, parser="lalr", maybe_placeholders=True, transformer=_Tree())
 
 
 @lru_cache(maxsize=1024)
 def parse_query(text: str) -> dict[str, Any]:
     """The clauses of a query; QueryError (with Google's wording) when it does not parse."""
     try:
-        return _parser.parse(text)
+        return _parser().parse(text)
     except QueryError:
         raise
     except LarkError as bad:
