@@ -118,7 +118,7 @@ def _corner(text: str) -> tuple[int | None, int | None]:
     return row, col
 
 
-def _span(a: int | None, b: int | None) -> tuple[int, int | None]:
+def corner_span(a: int | None, b: int | None) -> tuple[int, int | None]:
     """[start, end) along one axis from two corners' positions; a side left out is open:
     `A2:B` runs from row 2 down, `A:B5` from row 1 to 5, `A:B` over every row."""
     if a is not None and b is not None:
@@ -142,8 +142,8 @@ def parse_area(text: str, sheet: str | None = None) -> GridRange:
         r2, c2 = _corner(second)
     except ValueError:
         raise A1Error(text) from None
-    top, bottom = _span(r1, r2)
-    left, right = _span(c1, c2)
+    top, bottom = corner_span(r1, r2)
+    left, right = corner_span(c1, c2)
     return GridRange(sheet, top, left, bottom, right)
 
 

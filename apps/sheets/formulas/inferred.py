@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
-from apps.sheets.a1 import column_index
+from apps.sheets.a1 import column_index, corner_span
 from apps.sheets.formulas.parser import FormulaSyntaxError, parse
 
 Fmt = dict[str, str]
@@ -96,19 +96,9 @@ def _area(text: str) -> tuple[int, int, int | None, int | None]:
     b = _CORNER.fullmatch(second)
     rb = int(b[2]) - 1 if b and b[2] else None
     cb = _column(b[1]) if b and b[1] else None
-    r1, r2 = _span(ra, rb)
-    c1, c2 = _span(ca, cb)
+    r1, r2 = corner_span(ra, rb)
+    c1, c2 = corner_span(ca, cb)
     return r1, c1, r2, c2
-
-
-def _span(a: int | None, b: int | None) -> tuple[int, int | None]:
-    if a is not None and b is not None:
-        return min(a, b), max(a, b) + 1
-    if a is not None:
-        return a, None
-    if b is not None:
-        return 0, b + 1
-    return 0, None
 
 
 def _sheet_title(text: str | None) -> str | None:
