@@ -326,6 +326,15 @@ class IssueExport:
             found = _BROWSE.search(text)
             return found.group(1) if found and found.group(1) in rows else ("" if not text else text)
 
+        def names(book: Any, at: tuple[int, int, int]) -> set[str]:
+            """The issues a cell names: the one it shows, and any a formula of it links to (a
+            HYPERLINK to …/browse/KEY), whatever label it shows."""
+            found = {issue_key(book.get(at))} & rows.keys()
+            formula = book.formulas.get(at)
+            if formula and "BROWSE" in formula.upper():
+                found |= {k for k in _BROWSE.findall(formula.upper()) if k in rows}
+            return found
+
         def read(db: Session) -> tuple[dict[str, Any] | None, str]:
             """The export's first tab holding anything, read: its header (column → index), and
             each row holding an issue key (row number, key, cells). None and why when unreadable."""
@@ -335,9 +344,20 @@ class IssueExport:
             book = final(db, sid).book
             tabs = db.scalars(select(Sheet.sheet_id).where(Sheet.spreadsheet_id == sid).order_by(Sheet.index)).all()
             hidden = hidden_tabs(db, sid)  # gone from view: a reader never sees them as the export
-            tab = next((t for t in tabs if t not in hidden and book.extent(t)[0] > 0), None)
-            if tab is None:
+            shown_tabs = [t for t in tabs if t not in hidden and book.extent(t)[0] > 0]
+            if not shown_tabs:
                 return None, f"the spreadsheet {title!r} is empty"
+            tab = shown_tabs[0]
+            # Another tab in view is part of what the asker opens: the matching issues again (grouped,
+            # counted) are more of the export, but an issue outside the filter there is a second list.
+            allowed = expected_keys | {rows[k].parent for k in expected_keys}
+            for other_tab in shown_tabs[1:]:
+                h, w = book.extent(other_tab)
+                stray = sorted({k for r in range(h) for c in range(w) for k in names(book, (other_tab, r, c))} - allowed)
+                if stray:
+                    name = book.sheets[other_tab].title
+                    return None, (f"the tab {name!r} lists issues that do not match ({', '.join(stray[:5])}"
+                                  f"{', …' if len(stray) > 5 else ''}): a second list beside the export")
             height, width = book.extent(tab)
             grid = [[book.get((tab, r, c)) for c in range(width)] for r in range(height)]
             header_at, header = None, {}
@@ -365,7 +385,10 @@ class IssueExport:
                     continue  # a note or a total: names no issue
                 if key not in rows:
                     return None, f"row {r + 1}'s key is {cells[key_col]!r}, which is no issue in Jira"
-                also = sorted({issue_key(v) for c, v in enumerate(cells) if c != key_col and issue_key(v) in rows} - {key, rows[key].parent})
+                linked_to = names(book, (tab, r, key_col)) - {key}
+                if linked_to:  # the key shown, and a link under it to another issue: a reader clicking it lands elsewhere
+                    return None, f"row {r + 1} shows {key} but its link opens {', '.join(sorted(linked_to))}"
+                also = sorted({k for c in range(len(cells)) if c != key_col for k in names(book, (tab, r, c))} - {key, rows[key].parent})
                 if also:  # another issue listed on this one's row (its parent aside): a second list beside the first
                     return None, f"row {r + 1} ({key}) also names {', '.join(also[:4])} outside the key column"
                 issues.append((r, key, cells))

@@ -1,0 +1,114 @@
+"""cross/issue-export-v1 and cross/log-customer-issue-v1 under a second round of attack: what the
+asker opens is graded, every tab of it in view and every link under a key; a case filed on
+another customer's account is the wrong record, not a small slip. Correct work in the forms a
+careful person uses (a tab grouping the same issues, a link under each key, a priority given by
+its id, the key as the issue's link) still passes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from rollouts import Rollout
+from test_cross_issue_export import TASK, _export, _issues, _reply, _sheet, _url, _value
+from test_cross_log_issue import _case, _solve
+
+from graders.rubric import PASS_LINE
+from officegym.validate import McpTools
+
+LOG = "cross/log-customer-issue-v1"
+
+
+def _failed(grade: dict[str, Any]) -> list[str]:
+    return [c["name"] for c in grade["checks"] if not c["passed"]]
+
+
+def _with_tab(f: dict[str, Any], jql: str, name: str) -> Callable[[McpTools], Any]:
+    """The correct export, and a second tab in view listing what `jql` finds."""
+    async def run(tools: McpTools) -> None:
+        sid = await _export(f)(tools)
+        found = await _issues(tools, jql)
+        await tools.call("batch_update", spreadsheet_id=sid, requests=[{"addSheet": {"properties": {"title": name}}}])
+        lines = [["Key", "Status"], *[[i["key"], i["status"]["name"]] for i in found]]
+        await tools.call("update_cells", spreadsheet_id=sid, sheet=name, range=f"A1:B{len(lines)}", data=lines)
+
+    return run
+
+
+def test_a_second_tab_listing_other_issues_is_a_second_list(rollout: Callable[..., Rollout]) -> None:
+    """The asker opens every tab in view: the asked list on the first and every issue of the
+    project on a second is the list-everything hedge; a second tab of the same issues sorted by
+    status is more of the same export."""
+    r = rollout(TASK, variant=3, where=lambda f: f["kind"] in ("type", "unassigned", "since"))
+    f = r.facts
+    project = f["keys"][0].split("-")[0]
+    grade = r.do(_with_tab(f, f"project = {project} ORDER BY key", "Everything"))
+    assert not grade["passed"] and grade["reward"] < PASS_LINE, json.dumps(grade)
+    assert any("it lists exactly" in n for n in _failed(grade)), json.dumps(grade)
+
+    r = rollout(TASK, variant=3, where=lambda f: f["kind"] in ("type", "unassigned", "since"))
+    f = r.facts
+    grade = r.do(_with_tab(f, f"key IN ({', '.join(f['keys'])}) ORDER BY status", "By status"))
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
+
+
+def test_a_key_whose_link_opens_another_issue_names_two(rollout: Callable[..., Rollout]) -> None:
+    """A HYPERLINK showing a matching key but opening another issue sends the reader elsewhere;
+    one opening the issue it shows is the key, as Jira's own export links it."""
+    def run(r: Rollout, target: Callable[[str], str]) -> dict[str, Any]:
+        f = r.facts
+
+        async def export(tools: McpTools) -> None:
+            found = await _issues(tools, f["jql"])
+            lines = [list(f["columns"])]
+            for issue in found:
+                row = [_value(issue, c) for c in f["columns"]]
+                row[0] = f'=HYPERLINK("https://example.atlassian.net/browse/{target(issue["key"])}", "{issue["key"]}")'
+                lines.append(row)
+            sid = await _sheet(tools, f["title"], lines)
+            await _reply(tools, f, _url(sid))
+
+        return r.do(export)
+
+    r = rollout(TASK, variant=4)
+    others = [k for k in (i["key"] for i in r.call("jira_search", jql="ORDER BY key", limit=50, fields="summary")["issues"])
+              if k not in r.facts["keys"]]
+    grade = run(r, lambda key: others[0])
+    assert not grade["passed"] and grade["reward"] < PASS_LINE, json.dumps(grade)
+    assert "link opens" in json.dumps(grade), json.dumps(grade)
+
+    grade = run(rollout(TASK, variant=4), lambda key: key)
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
+
+
+def test_a_case_on_another_customers_account_is_the_wrong_record(rollout: Callable[..., Rollout]) -> None:
+    """The right ticket, and its case filed on another customer's account (a look-alike name
+    picked from a search): that customer's records now carry a problem they never raised, and
+    the customer who did has no case. Below the pass line, as the whole job done for the wrong
+    customer is."""
+    r = rollout(LOG, variant=3)
+    f = r.facts
+    accounts = r.call("salesforce_run_soql", query="SELECT Id, Tier__c FROM Account")["records"]
+    other = next(a["Id"] for a in accounts if a["Id"] != f["account"] and a["Tier__c"] == f["tier"])
+    grade = _solve(r, AccountId=other)
+    assert not grade["passed"] and grade["reward"] < PASS_LINE, json.dumps(grade)
+    assert any(c["table"] == "crm_case" for c in grade["collateral"]), json.dumps(grade)
+
+
+def test_a_priority_by_id_and_the_key_as_its_link_pass(rollout: Callable[..., Rollout]) -> None:
+    """Jira takes a priority by its id as well as its name, and the key sent as the issue's
+    link names it."""
+    r = rollout(LOG, variant=4)
+    f = r.facts
+
+    async def by_id(tools: McpTools) -> None:
+        level = {"Highest": "1", "High": "2", "Medium": "3", "Low": "4", "Lowest": "5"}[f["priority"]]
+        made = await tools.call("jira_create_issue", project_key="SUP", summary=f["summary"], issue_type="Bug",
+                                additional_fields=json.dumps({"priority": {"id": level}}))
+        key = made["issue"]["key"]
+        await _case(tools, f, key)
+        await tools.call("slack_post_message", channel_id=f["dm"], text=f"Logged: https://example.atlassian.net/browse/{key}")
+
+    grade = r.do(by_id)
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
