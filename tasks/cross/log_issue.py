@@ -13,8 +13,12 @@ Key field the new ticket's key. Graded on the final state, each part its own che
   begun; one resolved or closed as it is logged is the problem put away, not logged: as good
   as none, for the case and the reply too);
 - exactly one new case, on that account, with that subject and priority, whose Jira Issue Key
-  is that ticket's key (no other key in its subject or description), left open;
+  is that ticket's key (no other key in its subject or description), left open (weight 2: the
+  case is where the two systems meet, the customer's account and the ticket's key);
 - the reply in the DM naming that key and no other ticket key (a list of keys is a hedge).
+A case opened on any other account is another customer's record changed (collateral): the
+right ticket with its case filed on a look-alike account is the wrong record, below the pass
+line as the whole job done for another customer is.
 """
 
 from __future__ import annotations
@@ -188,7 +192,9 @@ class LogCustomerIssue:
             # a related issue, a comment or note on the new case, a call logged on the account.
             Expect("tickets_links", "insert", lambda c: max(c.row.get("source_id") or 0, c.row.get("target_id") or 0) >= first_new),
             bumped(),
-            allow("Case", "insert", Id=lambda v: v not in seeded_cases), allow("Case", "update", Id=lambda v: v not in seeded_cases),
+            # The new case on the customer's account; one on another account is that customer's records changed.
+            allow("Case", "insert", Id=lambda v: v not in seeded_cases, AccountId=account_id),
+            allow("Case", "update", Id=lambda v: v not in seeded_cases, AccountId=account_id),
             Expect(table("CaseComment"), "insert", lambda c, ids: c.row.get("ParentId") in ids and c.row.get("ParentId") != account_id,
                    given=logged_on),
             *allow_notes_and_activities(my_user, logged_on),
@@ -282,7 +288,7 @@ class LogCustomerIssue:
             prompt=prompt,
             checks=[
                 Check(f"one SUP ticket {summary!r}, priority {priority}", ticket_check),
-                Check(f"one case on {customer} carrying the ticket's key, priority {priority}", case_check),
+                Check(f"one case on {customer} carrying the ticket's key, priority {priority}", case_check, weight=2.0),
                 Check("the key sent back in the DM, and only that", reply_check),
             ],
             expected=expected,
