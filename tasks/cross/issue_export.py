@@ -10,10 +10,12 @@ Graded on the final state, each part its own check:
   of dash aside) that is not in the trash (a draft moved to the trash is gone from view);
 - its rows (weight 5: the substance): on the first tab holding anything, exactly the matching
   issues, each once, read from the Key column (the header names it; without one, the first
-  column holding keys). A key may be the issue's link (…/browse/KEY) or a HYPERLINK showing it.
-  Title lines above the header are free, and so is a note or total row naming no issue; a row
-  naming a second issue outside the Key column (its parent aside) is a second list. Listing
-  more issues fails as surely as listing fewer; row order is free;
+  column holding keys). A key may be the issue's link (…/browse/KEY) or a HYPERLINK showing it
+  (one showing a key but opening another issue names both). Title lines above the header are
+  free, and so is a note or total row naming no issue; a row naming a second issue outside the
+  Key column (its parent aside) is a second list, and so is another tab in view naming an issue
+  outside the filter (the same issues again, grouped or counted, are more of the export).
+  Listing more issues fails as surely as listing fewer; row order is free;
 - its columns (weight 1): a header naming each asked column ("Issue key" or "Issue" for Key,
   "Issue Type" for Type, case and a final colon aside; extra columns are free), and on each
   matching issue's row the value Jira shows on the issue: the summary, status, priority and
