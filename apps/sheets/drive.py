@@ -20,7 +20,7 @@ from pydantic import Field
 from sqlalchemy import Boolean, Integer, bindparam, delete, false, or_, select
 
 from apps.sheets import search_text
-from apps.sheets.a1 import cell_name
+from apps.sheets.a1 import GridRange, cell_name
 from apps.sheets.drive_query import (
     EXPORTS,
     FILE_FIELDS,
@@ -32,9 +32,7 @@ from apps.sheets.drive_query import (
     parse_fields,
     select_fields,
 )
-from apps.sheets.entry import decode, load_json
 from apps.sheets.errors import invalid, not_found
-from apps.sheets.formulas.formats import display
 from apps.sheets.ids import permission_id
 from apps.sheets.models import Cell, Chart, DriveFile, Folder, Merge, NamedRange, Permission, Sheet, Spreadsheet
 from apps.sheets.params import FolderId, MaxResults, Query, SpreadsheetId
@@ -207,26 +205,29 @@ def _people_emails(self: Any) -> set[str] | None:
 @operation("sheets.find")
 def find_cells(self: Any, spreadsheet_id: SpreadsheetId, query: Query, sheet: str | None = None, case_sensitive: bool = False,
                max_results: MaxResults = 50) -> list[dict[str, Any]]:
-    """Cells whose shown value contains the query: [{sheet, cell, value}], tab by tab, row by row."""
-    self.opened(spreadsheet_id)
-    tabs = self.tabs(spreadsheet_id)
+    """Cells whose shown value contains the query: [{sheet, cell, value}], tab by tab, row by row.
+    What a cell shows is what it is searched by: a formula's number in the format Google Sheets
+    infers for it when the cell has none of its own ($2,300.50 from =SUM of currency cells), as
+    values.get gives it."""
+    head = self.opened(spreadsheet_id)
+    tabs = self.tab_rows(spreadsheet_id)
     if sheet is not None:
         tabs = [t for t in tabs if t.title == sheet]
         if not tabs:
             raise invalid(f"Sheet '{sheet}' not found")
     needle = query if case_sensitive else query.lower()
-    self.book(spreadsheet_id).save() if spreadsheet_id in self._books else None
     results: list[dict[str, Any]] = []
     for tab in tabs:
-        rows = self.db.execute(select(Cell.row, Cell.col, Cell.kind, Cell.value, Cell.note, Cell.number_format).where(
-            Cell.spreadsheet_id == spreadsheet_id, Cell.sheet_id == tab.sheet_id, Cell.kind != "").order_by(Cell.row, Cell.col)).all()
-        for row, col, kind, value, note, fmt in rows:
-            shown = display(decode(kind, value, note), load_json(fmt))
-            text = str(shown) if case_sensitive else str(shown).lower()
-            if needle in text:
-                results.append({"sheet": tab.title, "cell": cell_name(row, col), "value": shown})
-                if len(results) >= max_results:
-                    return results
+        shown_rows = self.grid_values(spreadsheet_id, tab, GridRange(tab.title, 0, 0, None, None), "FORMATTED_VALUE", head.revision)
+        for row, line in enumerate(shown_rows):
+            for col, shown in enumerate(line):
+                if shown == "":
+                    continue
+                text = str(shown) if case_sensitive else str(shown).lower()
+                if needle in text:
+                    results.append({"sheet": tab.title, "cell": cell_name(row, col), "value": shown})
+                    if len(results) >= max_results:
+                        return results
     return results
 
 

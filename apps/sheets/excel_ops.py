@@ -61,10 +61,12 @@ def apply_formula(self: Any, spreadsheet_id: SpreadsheetId, sheet_name: SheetTit
         raise invalid(f"Invalid formula {formula!r}: {problem}; nothing was written")
     text = formula if formula.startswith("=") else "=" + formula
     self.write_values(spreadsheet, f"{quote_sheet(tab.title)}!{cell_name(row, col)}", [[text]], "USER_ENTERED")
-    book = self.book(spreadsheet.id)
-    value = book.book.get((tab.sheet_id, row, col))
+    value = self.book(spreadsheet.id).book.get((tab.sheet_id, row, col))
+    # As the cell shows it (values.get's FORMATTED_VALUE): its own format, else the one Google
+    # Sheets infers for the formula ($2,300.50 for a SUM of currency cells).
+    shown = self.grid_values(spreadsheet.id, tab, GridRange(tab.title, row, col, row + 1, col + 1))
     return {"message": f"Applied formula '{text}' to cell {cell_name(row, col)}", "cell": cell_name(row, col), "formula": text,
-            "value": plain(value), "formatted_value": display(value, book.number_format((tab.sheet_id, row, col)))}
+            "value": plain(value), "formatted_value": shown[0][0] if shown and shown[0] else display(value, None)}
 
 
 @operation("sheets.validateFormula")

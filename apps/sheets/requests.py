@@ -15,7 +15,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from apps.sheets import dimensions
 from apps.sheets.a1 import GridRange
-from apps.sheets.entry import Entered, dump_json, enter, load_json
+from apps.sheets.entry import Entered, dump_json, enter, load_json, typed_formula
 from apps.sheets.errors import invalid
 from apps.sheets.formulas.formats import FORMAT_TYPES
 from apps.sheets.formulas.values import compare
@@ -113,8 +113,10 @@ def _entered(value: Any, label: str) -> Entered:
         raise invalid(f"{label}: userEnteredValue must have one of stringValue, numberValue, boolValue, formulaValue")
     (kind, raw), = value.items()
     if kind == "formulaValue":
+        # Kept as Google Sheets keeps a formula entered in a cell: function names, references
+        # and TRUE/FALSE in capitals, closing parentheses left off at the end added (entry.py).
         text = str(raw)
-        return Entered(text if text.startswith("=") else "=" + text, None)
+        return Entered(typed_formula(text if text.startswith("=") else "=" + text), None)
     if kind == "stringValue":
         return enter(str(raw), "RAW")
     if kind == "numberValue":
