@@ -2,7 +2,7 @@
 query parameters, bodies and error shape (`{"error": {"code", "message", "status"}}` with the
 HTTP status), so `googleapiclient.discovery.build("sheets", "v4", client_options={"api_endpoint":
 ".../api/sheets/"})` works unchanged. Drive v3's routes (files.list, files.get with alt=media,
-files.export, files.copy, files.delete, files.update, permissions) sit under `/drive/v3/…` in Drive's shapes, with Drive's
+files.export, files.copy, files.delete, files.emptyTrash, files.update, permissions) sit under `/drive/v3/…` in Drive's shapes, with Drive's
 errors."""
 
 from __future__ import annotations
@@ -218,6 +218,14 @@ def _media(request: Request, data: bytes, mime: str) -> Response:
     if start >= total or start > end:
         return Response(status_code=416, headers={"content-range": f"bytes */{total}"})
     return Response(data[start:end + 1], status_code=206, media_type=mime, headers={"content-range": f"bytes {start}-{end}/{total}"})
+
+
+@router.delete("/drive/v3/files/trash")
+async def empty_trash(request: Request, env: Env = Depends(current_env)) -> Response:
+    """Drive's files.emptyTrash: the caller's trashed files deleted for good; 204 with an empty
+    body (declared before files.delete, whose `{file_id}` would take the word "trash")."""
+    args = {"driveId": request.query_params["driveId"]} if "driveId" in request.query_params else {}
+    return await _run(request, env, "sheets.files.emptyTrash", args, drive=True, shape=lambda _: Response(status_code=204))
 
 
 @router.delete("/drive/v3/files/{file_id}")

@@ -382,14 +382,42 @@ def files_delete(self: Any, fileId: FileId) -> dict[str, Any]:
     _may(found, _capabilities(found)["canDelete"])
     self.db.flush()  # the deletes below run as statements: pending ORM changes first
     if found.kind == "sheet":
-        key = found.row.id
-        for model in (Cell, Merge, NamedRange, Chart, Permission, Sheet):
-            self.db.execute(delete(model).where(model.spreadsheet_id == key))
-        self.db.execute(delete(Spreadsheet).where(Spreadsheet.id == key))
-        self._books.pop(key, None)
-        self.forget_tabs(key)
+        _delete_spreadsheets(self, [found.row.id])
     else:
         self.db.execute(delete(DriveFile).where(DriveFile.id == found.row.id))
+    return {}
+
+
+def _delete_spreadsheets(self: Any, keys: list[str]) -> None:
+    """The spreadsheets deleted for good, with their tabs, cells, merges, named ranges, charts and sharing."""
+    if not keys:
+        return
+    for model in (Cell, Merge, NamedRange, Chart, Permission, Sheet):
+        self.db.execute(delete(model).where(model.spreadsheet_id.in_(keys)))
+    self.db.execute(delete(Spreadsheet).where(Spreadsheet.id.in_(keys)))
+    for key in keys:
+        self._books.pop(key, None)
+        self.forget_tabs(key)
+
+
+DriveId = Annotated[str, Field(max_length=128, description="A shared drive's ID: empties that drive's trash (there are no shared drives here)")]
+
+
+@operation("sheets.files.emptyTrash", writes=True)
+def files_empty_trash(self: Any, driveId: DriveId | None = None) -> dict[str, Any]:
+    """Drive's files.emptyTrash: every file in the caller's trash is deleted for good (the
+    spreadsheets and uploaded files they own that are trashed; a file someone else trashed is in
+    that person's trash, not theirs). {} (Drive: 204)."""
+    if driveId is not None and driveId.strip():
+        raise DriveError("NOT_FOUND", f"Shared drive not found: {driveId}", "notFound", "driveId")
+    self.db.flush()  # the reads and deletes below run as statements: pending ORM changes first
+    mine = self.db.scalars(select(Spreadsheet.id).join(Permission, Permission.spreadsheet_id == Spreadsheet.id).where(
+        Permission.email == self.actor_email, Permission.role == "owner", Spreadsheet.trashed.is_(True)).order_by(Spreadsheet.id)).all()
+    _delete_spreadsheets(self, list(mine))
+    uploads = [f.id for f in self.db.scalars(select(DriveFile).where(DriveFile.trashed.is_(True)).order_by(DriveFile.id))
+               if f.owner_email.lower() == self.actor_email]
+    if uploads:
+        self.db.execute(delete(DriveFile).where(DriveFile.id.in_(uploads)))
     return {}
 
 

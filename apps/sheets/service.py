@@ -471,6 +471,7 @@ class SheetsService:
     files_download = drive.files_download
     permissions_list = drive.permissions_list
     files_delete = drive.files_delete
+    files_empty_trash = drive.files_empty_trash
     files_update = drive.files_update
     folders_list = drive.folders_list
     permissions_share = drive.permissions_share
