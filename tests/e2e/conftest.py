@@ -6,13 +6,15 @@ over the session's `gym` (envs in a temp dir, templates from the default cache,
 so the company is built at most once per machine). Tests talk to it over real HTTP: MCP
 clients, `slack_sdk`, httpx, and Chromium through Playwright.
 
-`browser` is one headless Chromium per test module (the Debian package at /usr/bin/chromium;
-Playwright never downloads a browser here); `page` is a fresh context and page per test that
-fails the test if the page raised a JavaScript error or opened a dialog.
+`browser` is one headless Chromium per test process (the Debian package at /usr/bin/chromium;
+Playwright never downloads a browser here), started when the first test needs it; `page` is a
+fresh context (its own cookies, storage and cache) and page per test that fails the test if the
+page raised a JavaScript error or opened a dialog. Tests share the browser, never a context.
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Iterator
@@ -104,14 +106,48 @@ def base_url(live_server: LiveServer) -> str:
     return live_server.base_url
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+class Chromium:
+    """The worker's one Chromium, parked between the tests that use it.
+
+    Playwright's sync API marks its own event loop as the thread's running loop after every
+    call, for as long as it lives; `asyncio.run` and the async tests that may run next on the
+    same worker refuse to start under it. So the browser's loop is marked running only while a
+    test that uses the browser runs (as when each module had its own Playwright), and parked
+    in between."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser, self.loop = browser, None
+
+    def park(self) -> None:
+        self.loop = asyncio._get_running_loop()
+        asyncio._set_running_loop(None)
+
+    def resume(self) -> None:
+        if self.loop is not None:
+            asyncio._set_running_loop(self.loop)
+            self.loop = None
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Chromium]:
+    """One Chromium for the whole worker, launched when the first test needs it: a launch costs
+    seconds on a loaded box, and each module used to pay it on each worker (again whenever a
+    worker came back to a module). Isolation is per test, by its own context (`page`)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield chromium
-        chromium.close()
+        one = Chromium(playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True))
+        one.park()
+        yield one
+        one.resume()
+        one.browser.close()
+
+
+@pytest.fixture
+def browser(chromium: Chromium) -> Iterator[Any]:
+    chromium.resume()
+    yield chromium.browser
+    chromium.park()
 
 
 @dataclass
