@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.test_sheets_ui_round6 import cell, dm_question, dm_reply, graded, new_tab, open_sheet, ui_writes
+from tests.e2e.test_sheets_ui_round6 import column_texts as round6_column_texts
 
 FORECAST, METRICS = "Sales Forecast FY2026", "Support Metrics"
 
@@ -85,12 +86,7 @@ def headers(page: Page) -> dict[str, str]:
 
 def column_texts(page: Page, letter: str, first: int, last: int) -> list[str]:
     """A column's shown text, rows `first` to `last`, going down a window when they run past it."""
-    out = []
-    for r in range(first, last + 1):
-        if not cell(page, f"{letter}{r}").count():
-            go(page, f"{letter}{r}")
-        out.append(cell(page, f"{letter}{r}").inner_text())
-    return out
+    return round6_column_texts(page, letter, first, last, go_to=go)
 
 
 def select_table(page: Page) -> str:
