@@ -19,9 +19,9 @@ Graded on the final state, each part its own check:
 - its columns (weight 1): a header naming each asked column ("Issue key" or "Issue" for Key,
   "Issue Type" for Type, case and a final colon aside; extra columns are free), and on each
   matching issue's row the value Jira shows on the issue: the summary, status, priority and
-  type names, and the assignee's display name (blank or "Unassigned" when nobody is). The ask
-  says "values as Jira shows them", and Jira shows a person by name, so an email in the
-  Assignee column is not what was asked;
+  type names (a type also as Jira takes it: "Sub-task"), and the assignee's display name
+  (blank or "Unassigned" when nobody is). The ask says "values as Jira shows them", and Jira
+  shows a person by name, so an email in the Assignee column is not what was asked;
 - the reply (weight 2): everything the agent said, read as the set of spreadsheets it links
   (https://docs.google.com/spreadsheets/d/<id>, with or without /edit, ?usp=… or #gid=…; a
   Drive link, open?id=<id> or /file/d/<id>; the sheets page's own address, as a browser shows
@@ -47,6 +47,7 @@ from sqlalchemy.orm import Session
 
 from apps.chat.models import Member, Message
 from apps.sheets.models import Sheet, Spreadsheet
+from apps.tickets.catalog import ISSUE_TYPE_ALIASES
 from apps.tickets.models import Issue, Sprint, SprintIssue
 from graders.checks import Check, CheckResult, failed, passed
 from graders.rubric import Expect
@@ -417,7 +418,9 @@ class IssueExport:
         def shown(column: str, row: Row) -> set[str]:
             if column == "Assignee":
                 return {_norm(row.assignee)} if row.assignee else {"", "unassigned"}
-            return {_norm({"Summary": row.summary, "Status": row.status, "Priority": row.priority, "Type": row.type}[column])}
+            if column == "Type":  # Jira's name for it, or a spelling Jira takes for the same type ("Sub-task")
+                return {_norm(row.type), *(_norm(alias) for alias, name in ISSUE_TYPE_ALIASES.items() if name == row.type)}
+            return {_norm({"Summary": row.summary, "Status": row.status, "Priority": row.priority}[column])}
 
         def columns_check(db: Session) -> CheckResult:
             read, why = table(db)

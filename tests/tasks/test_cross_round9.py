@@ -112,3 +112,30 @@ def test_a_priority_by_id_and_the_key_as_its_link_pass(rollout: Callable[..., Ro
 
     grade = r.do(by_id)
     assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
+
+
+def test_a_subtask_typed_as_the_ask_spells_it_is_its_type(rollout: Callable[..., Rollout]) -> None:
+    """The ask says "Sub-tasks count too", and Jira takes "Sub-task" for its Subtask type: a Type
+    column spelling it so shows the type Jira shows. Another type on the row is still wrong."""
+    def run(spelt: str) -> dict[str, Any]:
+        r = rollout(TASK, seed=1, variant=3, where=lambda f: "Type" in f["columns"] and f["kind"] in ("assignee", "sprint"))
+        f = r.facts
+
+        async def export(tools: McpTools) -> None:
+            found = await _issues(tools, f["jql"])
+            assert any(i["issue_type"]["name"] == "Subtask" for i in found)
+            lines = [list(f["columns"])]
+            for issue in found:
+                row = [_value(issue, c) for c in f["columns"]]
+                if issue["issue_type"]["name"] == "Subtask":
+                    row[f["columns"].index("Type")] = spelt
+                lines.append(row)
+            sid = await _sheet(tools, f["title"], lines)
+            await _reply(tools, f, _url(sid))
+
+        return r.do(export)
+
+    grade = run("Sub-task")
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
+    grade = run("Task")
+    assert not grade["passed"] and any("columns" in n for n in _failed(grade)), json.dumps(grade)
