@@ -12,7 +12,8 @@ Graded on the final state, each part its own check:
   issues, each once, read from the Key column (the header names it; without one, the first
   column holding keys). A key may be the issue's link (…/browse/KEY) or a HYPERLINK showing it
   (one showing a key but opening another issue names both). Title lines above the header are
-  free, and so is a note or total row naming no issue; a row naming a second issue outside the
+  free, and so is a note or total row naming no issue (words in the Key column too: "Total", a
+  count; a key Jira has no issue for is a wrong row); a row naming a second issue outside the
   Key column (its parent aside) is a second list, and so is another tab in view naming an issue
   outside the filter (the same issues again, grouped or counted, are more of the export).
   Listing more issues fails as surely as listing fewer; row order is free;
@@ -86,6 +87,7 @@ _URL = re.compile(r"https?://[^\s<>|]+", re.IGNORECASE)
 _LINKED_ID = re.compile(r"/(?:spreadsheets|sheets|file)/d/([\w-]{10,128})|[?&]id=([\w-]{10,128})")
 _TOKEN = re.compile(r"[\w-]{20,128}")
 _BROWSE = re.compile(r"/BROWSE/([A-Z][A-Z0-9_]*-\d+)\b")  # an issue's link, upper-cased
+_KEYLIKE = re.compile(r"[A-Z][A-Z0-9_]*-\d+")  # a cell written as an issue key (upper-cased), in Jira or not
 
 
 _DASHES = str.maketrans({d: "-" for d in "\u2010\u2011\u2012\u2013\u2014\u2212"})
@@ -382,6 +384,8 @@ class IssueExport:
                 if all(v in (None, "") for v in cells):
                     continue
                 key = issue_key(cells[key_col]) if key_col is not None else ""
+                if key and key not in rows and not _KEYLIKE.fullmatch(key) and not _BROWSE.search(key):
+                    key = ""  # words under the keys ("Total", "3 issues"): a note, not a key Jira lacks
                 if not key:
                     if any(issue_key(v) in rows for v in cells):
                         return None, f"row {r + 1} names an issue outside the key column"

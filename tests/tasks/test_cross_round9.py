@@ -139,3 +139,26 @@ def test_a_subtask_typed_as_the_ask_spells_it_is_its_type(rollout: Callable[...,
     assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
     grade = run("Task")
     assert not grade["passed"] and any("columns" in n for n in _failed(grade)), json.dumps(grade)
+
+
+def test_a_total_row_under_the_keys_is_a_note(rollout: Callable[..., Rollout]) -> None:
+    """"Total" with the count under the Key column names no issue: a total row, free as the
+    family says; a key that is no issue in Jira there is still a wrong row."""
+    def run(last: Callable[[str, int], list[Any]]) -> dict[str, Any]:
+        r = rollout(TASK, variant=3)
+        f = r.facts
+
+        async def export(tools: McpTools) -> None:
+            found = await _issues(tools, f["jql"])
+            lines = [list(f["columns"]), *[[_value(i, c) for c in f["columns"]] for i in found], [], last(found[0]["key"], len(found))]
+            sid = await _sheet(tools, f["title"], lines)
+            await _reply(tools, f, _url(sid))
+
+        return r.do(export)
+
+    for total in (lambda key, n: ["Total", n], lambda key, n: [f"Total: {n} issues"], lambda key, n: ["(none unassigned)"]):
+        grade = run(total)
+        assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
+    for wrong in (lambda key, n: [key.split("-")[0] + "-99999"], lambda key, n: [f"https://example.atlassian.net/browse/{key.split('-')[0]}-99999"]):
+        grade = run(wrong)
+        assert not grade["passed"] and grade["reward"] < PASS_LINE, json.dumps(grade)
