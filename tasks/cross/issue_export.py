@@ -24,7 +24,7 @@ Graded on the final state, each part its own check:
   (blank or "Unassigned" when nobody is). The ask says "values as Jira shows them", and Jira
   shows a person by name, so an email in the Assignee column is not what was asked;
 - the reply (weight 2): everything the agent said, read as the set of spreadsheets it links
-  (https://docs.google.com/spreadsheets/d/<id>, with or without /edit, ?usp=… or #gid=…; a
+  (https://docs.google.com/spreadsheets/d/<id>, with or without /u/0, /edit, ?usp=… or #gid=…; a
   Drive link, open?id=<id> or /file/d/<id>; the sheets page's own address, as a browser shows
   it) or names by a bare id: exactly the export, linked at least once, in the place asked. A
   second spreadsheet beside it is a hedge.
@@ -83,8 +83,8 @@ FIELDS = "summary,status,assignee,priority,issuetype"
 _SPACES = re.compile(r"\s+")
 _URL = re.compile(r"https?://[^\s<>|]+", re.IGNORECASE)
 # A spreadsheet's id in a link: …/spreadsheets/d/<id>…, Drive's …/file/d/<id>… and open?id=<id>,
-# and the sheets page's own …/sheets/d/<id>.
-_LINKED_ID = re.compile(r"/(?:spreadsheets|sheets|file)/d/([\w-]{10,128})|[?&]id=([\w-]{10,128})")
+# and the sheets page's own …/sheets/d/<id>; with the signed-in account (…/spreadsheets/u/0/d/<id>) too.
+_LINKED_ID = re.compile(r"/(?:spreadsheets|sheets|file)(?:/u/\d+)?/d/([\w-]{10,128})|[?&]id=([\w-]{10,128})")
 _TOKEN = re.compile(r"[\w-]{20,128}")
 _BROWSE = re.compile(r"/BROWSE/([A-Z][A-Z0-9_]*-\d+)\b")  # an issue's link, upper-cased
 _KEYLIKE = re.compile(r"[A-Z][A-Z0-9_]*-\d+")  # a cell written as an issue key (upper-cased), in Jira or not

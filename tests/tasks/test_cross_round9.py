@@ -162,3 +162,19 @@ def test_a_total_row_under_the_keys_is_a_note(rollout: Callable[..., Rollout]) -
     for wrong in (lambda key, n: [key.split("-")[0] + "-99999"], lambda key, n: [f"https://example.atlassian.net/browse/{key.split('-')[0]}-99999"]):
         grade = run(wrong)
         assert not grade["passed"] and grade["reward"] < PASS_LINE, json.dumps(grade)
+
+
+def test_a_link_with_the_signed_in_account_is_a_link(rollout: Callable[..., Rollout]) -> None:
+    """Google puts the signed-in account in a sheet's address (…/spreadsheets/u/0/d/<id>/edit)
+    when a browser holds more than one: a link to the export all the same; the same address to
+    another spreadsheet beside it is still a second one."""
+    r = rollout(TASK, variant=3)
+    f = r.facts
+    grade = r.do(_export(f, reply=lambda sid: f"https://docs.google.com/spreadsheets/u/0/d/{sid}/edit#gid=0"))
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
+
+    r = rollout(TASK, variant=3)
+    f = r.facts
+    other = r.call("list_spreadsheets")[0]["id"]  # a seeded one
+    grade = r.do(_export(f, reply=lambda sid: f"{_url(sid)} (and https://docs.google.com/spreadsheets/u/1/d/{other}/edit)"))
+    assert not grade["passed"] and any("link" in n for n in _failed(grade)), json.dumps(grade)
