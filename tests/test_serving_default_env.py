@@ -37,6 +37,9 @@ def test_the_default_env_never_expires_while_rollout_envs_do(tmp_path: Any, monk
 
     monkeypatch.setenv("OFFICEGYM_ENVS_DIR", str(tmp_path / "envs"))
     monkeypatch.setenv("OFFICEGYM_ENV_TTL", "3600")
+    # Envs of its own on SQLite files whatever the pass's backend: a sweep for envs idle three
+    # hours from now would take every env of the pass's shared PostgreSQL registry too.
+    monkeypatch.delenv("OFFICEGYM_DB", raising=False)
     first = Gym()
     default = _default_env(first, 0, "small", None)
     rollout = first.create(seed=0, size="small")

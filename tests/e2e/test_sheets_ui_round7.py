@@ -417,8 +417,9 @@ def test_answer_from_an_uploaded_xlsx(live_server: Any, page: Page, task: Any) -
             formula = f'=SUMIF({status}2:{status}{last},"<>Paid",{amount}2:{amount}{last})'
         spare = chr(ord(max(columns.values())) + 2)
         enter(page, f"{spare}1", formula)
-        figure = cell(page, f"{spare}1").inner_text()  # (shown as a plain number: the sheet gives a formula no format of its own)
-        figure = f"${float(figure.replace(',', '')):,.0f}"
+        figure = cell(page, f"{spare}1").inner_text()  # shown in the Amount column's format, which Sheets infers for the SUMIF
+        assert figure.startswith("$"), figure
+        figure = f"${float(figure.removeprefix('$').replace(',', '')):,.0f}"
     assert re.fullmatch(r"\$[\d,]+", figure), figure
     dm_reply(page, live_server, task.id, task.task.facts["dm"], f"It's {figure}.")
     graded(live_server, task.id)

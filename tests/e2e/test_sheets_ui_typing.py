@@ -45,6 +45,7 @@ def test_tab_and_arrows_commit_what_was_typed(page: Page, live_server: Any, env_
     page.keyboard.press("ArrowLeft")
     page.keyboard.type("1")
     page.keyboard.press("Enter")
+    expect(page.get_by_label("Name box")).to_have_value("B3")  # the edit's post answered and the page moved on
     assert api_values(live_server, env_id, sid, "Sheet1!B2") == [[412]]
 
 
