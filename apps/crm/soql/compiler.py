@@ -12,7 +12,7 @@ from datetime import date
 from itertools import count
 from typing import Any
 
-from sqlalchemy import Select, collate, func, select
+from sqlalchemy import Select, String, collate, func, select
 from sqlalchemy.sql import ColumnElement
 
 from officegym.core.sql import Prepared
@@ -147,6 +147,15 @@ class _Compiler:
             statement = statement.having(having)
         if not grouped:
             order.append(scope.table.c.Id)
+        # Groups come out in one order on every backend: SQLite returns them sorted by their
+        # keys, PostgreSQL in whatever order its plan gives (a hash aggregate's, changing with
+        # the table's statistics), so the same call would answer differently. Salesforce leaves
+        # the order unspecified; the group keys follow any ORDER BY given, as SQLite sorts them
+        # (byte order for text, nulls first).
+        for expr in group_exprs:
+            if self.ctx.dialect == "postgresql" and isinstance(expr.type, String):
+                expr = collate(expr, "C")
+            order.append(expr.asc().nulls_first())
         statement = statement.order_by(*order) if order else statement
         if len(children) > MAX_CHILD_SUBQUERIES:
             raise SoqlError("MALFORMED_QUERY", f"at most {MAX_CHILD_SUBQUERIES} child subqueries per query")
