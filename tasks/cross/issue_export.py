@@ -88,6 +88,7 @@ _LINKED_ID = re.compile(r"/(?:spreadsheets|sheets|file)(?:/u/\d+)?/d/([\w-]{10,1
 _TOKEN = re.compile(r"[\w-]{20,128}")
 _BROWSE = re.compile(r"/BROWSE/([A-Z][A-Z0-9_]*-\d+)\b")  # an issue's link, upper-cased
 _KEYLIKE = re.compile(r"[A-Z][A-Z0-9_]*-\d+")  # a cell written as an issue key (upper-cased), in Jira or not
+_MENTION = re.compile(r"(?<![A-Z0-9_])([A-Z][A-Z0-9_]*-\d+)(?!\d)")  # a key named inside text (upper-cased)
 
 
 _DASHES = str.maketrans({d: "-" for d in "\u2010\u2011\u2012\u2013\u2014\u2212"})
@@ -331,10 +332,24 @@ class IssueExport:
             found = _BROWSE.search(text)
             return found.group(1) if found and found.group(1) in rows else ("" if not text else text)
 
+        summaries: set[str] = set()  # every issue's summary as Jira shows it, compared as cells are
+
+        def mentioned(value: Any) -> set[str]:
+            """The issues a cell's text names anywhere in it ("Maybe also: SUP-4, SUP-9"), but for
+            a summary as Jira shows it (one may name another issue: "Follow-up to SUP-12")."""
+            if not isinstance(value, str) or "-" not in value:
+                return set()
+            if not summaries:
+                summaries.update(_norm(r.summary) for r in rows.values())
+            if _norm(value) in summaries:
+                return set()
+            return {k for k in _MENTION.findall(value.upper()) if k in rows}
+
         def names(book: Any, at: tuple[int, int, int]) -> set[str]:
-            """The issues a cell names: the one it shows, and any a formula of it links to (a
-            HYPERLINK to …/browse/KEY), whatever label it shows."""
-            found = {issue_key(book.get(at))} & rows.keys()
+            """The issues a cell names: the one it shows, any its text names, and any a formula
+            of it links to (a HYPERLINK to …/browse/KEY), whatever label it shows."""
+            shown = book.get(at)
+            found = ({issue_key(shown)} & rows.keys()) | mentioned(shown)
             formula = book.formulas.get(at)
             if formula and "BROWSE" in formula.upper():
                 found |= {k for k in _BROWSE.findall(formula.upper()) if k in rows}
@@ -387,7 +402,7 @@ class IssueExport:
                 if key and key not in rows and not _KEYLIKE.fullmatch(key) and not _BROWSE.search(key):
                     key = ""  # words under the keys ("Total", "3 issues"): a note, not a key Jira lacks
                 if not key:
-                    if any(issue_key(v) in rows for v in cells):
+                    if any(names(book, (tab, r, c)) for c in range(width)):
                         return None, f"row {r + 1} names an issue outside the key column"
                     continue  # a note or a total: names no issue
                 if key not in rows:

@@ -178,3 +178,22 @@ def test_a_link_with_the_signed_in_account_is_a_link(rollout: Callable[..., Roll
     other = r.call("list_spreadsheets")[0]["id"]  # a seeded one
     grade = r.do(_export(f, reply=lambda sid: f"{_url(sid)} (and https://docs.google.com/spreadsheets/u/1/d/{other}/edit)"))
     assert not grade["passed"] and any("link" in n for n in _failed(grade)), json.dumps(grade)
+
+
+def test_keys_named_inside_a_note_are_a_second_list(rollout: Callable[..., Rollout]) -> None:
+    """A note under the export that names other issues in its text ("Maybe also: …") hedges
+    as a second list does; a summary copied as Jira shows it names nothing beyond its row."""
+    r = rollout(TASK, variant=5)
+    f = r.facts
+
+    async def hedge(tools: McpTools) -> None:
+        found = await _issues(tools, f["jql"])
+        everything = await _issues(tools, f["jql"].split(" ORDER BY")[0].split(" AND ")[0])
+        extra = [i["key"] for i in everything if i["key"] not in f["keys"]][:5]
+        assert extra
+        lines = [list(f["columns"]), *[[_value(i, c) for c in f["columns"]] for i in found], [f"Maybe also: {', '.join(extra)}"]]
+        sid = await _sheet(tools, f["title"], lines)
+        await _reply(tools, f, f"Here it is: {_url(sid)}")
+
+    grade = r.do(hedge)
+    assert not grade["passed"] and grade["reward"] < PASS_LINE, json.dumps(grade)
