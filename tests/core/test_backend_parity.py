@@ -24,9 +24,14 @@ NOT_COMPANY_STATE = not_company_state()
 
 @pytest.fixture(scope="module")
 def gyms(pg_server: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Gym]]:
-    """One gym per backend, sharing the default template cache."""
+    """One gym per backend, sharing the default template cache. Each on a place of its own:
+    the teardown purges both, and on the PostgreSQL pass OFFICEGYM_DB names the registry
+    every worker's servers share (a gym left to default to it once took another worker's
+    env mid-test)."""
     with scratch_database(pg_server, prefix="og_parity") as url:
-        both = {"sqlite": Gym(envs_dir=tmp_path_factory.mktemp("parity")), "postgresql": Gym(envs_dir=None, db_url=url)}
+        sqlite = Gym(envs_dir=tmp_path_factory.mktemp("parity"), db_url="sqlite:")
+        both = {"sqlite": sqlite, "postgresql": Gym(envs_dir=None, db_url=url)}
+        assert [gym.store.backend_name for gym in both.values()] == ["sqlite", "postgresql"]
         yield both
         for gym in both.values():
             gym.store.purge()
@@ -101,7 +106,7 @@ async def test_a_restarted_gym_resamples_and_grades_the_same(gyms: dict[str, Gym
         env = gym.create(family, seed=0, variant=2)
         await run_oracle(gym, env.id)
         expected = gym.grade(env.id)
-        url = getattr(gym.store.backend, "url", None)
+        url = getattr(gym.store.backend, "url", None) or "sqlite:"
         again = Gym(envs_dir=gym.store.root, db_url=url)  # a second process over the same state
         try:
             reloaded = again.get(env.id)
