@@ -65,6 +65,19 @@ class Moves:
     wrong_record: Solution  # the right kind of action on the wrong record
     shotgun: Solution  # the right answer everywhere plausible
     wreck: Solution  # destructive extras in this app: archive, delete, overwrite other things
+    # The task done right, then its result put away (tasks.common.adversaries.put_away). None:
+    # the oracle, then whatever it made put away by its kind (an issue resolved, a case closed, a
+    # task completed, a tab hidden, a channel archived, a message deleted). A family whose task
+    # makes nothing to put away (it is itself a close or an edit) says so with `nothing`.
+    put_away: Solution | None = None
+    # A wrong answer where a reader looks first (a tab before the right one, rows above the
+    # right ones, a message before the right one), then the right one. None: `wrong`, then the oracle.
+    decoy: Solution | None = None
+
+
+async def nothing(tools: Tools) -> None:
+    """A move that does nothing (the put-away of a task that makes nothing to put away)."""
+    return None
 
 
 @dataclass(slots=True)

@@ -17,7 +17,7 @@ import random
 from apps.crm.models import TABLES
 from apps.crm.objects import STAGES
 from graders.checks import Check, CheckResult, failed, passed
-from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.base import Moves, nothing, SampleContext, TaskInstance, Tools
 from tasks.common.phrases import claims, content_words
 from tasks.common.text import words
 from tasks.common.variants import cached, choose, count, shuffled
@@ -124,6 +124,7 @@ class AdvanceOpportunity:
                 wrong_record=lambda tools: update(tools, others[:1], fields),
                 shotgun=lambda tools: update(tools, [opp["Id"], *others[:3]], fields),
                 wreck=wreck,
+                put_away=nothing,  # an edit of a deal; nothing made to put away
             ),
             facts={"opportunity": opp["Id"], "target": target, "fields": fields},
         )

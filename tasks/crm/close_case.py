@@ -15,7 +15,7 @@ import random
 from apps.crm.models import TABLES
 from graders.checks import Check, CheckResult, failed, passed
 from seed_data.tickets.lines import SUP_FIXES, sup_template
-from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.base import Moves, nothing, SampleContext, TaskInstance, Tools
 from tasks.common.phrases import judge_field
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.crm._common import (allow, allow_notes_and_activities, allow_update, around, by_id, dml, me, row, rows, say_as_task,
@@ -107,6 +107,7 @@ class CloseCase:
                 wrong_record=lambda tools: close(tools, others[:1], resolution),
                 shotgun=lambda tools: close(tools, [case["Id"], *others[:3]], resolution),
                 wreck=wreck,
+                put_away=nothing,  # closing is itself the put-away
             ),
             facts={"case": case["Id"], "number": case["CaseNumber"], "resolution": resolution, "actor": me(ctx)},
         )

@@ -16,7 +16,7 @@ from apps.crm.records import Records
 from graders.checks import Check, CheckResult, failed, passed
 from graders.rubric import Expect
 from officegym.core.db import get_meta
-from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.base import Moves, nothing, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.crm._common import (allow_notes_and_activities, allow_update, by_id, me, quoted, rows, say_as_task, snapshot, soql,
                                table, try_dml, wreck)
@@ -129,6 +129,7 @@ class MergeDuplicateContact:
                 wrong_record=lambda tools: delete(tools, neighbours[:1]),
                 shotgun=lambda tools: delete(tools, [original["Id"], *neighbours[:2]]),
                 wreck=wreck,
+                put_away=nothing,  # a merge; nothing made to put away
             ),
             facts={"original": original["Id"], "account": original["AccountId"]},
         )

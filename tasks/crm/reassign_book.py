@@ -18,7 +18,7 @@ from typing import Any
 from apps.crm.models import TABLES
 from graders.checks import Check, CheckResult, failed, passed
 from graders.rubric import Expect
-from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.base import Moves, nothing, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.crm._common import (AUDIT, allow_notes_and_activities, allow_update, by_id, dml, me, quoted, row, rows, say_as_task,
                                snapshot, soql, table, try_dml, wreck)
@@ -143,6 +143,7 @@ class ReassignDepartingRep:
                 wrong_record=lambda tools: give(tools, "Account", bystanders, big),
                 shotgun=lambda tools: everything_to_one(tools),
                 wreck=wreck,
+                put_away=nothing,  # owners changed; nothing made to put away
             ),
             facts={"leaver": leaver, "enterprise_to": big, "others_to": rest, "accounts": len(accounts), "open": len(open_opps)},
         )

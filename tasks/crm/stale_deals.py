@@ -11,7 +11,7 @@ from datetime import date, timedelta
 
 from apps.crm.soql.dates import date_range
 from graders.checks import Check, CheckResult, failed, passed
-from tasks.base import Moves, SampleContext, TaskInstance, Tools
+from tasks.base import Moves, nothing, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.crm._common import (allow_notes_and_activities, allow_update, around, dml, me, row, say_as_task, snapshot, soql,
                                try_dml, wreck)
@@ -99,6 +99,7 @@ class PushStaleDeals:
                 wrong_record=lambda tools: push(tools, open_other[:3]),
                 shotgun=lambda tools: push(tools, stale + open_other[:6]),
                 wreck=wreck,
+                put_away=nothing,  # dates changed; nothing made to put away
             ),
             facts={"stages": stages, "days": days, "deals": len(stale), "target": target},
         )

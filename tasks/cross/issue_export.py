@@ -598,6 +598,14 @@ class IssueExport:
             await wreck_chat(tools)
             await wreck_tickets(tools)
 
+        async def decoy(tools: Tools) -> None:  # another filter's issues on a tab before the export, the one it opens on
+            sid = await export(tools, title, wanted_filter.jql)
+            found = await search_all(tools, other.jql, FIELDS)
+            await tools.call("batch_update", spreadsheet_id=sid, requests=[{"addSheet": {"properties": {"title": "Export", "index": 0}}}])
+            body = [list(columns), *[[cell(i, c) for c in columns] for i in found]]
+            await tools.call("update_cells", spreadsheet_id=sid, sheet="Export", range=f"A1:{chr(64 + len(columns))}{len(body)}", data=body)
+            await reply(tools, f"Here you go: {_url(sid)}")
+
         return TaskInstance(
             prompt=prompt,
             checks=[
@@ -613,7 +621,8 @@ class IssueExport:
             setup=setup,
             setup_in_expected=True,
             alternatives=(raw_on_a_new_tab,),
-            moves=Moves(say=say, wrong=wrong, everything=everything, wrong_record=wrong_record, shotgun=shotgun, wreck=vandalise),
+            moves=Moves(say=say, wrong=wrong, everything=everything, wrong_record=wrong_record, shotgun=shotgun, wreck=vandalise,
+                        decoy=decoy),
             facts={"kind": wanted_filter.kind, "filter": wanted_filter.name, "jql": wanted_filter.jql, "keys": list(keys),
                    "columns": list(columns), "title": title, "asker": asker.id, "dm": dm,
                    "place": where, "channel": channel},

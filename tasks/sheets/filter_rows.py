@@ -216,6 +216,19 @@ class FilterByRule:
         async def vandalise(tools: Tools) -> None:
             await wreck(tools, book.id)
 
+        async def decoy(tools: Tools) -> None:  # copy: three rows the rule drops above the rows it keeps; delete: `wrong`, then the task
+            if mode != "copy":
+                await wrong(tools)
+                await oracle(tools)
+                return
+            lines = await shown_rows(tools)
+            body = [lines[0][:literal], *[line[:literal] for line in lines[1:] if any(line[:literal]) and not rule.holds(line)][:3],
+                    *[line[:literal] for line in lines[1:] if rule.holds(line)]]
+            await tools.call("create_sheet", spreadsheet_id=book.id, title=title)
+            if len(body) > NEW_TAB_ROWS:
+                await tools.call("add_rows", spreadsheet_id=book.id, sheet=title, count=len(body) - NEW_TAB_ROWS, start_row=NEW_TAB_ROWS)
+            await tools.call("update_cells", spreadsheet_id=book.id, sheet=title, range=f"A1:{column_letter(literal - 1)}{len(body)}", data=body)
+
         if mode == "copy":
             ask = (f"copy the {rule.tab} rows where {rule.words} into a new tab named \"{title}\": the header row first, then those rows "
                    f"(their columns A to {column_letter(literal - 1)}) in the order they appear on {rule.tab}. Leave {rule.tab} as it is.")
@@ -237,7 +250,8 @@ class FilterByRule:
             expected=[*expected, *allow_discarded(seeded_ids(ctx))],
             oracle=oracle,
             alternatives=(alternative,),
-            moves=Moves(say=say, wrong=wrong, everything=everything, wrong_record=wrong_record, shotgun=shotgun, wreck=vandalise),
+            moves=Moves(say=say, wrong=wrong, everything=everything, wrong_record=wrong_record, shotgun=shotgun, wreck=vandalise,
+                        decoy=decoy),
             facts={"spreadsheet": book.id, "tab": rule.tab, "rule": rule.words, "mode": mode, "title": title, "rows": len(want)},
         )
 

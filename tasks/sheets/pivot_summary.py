@@ -317,6 +317,12 @@ class PivotSummary:
         async def vandalise(tools: Tools) -> None:
             await wreck(tools, book.id)
 
+        async def decoy(tools: Tools) -> None:  # every group with wrong figures typed in, and the right table below it
+            head, below = table("formulas")[0], len(row_labels) + 2
+            await write(tools, title, [head, *[[row, *(numbers(start, row, col) * 2 + 1 for col in col_labels)] for row in row_labels],
+                                       *[[row, *(cell_formula(below + i, j + 1, False) for j in range(len(col_labels)))]
+                                         for i, row in enumerate(row_labels)]])
+
         # The table's own columns and no more: the labels, then one column per value of the
         # across field anywhere in the data (as create_pivot_table makes them), else one.
         width = 1 if ac is None else cached(ctx, f"{self.id}/{book.id}/{spec.across}/width", lambda: len(
@@ -340,7 +346,8 @@ class PivotSummary:
                       *allow_discarded(seeded_ids(ctx))],
             oracle=oracle,
             alternatives=(alternative,),
-            moves=Moves(say=say, wrong=wrong, everything=everything, wrong_record=wrong_record, shotgun=shotgun, wreck=vandalise),
+            moves=Moves(say=say, wrong=wrong, everything=everything, wrong_record=wrong_record, shotgun=shotgun, wreck=vandalise,
+                        decoy=decoy),
             facts={"spreadsheet": book.id, "tab": title, "rows": spec.rows, "across": spec.across, "value": spec.value, "agg": spec.agg,
                    "live": live, "data": spec.tab, "last_row": last + 1},
         )

@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 from apps.tickets.ids import format_duration, parse_duration
 from apps.tickets.models import Issue, Worklog
 from graders.checks import Check, CheckResult, failed, passed
-from tasks.base import Moves, SampleContext, TaskInstance, ToolError, Tools
+from tasks.base import Moves, nothing, SampleContext, TaskInstance, ToolError, Tools
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.tickets._common import allow_issue, bumped, comment, site, wreck
 
@@ -105,6 +105,7 @@ class LogWork:
                 wrong_record=lambda tools: log(tools, others[0].key, duration),
                 shotgun=shotgun,
                 wreck=wreck,
+                put_away=nothing,  # time logged is the work; nothing made to put away
             ),
             facts={"issue": ticket.key, "seconds": seconds},
         )
