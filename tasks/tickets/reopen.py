@@ -75,6 +75,10 @@ class ReopenWithComment:
             return passed(f"{ticket.key} is open again ({issue.status}, unresolved)")
 
         def commented(db) -> CheckResult:
+            # A comment that the customer reported it again, on a ticket left closed (or closed
+            # again after reopening it), is put away with the ticket: nobody works a closed ticket.
+            if not (state := reopened(db)).passed:
+                return failed(f"the comment sits on a ticket out of the queue: {state.detail}")
             bodies = comments_since(db, ticket.id, s.me.account_id, s.start)
             if not bodies:
                 return failed(f"no comment from you on {ticket.key}")
