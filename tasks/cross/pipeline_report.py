@@ -207,6 +207,30 @@ class PipelineReport:
             named = [k for k in named if k in by_key]
             return not named or len(named) != len(set(named))
 
+        def contradicts(book: Any, tab: int) -> str:
+            """Why a tab in view before the report, which a reader sees first, reads as other figures
+            than the report's ("" if it does not): its rows naming a group (the deals it was built
+            from, one or more rows each) add up, in column B, to another total for that group, or
+            name a group the report has no row for. A tab naming no group (notes, a raw listing by
+            deal name) states no group's figure."""
+            sums: dict[str, float] = {}
+            shown: dict[str, Any] = {}
+            for r in range(book.extent(tab)[0]):
+                label = book.get((tab, r, 0))
+                key = "" if label in (None, "") else _key(label)
+                got = amount_in(book.get((tab, r, 1)))
+                if key and (key in by_key or key in groups) and got is not None:
+                    sums[key] = sums.get(key, 0.0) + got
+                    shown.setdefault(key, label)
+            name = book.sheets[tab].title if tab in book.sheets else str(tab)
+            for key, got in sums.items():
+                if key not in by_key:
+                    return f"the tab {name!r}, before the report (a reader sees it first), lists {str(shown[key])!r}, which has no {deals_phrase}"
+                if not same(got, by_key[key]):
+                    return (f"the tab {name!r}, before the report (a reader sees it first), adds up to {money(Decimal(str(round(got, 2))))} "
+                            f"for {str(shown[key])!r}, not the report's {money(Decimal(str(by_key[key])))}")
+            return ""
+
         def sheet_check(db: Session) -> CheckResult:
             made = reports(db)
             found = in_view(made)  # a duplicate moved to the trash is gone from view, and so is the report
@@ -224,6 +248,10 @@ class PipelineReport:
             if not holding:
                 return failed(f"the spreadsheet {title!r} shows nothing" + (" (its tabs with anything in them are hidden)" if hidden else ""))
             tab = next((t for t in holding if not lists_deals(book, t)), holding[0])
+            for before in holding[: holding.index(tab)]:
+                why = contradicts(book, before)
+                if why:
+                    return failed(why)
             height, _ = book.extent(tab)
             seen: dict[str, int] = {}
             total_rows: list[Any] = []
@@ -282,6 +310,17 @@ class PipelineReport:
             theirs = service_as(session, asker.id)
             theirs.conversations_open(me.id)
             theirs.chat_post_message(dm, question)
+
+        answered = answer.check(me.id, ws.start)
+
+        def both(db: Session) -> CheckResult:
+            """One piece of work: the total in the DM stands for the report it announces. A right
+            total with the report missing, put away or wrong (or the right report with the total
+            hedged) is half of it, and each half alone stays under the pass line."""
+            report, reply_ = sheet_check(db), answered(db)
+            if report.passed and reply_.passed:
+                return passed("the report is in view and the DM sends its total")
+            return failed("the report is not there to stand behind the total" if not report.passed else "the DM does not send the report's total")
 
         def report_rows(db: Session) -> frozenset[str]:
             return frozenset(i for i, _ in reports(db))
@@ -373,11 +412,23 @@ class PipelineReport:
             await wreck_chat(tools)
             await wreck_crm(tools)
 
+        async def decoy(tools: Tools) -> None:  # the other kind's deals on the tab the sheet opens on, the right report on a tab after it
+            found, right = await grouped(tools, KINDS[other_kind][2]), await grouped(tools)
+            sid = (await tools.call("create_spreadsheet", title=title))["spreadsheetId"]
+            first = (await tools.call("list_sheets", spreadsheet_id=sid))[0]
+            deals = [[grouping.header, "Amount"], *[[label, round(value / 2, 2)] for label, value in found for _ in range(2)]]
+            await tools.call("update_cells", spreadsheet_id=sid, sheet=first, range=f"A1:B{len(deals)}", data=deals)
+            await tools.call("create_sheet", spreadsheet_id=sid, title="Report")
+            body = [[grouping.header, column], *[[label, value] for label, value in right]]
+            await tools.call("update_cells", spreadsheet_id=sid, sheet="Report", range=f"A1:B{len(body)}", data=body)
+            await reply(tools, f"Overall total: ${sum(v for _, v in right):,.2f}")
+
         return TaskInstance(
             prompt=prompt,
             checks=[
                 Check(f"a new sheet {title!r} lists each {grouping.label}'s total", sheet_check),
-                Check("answered in the DM with the overall total, and only that", answer.check(me.id, ws.start)),
+                Check("answered in the DM with the overall total, and only that", answered),
+                Check("the total sent is the report's: both are right", both),
             ],
             expected=[*answered_in_dm(dm, me.id, asker.id, question, ws.public), *(in_report(t, key) for t, key in SPREADSHEET_TABLES.items()),
                       *allow_discarded(seeded)],
@@ -385,6 +436,7 @@ class PipelineReport:
             setup=setup,
             setup_in_expected=True,
             alternatives=(from_deals,),
-            moves=Moves(say=say, wrong=wrong, everything=everything, wrong_record=wrong_record, shotgun=shotgun, wreck=vandalise),
+            moves=Moves(say=say, wrong=wrong, everything=everything, wrong_record=wrong_record, shotgun=shotgun, wreck=vandalise,
+                        decoy=decoy),
             facts={"grouping": grouping.field, "kind": kind, "title": title, "totals": totals, "total": grand, "asker": asker.id, "dm": dm},
         )
