@@ -16,7 +16,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from graders.checks import Check, CheckResult, failed, passed
+from graders.checks import Check, CheckResult, Unmet, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
 from tasks.sheets._common import (
@@ -73,7 +73,10 @@ class SummaryTab:
             for s, r, c in sorted({*sb.book.inputs, *sb.book.formulas, *sb.book.spill_owner}):
                 value = sb.book.get((s, r, c))
                 if s == sid and c == 0 and r > 0 and value not in (None, ""):
-                    rows[str(value).strip().lower()] = (r, sb.book.get((sid, r, 1)))
+                    label = str(value).strip().lower()
+                    if label in rows:  # a reader reads the first; a table of one row per value has one
+                        raise Unmet(f"{value!r} is listed twice on {title!r} (rows {rows[label][0] + 1} and {r + 1})")
+                    rows[label] = (r, sb.book.get((sid, r, 1)))
             return sid, rows
 
         def table_check(db: Any) -> CheckResult:
@@ -161,6 +164,12 @@ class SummaryTab:
         async def vandalise(tools: Tools) -> None:
             await wreck(tools, book.id)
 
+        async def decoy(tools: Tools) -> None:  # each label with a wrong count typed in, and the right table below it
+            data, counts = rows_for(oracle_formula), wanted(start)
+            below = len(data) + 1  # the first row of the right block
+            await write(tools, title, [data[0], *[[row[0], counts[str(row[0]).lower()] + 1] for row in data[1:]],
+                                       *[[row[0], oracle_formula.format(n=below + i)] for i, row in enumerate(data[1:])]])
+
         return TaskInstance(
             prompt=prompt,
             checks=[Check(f"the {title!r} tab counts {which} by {field}", table_check), Check("the counts are live formulas", live_check, 2.0)],
@@ -168,7 +177,7 @@ class SummaryTab:
                       *allow_discarded(seeded_ids(ctx))],  # columns A:B, as asked
             oracle=oracle,
             alternatives=(alternative,),
-            moves=Moves(say=say, wrong=wrong, everything=typed, wrong_record=wrong_record, shotgun=shotgun, wreck=vandalise),
+            moves=Moves(say=say, wrong=wrong, everything=typed, wrong_record=wrong_record, shotgun=shotgun, wreck=vandalise, decoy=decoy),
             facts={"spreadsheet": book.id, "tab": title, "field": field, "scope": scope},
         )
 
