@@ -13,7 +13,11 @@ preview, whose "Open with Google Sheets" converts it (Drive files.copy); Find in
 selects the next cell showing the words. Editing is a form post of (cell, content) through the
 same `sheets.values.update` operation as the API, answered with a 303 back to the cell, so it
 works with JavaScript off; a small static script adds selection by mouse and arrow keys,
-typing into the formula bar and Enter to commit. Writes land in the trajectory (face "ui").
+typing into the formula bar and Enter to commit. With it, an action (a jump, an edit, a find,
+a page of rows, a tab, a menu's action) does not reload the page: the script asks for the view
+alone (`X-Sheets-View: 1`, the same page without its script and styles), swaps it in and keeps
+the address in step, so a reload or a shared link shows the same place. Writes land in the
+trajectory (face "ui").
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 import jinja2
+from markupsafe import Markup, escape
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
@@ -98,6 +103,51 @@ def _grid(service: SheetsService, spreadsheet_id: str, tab: Any, top: int, left:
         hidden |= {(r, c) for r in range(m.start_row, m.end_row) for c in range(m.start_col, m.end_col)} - {(m.start_row, m.start_col)}
     return {"rows": rows, "frozen": frozen, "frozen_cols": frozen_cols, "cols": [(c, column_letter(c)) for c in cols], "cells": cells,
             "hidden": hidden, "spans": spans}
+
+
+def _grid_body(grid: dict[str, Any], sel: tuple[int, int, int, int], at: tuple[int, int], top: int, left: int) -> Markup:
+    """The grid's rows as HTML, built here rather than in the template: a window is up to 900
+    cells, and each says only what a reader or the page's script needs. A cell is named by its
+    A1 address (aria-label, which the script also reads its row and column from); its formula
+    rides along (data-entered) only where it differs from what the cell shows, its number
+    (data-v, for the status bar's sum) only where it is one; the selected cell alone carries
+    aria-selected and the tab stop; looks are classes."""
+    r1, c1, r2, c2 = sel
+    cols, cells, hidden, spans = grid["cols"], grid["cells"], grid["hidden"], grid["spans"]
+    frozen, frozen_cols = grid["frozen"], grid["frozen_cols"]
+    edge = [" frozen-col" if c < frozen_cols else " after-frozen-col" if frozen_cols and c == left else "" for c, _ in cols]
+    out: list[str] = []
+    for r in grid["rows"]:
+        kind = ' class="frozen"' if r < frozen else ' class="after-frozen"' if frozen and r == top else ""
+        out.append(f'<tr role="row" aria-rowindex="{r + 2}"{kind}><th scope="row" role="rowheader" class="rowhead" data-row="{r}">{r + 1}</th>')
+        row_in = r1 <= r < r2
+        for i, (c, letter) in enumerate(cols):
+            if (r, c) in hidden:
+                continue
+            cell = cells.get((r, c))
+            looks = edge[i]
+            extra = ""
+            shown = ""
+            if cell is not None:
+                shown = cell["shown"]
+                looks += (" num" if cell["number"] else "") + (" err" if cell["error"] else "") + (" b" if cell["bold"] else "") + (" i" if cell["italic"] else "")
+                if cell["entered"] != shown:
+                    extra += f' data-entered="{escape(cell["entered"])}"'
+                if cell["value"]:
+                    extra += f' data-v="{cell["value"]}"'
+                if cell["error"]:
+                    extra += f' title="{escape(cell["note"])}"'
+            if row_in and c1 <= c < c2:
+                looks += " in-sel"
+            if (r, c) == at:
+                extra += ' aria-selected="true" tabindex="0"'
+            span = spans.get((r, c))
+            if span:
+                extra += f' rowspan="{span[0]}" colspan="{span[1]}"'
+            looks = f' class="{looks[1:]}"' if looks else ""
+            out.append(f'<td role="gridcell" aria-label="{letter}{r + 1}"{looks}{extra}>{escape(shown)}</td>')
+        out.append("</tr>\n")
+    return Markup("".join(out))
 
 
 def _inferred(service: SheetsService, spreadsheet_id: str, sheet_id: int, found: list[tuple[int, int, str | None, str, str | None]],
@@ -190,6 +240,7 @@ def render_page(request: Request, env: Env, spreadsheet_id: str, sheet: int | No
         if not (scrolled or left <= selected.c1 < left + SHOWN_COLS or left <= corner[1] < left + SHOWN_COLS):
             left = max(0, selected.c1 - SHOWN_COLS // 2)
         grid = _grid(service, spreadsheet.id, tab, top, left)
+        grid["body"] = _grid_body(grid, (selected.r1, selected.c1, selected.r2, selected.c2), (selected.r1, selected.c1), top, left)
         header_row = service.db.execute(select(Cell.col, Cell.formula, Cell.kind, Cell.value, Cell.note, Cell.number_format).where(
             Cell.spreadsheet_id == spreadsheet.id, Cell.sheet_id == tab.sheet_id, Cell.row == 0).order_by(Cell.col)).all()
         header_formats = _inferred(service, spreadsheet.id, tab.sheet_id, [(0, col, f, kind, fmt) for col, f, kind, _, _, fmt in header_row],
@@ -208,7 +259,13 @@ def render_page(request: Request, env: Env, spreadsheet_id: str, sheet: int | No
                 cell_name(selected.r1, selected.c1) if area.is_cell else area.a1(with_sheet=False)),
             "used_rows": (last_row or 0) + 1, "find": find, "headers": [h for h in headers if h.strip()], "figures": _selection_figures(service, spreadsheet.id, tab, selected), "page": _paging(tab, top, left),
         }
-    return templates.TemplateResponse(request, "sheet.html", context, status_code=status)
+    if request.headers.get(VIEW_HEADER) == "1":  # the page's script asks for the view alone, to swap in
+        return templates.TemplateResponse(request, "sheet_view.html", context, status_code=status,
+                                          headers={VIEW_HEADER: "1", "Cache-Control": "no-store", "Vary": VIEW_HEADER})
+    return templates.TemplateResponse(request, "sheet.html", context, status_code=status, headers={"Vary": VIEW_HEADER})
+
+
+VIEW_HEADER = "X-Sheets-View"
 
 
 RANGE_ENDS = re.compile(r"^\s*\$?([A-Za-z]{1,3})\$?(\d{1,7})\s*:\s*\$?([A-Za-z]{1,3})\$?(\d{1,7})\s*$")

@@ -14,6 +14,7 @@ import httpx
 from playwright.sync_api import Page, expect
 
 from tests.e2e.test_sheets_ui import api_values
+from tests.e2e.test_sheets_ui_round6 import settled
 
 FORECAST = "Sales Forecast FY2026"
 SELECTED = re.compile(r"\bin-sel\b")  # a cell of the selection
@@ -151,6 +152,7 @@ def test_a_sort_and_a_filled_column_done_in_the_browser_grade_one(live_server: A
         page.get_by_label("Data has header row").check()
         page.get_by_label("Sort by").select_option("B")
         page.get_by_role("form", name="Sort range").get_by_role("button", name="Sort").click()
+        settled(page)
         expect(page.get_by_role("grid", name="Pipeline")).to_be_visible()
         grade = gym.grade(env.id)
         assert grade["passed"] is True and grade["reward"] == 1.0, grade

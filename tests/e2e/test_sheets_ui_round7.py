@@ -17,7 +17,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_sheets_ui_round6 import cell, dm_question, dm_reply, graded, new_tab, open_sheet, ui_writes
+from tests.e2e.test_sheets_ui_round6 import cell, dm_question, dm_reply, graded, new_tab, open_sheet, settled, shown_in_column, ui_writes
 from tests.e2e.test_sheets_ui_round6 import column_texts as round6_column_texts
 
 FORECAST, METRICS = "Sales Forecast FY2026", "Support Metrics"
@@ -49,6 +49,7 @@ def go(page: Page, where: str) -> None:
     """The name box: type a cell or range, Enter; the page goes there (and the cell has the keys)."""
     name_box(page).fill(where)
     name_box(page).press("Enter")
+    settled(page)
     expect(page).to_have_url(re.compile(r"[?&]cell=" + re.escape(quote(where, safe="")) + r"(&|$)"))
     expect(selected(page)).to_be_focused()
 
@@ -56,6 +57,7 @@ def go(page: Page, where: str) -> None:
 def key(page: Page, keys: str, then: str) -> None:
     """Press `keys` on the selected cell; the name box then says `then`."""
     selected(page).press(keys)
+    settled(page)
     expect(name_box(page)).to_have_value(then)
     expect(selected(page)).to_be_focused()
 
@@ -65,6 +67,7 @@ def enter(page: Page, where: str, content: str) -> None:
     go(page, where)
     page.get_by_label("Formula bar").fill(content)
     page.get_by_label("Formula bar").press("Enter")
+    settled(page)
     expect(page.get_by_role("alert")).to_have_count(0)
     expect(page).to_have_url(re.compile(r"[?&]cell="))
 
@@ -80,7 +83,7 @@ def last_row(page: Page, letter: str = "A") -> int:
 def headers(page: Page) -> dict[str, str]:
     """The header row: its text → column letter."""
     found = page.get_by_role("grid").locator("tr[aria-rowindex='2'] td").evaluate_all(
-        "tds => tds.filter(td => td.textContent.trim()).map(td => [td.textContent.trim(), td.dataset.cell.replace(/\\d+$/, '')])")
+        "tds => tds.filter(td => td.textContent.trim()).map(td => [td.textContent.trim(), td.getAttribute('aria-label').replace(/\\d+$/, '')])")
     return dict(found)
 
 
@@ -221,6 +224,7 @@ def test_fix_a_formula_in_place_with_f2(live_server: Any, page: Page, task: Any)
     page.keyboard.type(right[same_start:len(right) - same_end])
     expect(bar).to_have_value(right)
     page.keyboard.press("Enter")
+    settled(page)
     expect(page.get_by_role("alert")).to_have_count(0)
     graded(live_server, task.id)
     assert ui_writes(live_server, task.id) == ["sheets.values.update"]
@@ -271,7 +275,8 @@ def test_reconcile_invoices_with_a_lookup(live_server: Any, page: Page, task: An
     go(page, f"C2:C{last}")
     selected(page).press("Control+d")
     expect(cell(page, f"C{last}")).not_to_have_text("")
-    flagged = [cell(page, f"A{r}").inner_text() for r in range(2, last + 1) if cell(page, f"C{r}").inner_text() == differs]
+    names, status = shown_in_column(page, "A"), shown_in_column(page, "C")
+    flagged = [names[f"A{r}"] for r in range(2, last + 1) if status[f"C{r}"] == differs]
     assert sorted(flagged) == sorted(task.task.facts["mis-billed"])
     graded(live_server, task.id)
 
@@ -311,7 +316,7 @@ def test_answer_a_reps_closed_won_from_the_summary(live_server: Any, page: Page,
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(r"[?&]find="))
     row = name_box(page).input_value()[1:]
-    won = page.get_by_role("grid").locator("td", has_text=re.compile("^Won$")).get_attribute("data-cell")[0]  # the block's "Won" column
+    won = page.get_by_role("grid").locator("td", has_text=re.compile("^Won$")).get_attribute("aria-label")[0]  # the block's "Won" column
     figure = cell(page, f"{won}{row}").inner_text()
     dm_reply(page, live_server, task.id, task.task.facts["dm"], f"{rep} has closed-won {figure} so far.")
     graded(live_server, task.id)
@@ -333,6 +338,7 @@ def test_sort_the_selected_table(live_server: Any, page: Page, task: Any) -> Non
     if order in ("largest first", "Z to A", "latest first"):
         sort.get_by_role("radio", name="Z → A").first.check()
     sort.get_by_role("button", name="Sort").click()
+    settled(page)
     expect(page.get_by_role("alert")).to_have_count(0)
     graded(live_server, task.id)
     assert ui_writes(live_server, task.id) == ["sheets.spreadsheets.batchUpdate"]
