@@ -13,8 +13,10 @@ Key field the new ticket's key. Graded on the final state, each part its own che
   begun; one resolved or closed as it is logged is the problem put away, not logged: as good
   as none, for the case and the reply too);
 - exactly one new case, on that account, with that subject and priority, whose Jira Issue Key
-  is that ticket's key (no other key in its subject or description), left open (weight 2: the
-  case is where the two systems meet, the customer's account and the ticket's key);
+  is that ticket's key (no other key in its subject or description), left open (weight 3: the
+  case is where the two systems meet, the customer's account and the ticket's key, and the only
+  record on the customer's side, so a case closed as it is logged, the problem put away there,
+  leaves 2/5, below the pass line);
 - the reply in the DM naming that key and no other ticket key (a list of keys is a hedge).
 A case opened on any other account is another customer's record changed (collateral): the
 right ticket with its case filed on a look-alike account is the wrong record, below the pass
@@ -288,7 +290,7 @@ class LogCustomerIssue:
             prompt=prompt,
             checks=[
                 Check(f"one SUP ticket {summary!r}, priority {priority}", ticket_check),
-                Check(f"one case on {customer} carrying the ticket's key, priority {priority}", case_check, weight=2.0),
+                Check(f"one case on {customer} carrying the ticket's key, priority {priority}", case_check, weight=3.0),
                 Check("the key sent back in the DM, and only that", reply_check),
             ],
             expected=expected,

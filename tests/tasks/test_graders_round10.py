@@ -190,3 +190,42 @@ def test_an_issue_filed_and_then_taken_into_progress_is_still_filed(rollout: Cal
     assert _passes(grade), json.dumps(grade)
     grade = run(lambda tools, key: Made(tools)._resolve(key))
     assert _fails(grade), json.dumps(grade)
+
+
+def _oracle_then_put_away(r: Rollout, kind: str) -> dict[str, Any]:
+    """The oracle, then only the things of one kind it made put away (`Made`'s lists)."""
+    async def go(tools: McpTools) -> None:
+        made = Made(tools)
+        await r.task.oracle(made)
+        assert getattr(made, kind), kind
+        for other in ("spreadsheets", "tabs", "issues", "records", "channels", "messages", "reactions", "edited", "written"):
+            if other != kind:
+                setattr(made, other, [])
+        assert await made.put_away()
+
+    return r.do(go)
+
+
+def test_the_case_closed_as_it_is_logged_is_put_away(rollout: Callable[..., Rollout]) -> None:
+    """The ticket, the case and the key sent, then the case closed: on the customer's side the
+    problem is put away (0.5 before: at the pass line)."""
+    grade = _oracle_then_put_away(rollout("cross/log-customer-issue-v1"), "records")
+    assert _fails(grade), json.dumps(grade)
+
+
+@pytest.mark.parametrize("task", ["cross/issue-export-v1", "cross/log-customer-issue-v1", PIPELINE])
+def test_a_reply_sent_again_and_the_first_deleted_passes(rollout: Callable[..., Rollout], task: str) -> None:
+    """A reply deleted and sent again (a typo fixed) is the reply, not a put-away."""
+    r = rollout(task)
+
+    async def go(tools: McpTools) -> None:
+        made = Made(tools)
+        await r.task.oracle(made)
+        channel, ts = made.messages[-1]
+        text = next(m["text"] for m in (await tools.call("slack_get_channel_history", channel_id=channel, limit=5))["messages"]
+                    if m["ts"] == ts)
+        await tools.call("slack_post_message", channel_id=channel, text=text)
+        await tools.call("slack_delete_message", channel_id=channel, ts=ts)
+
+    grade = r.do(go)
+    assert _passes(grade), json.dumps(grade)
