@@ -107,8 +107,9 @@ def _grid(service: SheetsService, spreadsheet_id: str, tab: Any, top: int, left:
 
 def _grid_body(grid: dict[str, Any], sel: tuple[int, int, int, int], at: tuple[int, int], top: int, left: int) -> Markup:
     """The grid's rows as HTML, built here rather than in the template: a window is up to 900
-    cells, and each says only what a reader or the page's script needs. A cell is named by its
-    A1 address (aria-label, which the script also reads its row and column from); its formula
+    cells, and each says only what a reader or the page's script needs. A cell is a gridcell by
+    being a td of the grid (its role needs no saying), named by its A1 address (aria-label,
+    which the script also reads its row and column from); its formula
     rides along (data-entered) only where it differs from what the cell shows, its number
     (data-v, for the status bar's sum) only where it is one; the selected cell alone carries
     aria-selected and the tab stop; looks are classes."""
@@ -145,7 +146,7 @@ def _grid_body(grid: dict[str, Any], sel: tuple[int, int, int, int], at: tuple[i
             if span:
                 extra += f' rowspan="{span[0]}" colspan="{span[1]}"'
             looks = f' class="{looks[1:]}"' if looks else ""
-            out.append(f'<td role="gridcell" aria-label="{letter}{r + 1}"{looks}{extra}>{escape(shown)}</td>')
+            out.append(f'<td aria-label="{letter}{r + 1}"{looks}{extra}>{escape(shown)}</td>')
         out.append("</tr>\n")
     return Markup("".join(out))
 

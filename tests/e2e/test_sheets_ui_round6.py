@@ -94,7 +94,7 @@ def new_tab(page: Page, title: str) -> None:
 def shown_in_column(page: Page, letter: str) -> dict[str, str]:
     """The shown text of each of a column's cells in the grid's window, by name ("E7" → "$1,200"),
     read in one go (a lookup per cell costs a round trip and a scan of the grid)."""
-    found = page.get_by_role("grid").locator("td[role=gridcell][aria-label]").evaluate_all(
+    found = page.get_by_role("grid").locator("td[aria-label]").evaluate_all(
         "(tds, letter) => tds.map(td => [td.getAttribute('aria-label'), td.innerText])"
         ".filter(([name]) => name.startsWith(letter) && /^\\d+$/.test(name.slice(letter.length)))", letter)
     return dict(found)
