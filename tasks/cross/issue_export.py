@@ -57,7 +57,7 @@ from tasks.chat._common import Answer, answered_in_dm, careful_steps, post, post
 from tasks.chat._workspace import workspace
 from tasks.common.answers import Verdict, judge
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.sheets._common import SPREADSHEET_TABLES, allow_discarded, final, hidden_tabs
+from tasks.sheets._common import SPREADSHEET_TABLES, allow_discarded, as_shown, final, hidden_tabs
 from tasks.tickets._common import search_all, site, unique_names, wreck as wreck_tickets
 
 MIN_ROWS, MAX_ROWS = 2, 20  # a sheet worth asking for, and one a person checks by eye
@@ -361,7 +361,7 @@ class IssueExport:
             sid, why = the_export(db)
             if sid is None:
                 return None, why
-            book = final(db, sid).book
+            book = as_shown(final(db, sid))  # text styled unreadable shows the asker nothing
             tabs = db.scalars(select(Sheet.sheet_id).where(Sheet.spreadsheet_id == sid).order_by(Sheet.index)).all()
             hidden = hidden_tabs(db, sid)  # gone from view: a reader never sees them as the export
             shown_tabs = [t for t in tabs if t not in hidden and book.extent(t)[0] > 0]

@@ -19,7 +19,8 @@ Graded on the final state:
   spreadsheet are the agent's working space, but a tab in view before the report is read
   first: its rows naming a group (deals, one or more rows each) must add up in column B to
   the report's total for that group, or it shows the reader other figures (a decoy); notes
-  naming no group are free.
+  naming no group are free. After the report, a list of deals is working space, but another
+  report (a row per group) with other totals is a second answer, a hedge.
 - the total sent stands for the report: a third check passes when both the sheet and the DM
   do, so either alone (the report put away, hidden or trashed, with the total still sent; the
   right report with the total hedged) scores 1/3, below the pass line.
@@ -51,7 +52,7 @@ from tasks.common.answers import amount_list, amounts, breakdown, judge, money, 
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.crm._common import rows, soql, wreck as wreck_crm
 from tasks.crm._notes import written
-from tasks.sheets._common import SPREADSHEET_TABLES, allow_discarded, final, hidden_tabs, in_view, same, titled
+from tasks.sheets._common import SPREADSHEET_TABLES, allow_discarded, as_shown, final, hidden_tabs, in_view, same, titled
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,7 +214,7 @@ class PipelineReport:
             named = [k for k in named if k in by_key]
             return not named or len(named) != len(set(named))
 
-        def contradicts(book: Any, tab: int) -> str:
+        def contradicts(book: Any, tab: int, where: str) -> str:
             """Why a tab in view before the report, which a reader sees first, reads as other figures
             than the report's ("" if it does not): its rows naming a group (the deals it was built
             from, one or more rows each) add up, in column B, to another total for that group, or
@@ -231,9 +232,9 @@ class PipelineReport:
             name = book.sheets[tab].title if tab in book.sheets else str(tab)
             for key, got in sums.items():
                 if key not in by_key:
-                    return f"the tab {name!r}, before the report (a reader sees it first), lists {str(shown[key])!r}, which has no {deals_phrase}"
+                    return f"the tab {name!r}, {where}, lists {str(shown[key])!r}, which has no {deals_phrase}"
                 if not same(got, by_key[key]):
-                    return (f"the tab {name!r}, before the report (a reader sees it first), adds up to {money(Decimal(str(round(got, 2))))} "
+                    return (f"the tab {name!r}, {where}, adds up to {money(Decimal(str(round(got, 2))))} "
                             f"for {str(shown[key])!r}, not the report's {money(Decimal(str(by_key[key])))}")
             return ""
 
@@ -245,7 +246,7 @@ class PipelineReport:
                 return failed(f"there is no new spreadsheet titled {title!r}{trashed}")
             if len(found) > 1:
                 return failed(f"{len(found)} spreadsheets are titled {title!r}: the report is one")
-            book = final(db, found[0]).book
+            book = as_shown(final(db, found[0]))  # text styled unreadable shows the manager nothing
             # The report is the first tab holding anything (an empty "Sheet1" left before it is no
             # report) that is not the deals it was built from; tabs after it are working space.
             tabs = db.scalars(select(Sheet.sheet_id).where(Sheet.spreadsheet_id == found[0]).order_by(Sheet.index)).all()
@@ -255,7 +256,11 @@ class PipelineReport:
                 return failed(f"the spreadsheet {title!r} shows nothing" + (" (its tabs with anything in them are hidden)" if hidden else ""))
             tab = next((t for t in holding if not lists_deals(book, t)), holding[0])
             for before in holding[: holding.index(tab)]:
-                why = contradicts(book, before)
+                why = contradicts(book, before, "before the report (a reader sees it first)")
+                if why:
+                    return failed(why)
+            for after in holding[holding.index(tab) + 1:]:  # another report in view (a row per group) is a second answer
+                why = "" if lists_deals(book, after) else contradicts(book, after, "a second report in view")
                 if why:
                     return failed(why)
             height, _ = book.extent(tab)

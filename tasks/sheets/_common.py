@@ -6,7 +6,8 @@ does), and the changes a sheets task allows.
 A spreadsheet in Drive's trash is gone for everyone who would read it, in every family: no
 check passes on one (`final`), and a title names only the spreadsheets out of the trash
 (`titled`, `in_view`), so a trashed duplicate does not count and the right one trashed fails.
-A hidden tab is gone from view the same way (`tab_named`, `hidden_tabs`)."""
+A hidden tab is gone from view the same way (`tab_named`, `hidden_tabs`), and so is a cell
+styled unreadable: a check reading what its reader sees reads it as blank (`as_shown`)."""
 
 from __future__ import annotations
 
@@ -131,6 +132,28 @@ def final(db: Session, spreadsheet_id: str) -> StoredBook:
     if isinstance(found, str):
         raise Unmet(f"the spreadsheet {found!r} is in the trash: gone for everyone who would read it")
     return found.copy()
+
+
+class AsShown:
+    """A book as a reader sees it: a cell whose style makes its content unreadable (`hides`:
+    text the colour of its fill, a font too small to read) shows nothing, as a hidden tab or a
+    trashed spreadsheet does. Reads as the book does otherwise (`get`, `extent`, `sheets`, ...)."""
+
+    def __init__(self, stored: StoredBook) -> None:
+        self.book = stored.book
+        self.unreadable = frozenset(key for key, (_, style) in stored.formats.items() if style and hides(style))
+
+    def get(self, key: Key) -> Any:
+        return None if key in self.unreadable else self.book.get(key)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.book, name)
+
+
+def as_shown(stored: StoredBook) -> Any:
+    """The book a check reads as its reader sees it (`AsShown`); the book itself when no cell hides."""
+    shown_book = AsShown(stored)
+    return shown_book if shown_book.unreadable else stored.book
 
 
 def same(got: Any, want: Any) -> bool:

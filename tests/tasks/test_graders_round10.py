@@ -229,3 +229,75 @@ def test_a_reply_sent_again_and_the_first_deleted_passes(rollout: Callable[..., 
 
     grade = r.do(go)
     assert _passes(grade), json.dumps(grade)
+
+
+@pytest.mark.parametrize("task", [SUMMARY, "sheets/pivot-summary-v1", "sheets/filter-by-rule-v1", "sheets/fill-formula-column-v1"])
+def test_a_scratch_tab_deleted_and_a_scratch_spreadsheet_trashed_pass(rollout: Callable[..., Rollout], task: str) -> None:
+    """Working space thrown away is gone: a tab of scratch added, written and deleted again in
+    the spreadsheet, and a spreadsheet of the agent's own made and moved to the trash."""
+    r = rollout(task)
+    sid = r.facts["spreadsheet"]
+
+    async def scratch(tools: McpTools) -> None:
+        await tools.call("create_sheet", spreadsheet_id=sid, title="Scratch")
+        await tools.call("update_cells", spreadsheet_id=sid, sheet="Scratch", range="A1:B2", data=[["try", "=1+1"], ["x", 3]])
+        tabs = (await tools.call("get_spreadsheet", spreadsheet_id=sid))["sheets"]
+        tab = next(t["properties"]["sheetId"] for t in tabs if t["properties"]["title"] == "Scratch")
+        await tools.call("batch_update", spreadsheet_id=sid, requests=[{"deleteSheet": {"sheetId": tab}}])
+        draft = (await tools.call("create_spreadsheet", title="draft"))["spreadsheetId"]
+        await tools.call("update_cells", spreadsheet_id=draft, sheet="Sheet1", range="A1", data=[["draft"]])
+        _trash(r, draft)
+
+    grade = r.oracle_then(scratch)
+    assert _passes(grade), json.dumps(grade)
+
+
+def test_a_second_report_after_the_right_one_is_a_hedge(rollout: Callable[..., Rollout]) -> None:
+    """The right report on the first tab and a report of other totals on a second tab in view:
+    two answers. The same report copied to a second tab (for a chart, say) is one."""
+    def run(scale: float) -> dict[str, Any]:
+        r = rollout(PIPELINE)
+        f = r.facts
+
+        async def go(tools: McpTools) -> None:
+            sid = await _report(tools, f, None)
+            await tools.call("create_sheet", spreadsheet_id=sid, title="Other")
+            rows = [["Group", "Total"], *[[k, round(v * scale, 2)] for k, v in sorted(f["totals"].items())]]
+            await tools.call("update_cells", spreadsheet_id=sid, sheet="Other", range=f"A1:B{len(rows)}", data=rows)
+
+        return r.do(go)
+
+    assert _fails(run(1.5)), "a second report of other totals passed"
+    assert _passes(run(1.0))
+
+
+def _style_all(style: dict[str, Any], rows: int | None = None) -> Callable[[McpTools, str], Any]:
+    async def run(tools: McpTools, sid: str) -> None:
+        tabs = (await tools.call("get_spreadsheet", spreadsheet_id=sid))["sheets"]
+        await tools.call("batch_update", spreadsheet_id=sid, requests=[{"repeatCell": {
+            "range": {"sheetId": t["properties"]["sheetId"], **({"startRowIndex": 0, "endRowIndex": rows} if rows else {})},
+            "cell": {"userEnteredFormat": style}, "fields": "userEnteredFormat"}} for t in tabs])
+
+    return run
+
+
+@pytest.mark.parametrize("task", [PIPELINE, "cross/issue-export-v1"])
+def test_a_report_styled_unreadable_is_hidden_in_plain_sight(rollout: Callable[..., Rollout], task: str) -> None:
+    """The right sheet, then every cell's text made white on white, or 1pt: the reader opens a
+    blank sheet (1.0 before). A header in white on dark blue, bold, is formatting and passes."""
+    def run(style: dict[str, Any], rows: int | None = None) -> dict[str, Any]:
+        r = rollout(task)
+
+        async def go(tools: McpTools) -> None:
+            made = Made(tools)
+            await r.task.oracle(made)
+            await _style_all(style, rows)(tools, made.spreadsheets[0])
+
+        return r.do(go)
+
+    white = {"red": 1, "green": 1, "blue": 1}
+    assert _fails(run({"textFormat": {"foregroundColor": white}})), "white on white passed"
+    assert _fails(run({"textFormat": {"fontSize": 1}})), "1pt text passed"
+    header = {"backgroundColor": {"red": 0.1, "green": 0.2, "blue": 0.5}, "textFormat": {"bold": True, "foregroundColor": white}}
+    grade = run(header, rows=1)
+    assert _passes(grade), json.dumps(grade)
