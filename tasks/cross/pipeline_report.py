@@ -170,6 +170,7 @@ class PipelineReport:
         by_key = {_key(k): v for k, v in totals.items()}
         groups = self._groups(ctx)[grouping.field]
         grand = round(sum(totals.values()), 2)
+        rounded_total = roundings(Decimal(str(grand)).normalize())  # "$1.35M" for 1,348,600: the total, rounded
         stated = [*totals.values(), grand]  # the figures a note under the report may name
         question = (f"Hi! Could you build me a quick report of {what}, by {grouping.label}, from Salesforce? Please create a Google Sheet "
                     f"titled \"{title}\": a header row, then one row per {grouping.label} that has any {deals_phrase}, with the "
@@ -222,14 +223,19 @@ class PipelineReport:
             deal name) states no group's figure."""
             sums: dict[str, float] = {}
             shown: dict[str, Any] = {}
+            name = book.sheets[tab].title if tab in book.sheets else str(tab)
             for r in range(book.extent(tab)[0]):
-                label = book.get((tab, r, 0))
+                label, value = book.get((tab, r, 0)), book.get((tab, r, 1))
                 key = "" if label in (None, "") else _key(label)
-                got = amount_in(book.get((tab, r, 1)))
+                got = amount_in(value)
                 if key and (key in by_key or key in groups) and got is not None:
                     sums[key] = sums.get(key, 0.0) + got
                     shown.setdefault(key, label)
-            name = book.sheets[tab].title if tab in book.sheets else str(tab)
+                elif key and _TOTAL_ROW.match(key):  # a total ("Total", "Total: $1.2M"): the overall total, or another figure
+                    said = [Decimal(str(got))] if got is not None else [v for v in amount_list(str(label)) if v >= 1000]
+                    other = [v for v in said if not same(float(v), grand) and v.normalize() not in rounded_total]
+                    if other:
+                        return f"the tab {name!r}, {where}, shows a total of {money(other[0])}, not the report's {money(expected_total)}"
             for key, got in sums.items():
                 if key not in by_key:
                     return f"the tab {name!r}, {where}, lists {str(shown[key])!r}, which has no {deals_phrase}"

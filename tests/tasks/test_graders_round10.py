@@ -301,3 +301,15 @@ def test_a_report_styled_unreadable_is_hidden_in_plain_sight(rollout: Callable[.
     header = {"backgroundColor": {"red": 0.1, "green": 0.2, "blue": 0.5}, "textFormat": {"bold": True, "foregroundColor": white}}
     grade = run(header, rows=1)
     assert _passes(grade), json.dumps(grade)
+
+
+def test_a_wrong_total_on_a_tab_before_the_report_fails(rollout: Callable[..., Rollout]) -> None:
+    """A first tab reading 'Total open pipeline' with another figure, the report after it: the
+    manager reads the wrong total first. The total there, or rounded, is a summary and passes."""
+    def run(figure: str) -> dict[str, Any]:
+        r = rollout(PIPELINE)
+        f = r.facts
+        return r.do(lambda tools: _report(tools, f, [["Summary", ""], ["Total", figure.format(t=f["total"])]], "Summary"))
+
+    assert _fails(run("${t:,.0f}0")), "a tenfold total before the report passed"
+    assert _passes(run("${t:,.2f}"))
