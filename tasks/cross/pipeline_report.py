@@ -16,17 +16,19 @@ Graded on the final state:
   the overall total; a row with nothing in column B whose label is no group of any deal and
   names no other figure is a note ("Source: Salesforce, as of today"); any other row is a
   group that is not in the data. Other tabs of the new
-  spreadsheet are the agent's working space, but a tab in view before the report is read
+  spreadsheet are the agent's working space (text styled unreadable, white on white or too
+  small, shows nothing, as a hidden tab does), but a tab in view before the report is read
   first: its rows naming a group (deals, one or more rows each) must add up in column B to
-  the report's total for that group, or it shows the reader other figures (a decoy); notes
-  naming no group are free. After the report, a list of deals is working space, but another
+  the report's total for that group, and a total there ("Total", "Total: $1.2M") the overall
+  total or a rounding of it, or it shows the reader other figures (a decoy); notes naming no
+  group are free. After the report, a list of deals is working space, but another
   report (a row per group) with other totals is a second answer, a hedge.
-- the total sent stands for the report: a third check passes when both the sheet and the DM
-  do, so either alone (the report put away, hidden or trashed, with the total still sent; the
-  right report with the total hedged) scores 1/3, below the pass line.
 - the DM: everything the agent said, read as the set of amounts it names: exactly the overall
   total (roundings of it, and the groups' totals or sums of them alongside, are fine; any other
   figure, such as the other kind's total, is a hedge).
+- the total sent stands for the report: a third check passes when both the sheet and the DM
+  do, so either alone (the report put away, hidden or trashed, with the total still sent; the
+  right report with the total hedged) scores 1/3, below the pass line.
 """
 
 from __future__ import annotations
