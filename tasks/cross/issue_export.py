@@ -23,7 +23,10 @@ Graded on the final state, each part its own check:
   type names (a type also as Jira takes it: "Sub-task"), and the assignee's display name
   (blank or "Unassigned" when nobody is). The ask says "values as Jira shows them", and Jira
   shows a person by name, so an email in the Assignee column is not what was asked;
-- the reply (weight 2): everything the agent said, read as the set of spreadsheets it links
+- the reply (weight 8: the link is how the export reaches the asker, so the right export with no
+  link, never sent or its message deleted, or with another spreadsheet's beside it, scores
+  7/15, below the pass line; and a link to an export without exactly the issues delivers a
+  wrong export, so it fails with the rows): everything the agent said, read as the set of spreadsheets it links
   (https://docs.google.com/spreadsheets/d/<id>, with or without /u/0, /edit, ?usp=… or #gid=…; a
   Drive link, open?id=<id> or /file/d/<id>; the sheets page's own address, as a browser shows
   it) or names by a bare id: exactly the export, linked at least once, in the place asked. A
@@ -31,7 +34,7 @@ Graded on the final state, each part its own check:
 The export must not edit Jira: any change to an issue, like anything else outside the
 conversation and the new spreadsheet, is collateral damage (an edited or deleted issue takes
 the reward below the pass line on its own). With these weights listing every issue, leaving
-one out or exporting another filter's issues scores at most 4/9, below the pass line.
+one out or exporting another filter's issues scores at most 2/15, below the pass line.
 """
 
 from __future__ import annotations
@@ -492,7 +495,10 @@ class IssueExport:
             else:
                 inside = lambda m: m.channel_id == dm  # noqa: E731
             answer = Answer(place=place, inside=inside, prompt=prompt, judges=judges, asserts=lambda text: any(refs(text)))
-            return answer.check(me.id, ws.start)(db)
+            sent = answer.check(me.id, ws.start)(db)
+            if sent.passed and not (listed := rows_check(db)).passed:  # the link delivers what the export holds
+                return failed(f"the link opens an export that does not list the asked issues: {listed.detail}")
+            return sent
 
         def setup(session: Session) -> None:
             theirs = service_as(session, asker.id)
@@ -612,7 +618,7 @@ class IssueExport:
                 Check(f"one new spreadsheet titled {title!r}", sheet_check),
                 Check(f"it lists exactly the {len(keys)} matching issues, each once", rows_check, weight=5.0),
                 Check(f"its columns {listed} as Jira shows them", columns_check),
-                Check(f"its link sent in {place}, and no other spreadsheet's", reply_check, weight=2.0),
+                Check(f"its link sent in {place}, and no other spreadsheet's", reply_check, weight=8.0),
             ],
             expected=[*(asked_in_thread(channel, me.id, asker.id, question, ws.public, asked_at) if in_thread
                         else answered_in_dm(dm, me.id, asker.id, question, ws.public)),

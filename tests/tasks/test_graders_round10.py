@@ -206,6 +206,13 @@ def _oracle_then_put_away(r: Rollout, kind: str) -> dict[str, Any]:
     return r.do(go)
 
 
+def test_the_export_whose_link_is_deleted_reaches_nobody(rollout: Callable[..., Rollout]) -> None:
+    """The right export made and its link sent, then the message deleted: the asker has no way
+    to open it (0.78 before). The link is the delivery."""
+    grade = _oracle_then_put_away(rollout("cross/issue-export-v1"), "messages")
+    assert _fails(grade), json.dumps(grade)
+
+
 def test_the_case_closed_as_it_is_logged_is_put_away(rollout: Callable[..., Rollout]) -> None:
     """The ticket, the case and the key sent, then the case closed: on the customer's side the
     problem is put away (0.5 before: at the pass line)."""
