@@ -16,8 +16,11 @@ Key field the new ticket's key. Graded on the final state, each part its own che
   is that ticket's key (no other key in its subject or description), left open (weight 3: the
   case is where the two systems meet, the customer's account and the ticket's key, and the only
   record on the customer's side, so a case closed as it is logged, the problem put away there,
-  leaves 2/5, below the pass line);
-- the reply in the DM naming that key and no other ticket key (a list of keys is a hedge).
+  fails with the reply that stands for it);
+- the reply in the DM naming that key and no other ticket key (a list of keys is a hedge)
+  (weight 5: it is how the CSM learns the problem is logged and where, so it stands for the
+  log and passes only with the ticket and the case as asked; the log never sent back, or its
+  message deleted, leaves 4/9, below the pass line).
 A case opened on any other account is another customer's record changed (collateral): the
 right ticket with its case filed on a look-alike account is the wrong record, below the pass
 line as the whole job done for another customer is.
@@ -169,7 +172,12 @@ class LogCustomerIssue:
             answer = Answer(place=f"your DM with {asker.real_name}", inside=lambda m: m.channel_id == dm, prompt=prompt,
                             judges=lambda text: (judge("ticket keys", ticket_keys(text, projects), {ticket.key}),),
                             asserts=lambda text: bool(ticket_keys(text, projects)), beside=notes)
-            return answer.check(me.id, ws.start)(db)
+            sent = answer.check(me.id, ws.start)(db)
+            if sent.passed:  # the key sent back stands for the log: the ticket and its case as asked
+                for part, check in (("ticket", ticket_check), ("case", case_check)):
+                    if not (got := check(db)).passed:
+                        return failed(f"the key sent back stands for a log whose {part} is not as asked: {got.detail}")
+            return sent
 
         def setup(session: Session) -> None:
             theirs = service_as(session, asker.id)
@@ -291,7 +299,7 @@ class LogCustomerIssue:
             checks=[
                 Check(f"one SUP ticket {summary!r}, priority {priority}", ticket_check),
                 Check(f"one case on {customer} carrying the ticket's key, priority {priority}", case_check, weight=3.0),
-                Check("the key sent back in the DM, and only that", reply_check),
+                Check("the key sent back in the DM, and only that", reply_check, weight=5.0),
             ],
             expected=expected,
             oracle=oracle,

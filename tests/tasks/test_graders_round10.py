@@ -213,6 +213,13 @@ def test_the_export_whose_link_is_deleted_reaches_nobody(rollout: Callable[..., 
     assert _fails(grade), json.dumps(grade)
 
 
+def test_the_log_whose_reply_is_deleted_is_not_sent_back(rollout: Callable[..., Rollout]) -> None:
+    """The ticket and the case logged and the key sent, then the message deleted: the CSM never
+    learns it is logged, nor where (0.75 before)."""
+    grade = _oracle_then_put_away(rollout("cross/log-customer-issue-v1"), "messages")
+    assert _fails(grade), json.dumps(grade)
+
+
 def test_the_case_closed_as_it_is_logged_is_put_away(rollout: Callable[..., Rollout]) -> None:
     """The ticket, the case and the key sent, then the case closed: on the customer's side the
     problem is put away (0.5 before: at the pass line)."""
