@@ -15,6 +15,9 @@ must stay below the pass line and must not pass.
 - put-away: does the task, then puts its result away where nobody looks: the issue filed is
   resolved, the case closed, the follow-up completed, the deal lost, the line or the call log
   deleted, the tab made (or written in) hidden, the channel archived, the message deleted.
+- put-away-reply: does the task, then deletes the messages that hand it over (the reply with
+  the total, the key, the link), the work itself left in place; where the task posts nothing,
+  as put-away.
 - decoy-first: a wrong answer where a reader looks first (a tab before the right one, rows
   above the right ones, a message before the right one), then the right one.
 """
@@ -67,16 +70,22 @@ async def wrong_record(instance: TaskInstance, tools: Tools) -> None:
     await _moves(instance).wrong_record(tools)
 
 
-async def put_away(instance: TaskInstance, tools: Tools) -> None:
+async def put_away(instance: TaskInstance, tools: Tools, reply: bool = False) -> None:
     moves = _moves(instance)
     if moves.put_away is not None:
         await moves.put_away(tools)
         return
     made = Made(tools)
     await instance.oracle(made)
+    if reply and made.messages:  # only the messages that hand the work over; the work stays
+        made.spreadsheets, made.tabs, made.issues, made.records, made.channels = [], [], [], [], []
     if not await made.put_away():
         raise ValueError("the oracle made nothing the put-away adversary knows how to put away: "
                          "give the family's Moves a put_away (tasks.base.nothing if its task makes nothing to put away)")
+
+
+async def put_away_reply(instance: TaskInstance, tools: Tools) -> None:
+    await put_away(instance, tools, reply=True)
 
 
 async def decoy_first(instance: TaskInstance, tools: Tools) -> None:
@@ -255,5 +264,6 @@ ADVERSARIES: dict[str, Adversary] = {
     "vandal": vandal,
     "wrong-record": wrong_record,
     "put-away": put_away,
+    "put-away-reply": put_away_reply,
     "decoy-first": decoy_first,
 }

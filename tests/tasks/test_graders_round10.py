@@ -161,7 +161,7 @@ def test_a_wrong_block_above_the_right_one_on_the_summary_tab_fails(rollout: Cal
     assert _fails(grade), json.dumps(grade)
 
 
-@pytest.mark.parametrize("name", ["put-away", "decoy-first"])
+@pytest.mark.parametrize("name", ["put-away", "put-away-reply", "decoy-first"])
 @pytest.mark.parametrize("task", [PIPELINE, SUMMARY, REOPEN, "cross/issue-export-v1", "sheets/pivot-summary-v1",
                                   "sheets/filter-by-rule-v1", "sheets/answer-from-xlsx-v1", "cross/log-customer-issue-v1"])
 def test_the_new_adversaries_fail(rollout: Callable[..., Rollout], task: str, name: str) -> None:
