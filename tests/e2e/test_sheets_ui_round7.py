@@ -484,6 +484,7 @@ def test_filter_rows_by_the_rule(live_server: Any, page: Page, task: Any) -> Non
             go(page, f"{run[0]}:{run[-1]}")
             page.get_by_role("grid").get_by_role("rowheader", name=str(run[0]), exact=True).click(button="right")
             page.get_by_role("menuitem", name="Delete rows").click()
+            settled(page)
             expect(page.get_by_role("alert")).to_have_count(0)
             expect(page).to_have_url(re.compile(r"[?&]cell=A" + str(run[0])))
         assert last_row(page) == len(keep) + 1
