@@ -55,12 +55,14 @@ def test_rows_and_columns_from_the_context_menu_and_a_range_cleared(live_server:
     expect(page.get_by_label("Name box")).to_have_value("B2:C3")
     _cell(page, "B2").click(button="right")
     page.get_by_role("menuitem", name="Insert rows above").click()
+    settled(page)
     assert api_values(live_server, env_id, sid, "Pipeline!A2:A4") == [[], [], [before[1][0]]]
     # A column letter selects the column; Delete columns removes it (the rest move left).
     header = api_values(live_server, env_id, sid, "Pipeline!A1:D1")[0]
     page.get_by_role("grid").get_by_role("columnheader", name="B", exact=True).click(button="right")
     expect(page.get_by_label("Name box")).to_have_value("B:B")
     page.get_by_role("menuitem", name="Delete columns").click()
+    settled(page)
     assert api_values(live_server, env_id, sid, "Pipeline!A1:C1")[0] == [header[0], header[2], header[3]]
     # Delete on a selected range clears it.
     _cell(page, "A4").click()
