@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import bindparam, delete, insert, select
 from sqlalchemy.orm import make_transient_to_detached
 
+from apps.sheets import dimension_properties as props_runs
 from apps.sheets import kept_books
 from apps.sheets.errors import invalid
 from apps.sheets.formulas.engine import SheetInfo
@@ -169,6 +170,8 @@ def update_sheet_properties(self: Any, ss: Spreadsheet, body: dict[str, Any], la
             if value < 0 or (column in ("row_count", "column_count") and value < 1):
                 raise invalid(f"{label}: gridProperties.{field_name} must be positive")
             setattr(tab, column, value)
+            if column in ("row_count", "column_count"):  # rows (columns) cut off take their properties with them
+                _set_runs(tab, column == "row_count", props_runs.clip(_runs(tab, column == "row_count"), value))
     if (every or "hidden" in wanted) and "hidden" in props:
         tab.hidden = bool(props["hidden"])
     if (every or "index" in wanted) and "index" in props:
@@ -206,7 +209,19 @@ def _dimension_range(self: Any, ss: Spreadsheet, body: dict[str, Any], label: st
     return tab, dim == "ROWS", start, end
 
 
-def _shift(self: Any, ss: Spreadsheet, tab: Sheet, rows: bool, start: int, count: int) -> None:
+def _runs(tab: Sheet, rows: bool) -> list[props_runs.Run]:
+    return props_runs.load(tab.row_properties if rows else tab.column_properties)
+
+
+def _set_runs(tab: Sheet, rows: bool, runs: list[props_runs.Run]) -> None:
+    text = props_runs.dump(runs)
+    if text != (tab.row_properties if rows else tab.column_properties):
+        setattr(tab, "row_properties" if rows else "column_properties", text)
+
+
+def _shift(self: Any, ss: Spreadsheet, tab: Sheet, rows: bool, start: int, count: int, inherit_from: int | None = None) -> None:
+    """Rows (columns) inserted (`count` > 0) or deleted at `start`; inserted ones take the
+    properties of index `inherit_from` as it was (None: the defaults)."""
     axis = "row" if rows else "col"
     gone_end = start - count if count < 0 else start
 
@@ -221,6 +236,13 @@ def _shift(self: Any, ss: Spreadsheet, tab: Sheet, rows: bool, start: int, count
         return row
 
     dimension = "ROWS" if rows else "COLUMNS"
+    runs = _runs(tab, rows)
+    if runs:
+        if count > 0:
+            runs = props_runs.insert(runs, start, count, inherit_from)
+        else:
+            runs = props_runs.delete(runs, start, start - count)
+        _set_runs(tab, rows, props_runs.clip(runs, tab.row_count if rows else tab.column_count))
     _move_names_and_merges(self, ss, tab, rows, start, count)
     restructure(self, ss, move, lambda text, own: shift_dimension(text, own, tab.title, dimension, start, count))
 
@@ -270,6 +292,14 @@ def insert_dimension(self: Any, ss: Spreadsheet, body: dict[str, Any], label: st
     limit = tab.row_count if rows else tab.column_count
     if start > limit:
         raise invalid(f"{label}: startIndex {start} is past the end of the sheet ({limit})")
+    before = body.get("inheritFromBefore", False)
+    if not isinstance(before, bool):
+        raise invalid(f"{label}: inheritFromBefore must be true or false")
+    if before and start == 0:
+        raise invalid(f"{label}: inheritFromBefore can't be true when inserting at index 0 (there is nothing before it)")
+    # The new ones take the properties (hidden, size) of the one before them or after them, as
+    # Google's DimensionProperties are extended; none after the last: the defaults.
+    inherit_from = start - 1 if before else (start if start < limit else None)
     if rows:
         tab.row_count += end - start
     else:
@@ -277,7 +307,7 @@ def insert_dimension(self: Any, ss: Spreadsheet, body: dict[str, Any], label: st
     if tab.row_count > MAX_ROWS_TOTAL or tab.column_count > MAX_COLUMNS:
         raise invalid(f"{label}: the sheet would exceed {MAX_ROWS_TOTAL} rows or {MAX_COLUMNS} columns")
     self.db.flush()
-    _shift(self, ss, tab, rows, start, end - start)
+    _shift(self, ss, tab, rows, start, end - start, inherit_from)
     return {}
 
 
@@ -354,6 +384,87 @@ def _range_shift(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str, i
     return {}
 
 
+DIMENSION_FIELDS = ("hiddenByUser", "pixelSize")
+READ_ONLY_FIELDS = {"hiddenByFilter": "it is set by a filter, not by a request",
+                    "developerMetadata": "developer metadata is not supported here",
+                    "dataSourceColumnReference": "there are no data source sheets here"}
+MAX_PIXELS = 10_000
+
+
+def update_dimension_properties(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> dict[str, Any]:
+    """Rows or columns hidden, shown or resized: `properties` (DimensionProperties) written to
+    the `range` (a DimensionRange; a missing end runs to the sheet's edge) for the `fields`
+    named ("hiddenByUser", "pixelSize", "*"); a property not named is left as it is."""
+    if "dataSourceSheetRange" in body:
+        raise invalid(f"{label}: dataSourceSheetRange is not supported: there are no data source sheets here; use range")
+    rng = body.get("range")
+    if not isinstance(rng, dict):
+        raise invalid(f"{label}: range is required: a DimensionRange {{sheetId, dimension, startIndex, endIndex}}")
+    props = body.get("properties")
+    if not isinstance(props, dict):
+        raise invalid(f"{label}: properties is required: a DimensionProperties {{hiddenByUser, pixelSize}}")
+    fields = body.get("fields")
+    if not isinstance(fields, str) or not fields.strip():
+        raise invalid(f"{label}: fields is required: the properties to write, e.g. 'hiddenByUser', 'pixelSize' or '*'")
+    wanted = [f.strip() for f in fields.split(",") if f.strip()]
+    for name in wanted:
+        if name in READ_ONLY_FIELDS:
+            raise invalid(f"{label}: fields names {name!r}, which can't be written: {READ_ONLY_FIELDS[name]}")
+        if name != "*" and name not in DIMENSION_FIELDS:
+            raise invalid(f"{label}: fields names {name!r}, which DimensionProperties does not have; "
+                          f"writable: {', '.join(DIMENSION_FIELDS)} (or '*')")
+    every = "*" in wanted
+    unknown = sorted(set(props) - set(DIMENSION_FIELDS) - set(READ_ONLY_FIELDS))
+    if unknown:
+        raise invalid(f"{label}: properties has {', '.join(map(repr, unknown))}, which DimensionProperties does not have")
+    if not _is_int(rng.get("sheetId", 0) or 0):
+        raise invalid(f"{label}: range.sheetId must be an integer")
+    wanted_id = int(rng.get("sheetId", 0) or 0)
+    tab = next((t for t in self.tabs(ss.id) if t.sheet_id == wanted_id), None)
+    if tab is None:
+        raise invalid(f"{label}: No grid with id: {wanted_id}")
+    dim = rng.get("dimension")
+    if dim not in ("ROWS", "COLUMNS"):
+        raise invalid(f"{label}: range.dimension must be ROWS or COLUMNS")
+    rows = dim == "ROWS"
+    limit = tab.row_count if rows else tab.column_count
+    start, end = rng.get("startIndex", 0), rng.get("endIndex")
+    if not _is_int(start or 0) or (end is not None and not _is_int(end)):
+        raise invalid(f"{label}: range.startIndex and range.endIndex must be integers")
+    start, end = int(start or 0), (limit if end is None else int(end))
+    if start < 0 or end <= start:
+        raise invalid(f"{label}: range.endIndex must be greater than range.startIndex")
+    if end > limit:
+        kind = "rows" if rows else "columns"
+        raise invalid(f"{label}: Range ({tab.title}, {kind} {start + 1} to {end}) exceeds grid limits. "
+                      f"Max {kind}: {limit}")
+    hidden: Any = props_runs.KEEP
+    size: Any = props_runs.KEEP
+    if every or "hiddenByUser" in wanted:
+        value = props.get("hiddenByUser", False)
+        if not isinstance(value, bool):
+            raise invalid(f"{label}: properties.hiddenByUser must be true or false")
+        hidden = value
+    if every or "pixelSize" in wanted:
+        value = props.get("pixelSize")
+        if value is not None and (not _is_int(value) or not 0 <= int(value) <= MAX_PIXELS):
+            raise invalid(f"{label}: properties.pixelSize must be a whole number of pixels, 0 to {MAX_PIXELS}")
+        size = None if value is None else int(value)  # not given with '*': back to the default size
+    _set_runs(tab, rows, props_runs.update(_runs(tab, rows), start, end, hidden, size))
+    self.db.flush()
+    return {}
+
+
+def _is_int(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    if isinstance(value, float):
+        return value.is_integer()
+    return isinstance(value, str) and value.strip().lstrip("-").isdigit()
+
+
 def copy_tab(self: Any, source: Spreadsheet, tab: Sheet, target: Spreadsheet, title: str) -> dict[str, Any]:
     from apps.sheets.requests import new_sheet_id
 
@@ -363,7 +474,8 @@ def copy_tab(self: Any, source: Spreadsheet, tab: Sheet, target: Spreadsheet, ti
     while any(t.title.lower() == name.lower() for t in tabs):
         name, n = f"{title} {n}", n + 1
     new = Sheet(spreadsheet_id=target.id, sheet_id=new_sheet_id(target), title=name, index=len(tabs), row_count=tab.row_count,
-                column_count=tab.column_count, frozen_rows=tab.frozen_rows, frozen_columns=tab.frozen_columns)
+                column_count=tab.column_count, frozen_rows=tab.frozen_rows, frozen_columns=tab.frozen_columns,
+                row_properties=tab.row_properties, column_properties=tab.column_properties)
     self.db.add(new)
     self.forget_tabs(target.id)
     table = Cell.__table__
@@ -394,9 +506,11 @@ HANDLERS: dict[str, Callable[..., dict[str, Any]]] = {
     "deleteDimension": delete_dimension, "appendDimension": append_dimension, "duplicateSheet": duplicate_sheet,
     "insertRange": lambda s, ss, b, lab: _range_shift(s, ss, b, lab, True),
     "deleteRange": lambda s, ss, b, lab: _range_shift(s, ss, b, lab, False),
+    "updateDimensionProperties": update_dimension_properties,
 }
 
 # The kinds that leave their moved book unsaved for the next one (see restructure).
-SHIFTS = frozenset({"insertDimension", "deleteDimension", "insertRange", "deleteRange"})
+# (updateDimensionProperties reads no cells: a moved book waits through it too.)
+SHIFTS = frozenset({"insertDimension", "deleteDimension", "insertRange", "deleteRange", "updateDimensionProperties"})
 
 __all__ = ["HANDLERS", "SHIFTS", "reload", "restructure"]

@@ -50,6 +50,10 @@ class Sheet(Base):
     frozen_columns: Mapped[int] = mapped_column(Integer, default=0)
     hidden: Mapped[bool] = mapped_column(Boolean, default=False)
     tab_color: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    # Rows and columns hidden by the user or given a size (DimensionProperties), as runs in
+    # JSON (apps/sheets/dimension_properties.py); NULL: all shown, at the default size.
+    row_properties: Mapped[str | None] = mapped_column(Text, nullable=True, default=None)
+    column_properties: Mapped[str | None] = mapped_column(Text, nullable=True, default=None)
 
 
 class Cell(Base):

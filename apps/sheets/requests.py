@@ -408,7 +408,7 @@ HANDLERS: dict[str, Callable[..., dict[str, Any]]] = {
     "sortRange": sort_range, "copyPaste": copy_paste, "cutPaste": lambda s, ss, b, lab: copy_paste(s, ss, b, lab, cut=True),
     "addNamedRange": add_named_range, "deleteNamedRange": delete_named_range, "findReplace": find_replace, "addChart": add_chart,
     **dimensions.HANDLERS,
-    **{k: _accepted for k in ("autoResizeDimensions", "updateDimensionProperties", "updateBorders", "setBasicFilter",
+    **{k: _accepted for k in ("autoResizeDimensions", "updateBorders", "setBasicFilter",
                               "clearBasicFilter", "addConditionalFormatRule", "deleteConditionalFormatRule", "setDataValidation")},
 }
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, insert, select
 
+from apps.sheets import dimension_properties as props_runs
 from apps.sheets import requests as kinds
 from apps.sheets.a1 import GridRange
 from apps.sheets.entry import decode, load_json, plain
@@ -150,7 +151,11 @@ def grid_data(self: Any, spreadsheet_id: str, tab: Sheet, grid: GridRange) -> di
                 item["effectiveFormat"] = {**style, **({"numberFormat": shown_format} if shown_format else {})}
             values.append(item)
         row_data.append({"values": values} if values else {})
-    return {"startRow": bounded.r1, "startColumn": bounded.c1, "rowData": row_data}
+    # Every row and column of the range, as Google lists them: its size, and hiddenByUser when hidden.
+    return {"startRow": bounded.r1, "startColumn": bounded.c1, "rowData": row_data,
+            "rowMetadata": props_runs.metadata(props_runs.load(tab.row_properties), bounded.r1, bounded.r2, props_runs.ROW_PIXELS),
+            "columnMetadata": props_runs.metadata(props_runs.load(tab.column_properties), bounded.c1, bounded.c2,
+                                                  props_runs.COLUMN_PIXELS)}
 
 
 @operation("sheets.spreadsheets.get")

@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from apps.sheets import dimension_properties as props_runs
 from apps.sheets.a1 import cell_name, quote_sheet
 from apps.sheets.drive import DriveFileId, FileId, drive_file, uploaded_file
 from apps.sheets.drive_query import EXPORTS, XLSX_MIME, DriveError
@@ -30,6 +31,9 @@ from officegym.core.operations import operation
 
 MAX_XLSX_BYTES = 20 * 1024 * 1024
 MAX_IMPORT_CELLS = 500_000
+# Rows hidden or sized past this one are left out of an exported file (an .xlsx names each such
+# row: a million hidden rows would be a million elements).
+MAX_EXPORTED_ROW_PROPERTIES = 100_000
 NOT_EXPORTABLE = "Export only supports Docs Editors files."
 NO_CONVERSION = "The requested conversion is not supported."
 GOOGLE_SHEET_MIME = "application/vnd.google-apps.spreadsheet"
@@ -111,6 +115,8 @@ class _Tab:
     merges: tuple[tuple[int, int, int, int], ...]  # (start_row, start_col, end_row, end_col), 0-based, ends exclusive
     cells: tuple[tuple[int, int, str | None, str, str | None, str | None, str | None, str | None], ...]
     # (row, col, formula, kind, value, note, number_format, style) as a Cell row holds them
+    row_properties: str | None = None  # hidden and sized rows and columns, as the tab stores them
+    column_properties: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +127,11 @@ class _Read:
 
 
 MAX_REMEMBERED_BYTES = 1024 * 1024  # files up to this size are read once per process
+
+
+def _size(pixels: int | None, default: int) -> int | None:
+    """A row's or column's size as read from a file: None for the default size."""
+    return None if pixels is None or pixels == default else pixels
 
 
 def _read(data: bytes) -> _Read:
@@ -168,7 +179,16 @@ def _read_file(data: bytes) -> _Read:
                 style = {"textFormat": {"bold": True}} if cell.font is not None and cell.font.b else None
                 cells.append((cell.row - 1, cell.column - 1, formula, kind, text, note,
                               dump_json({"type": _format_kind(pattern), "pattern": pattern}) if pattern else None, dump_json(style)))
-        tabs.append(_Tab(ws.title[:100], ws.max_row, ws.max_column, frozen, merges, tuple(cells)))
+        rows_runs = props_runs.runs_of([
+            (index - 1, index, bool(dim.hidden), _size(round(dim.ht / 0.75) if dim.customHeight and dim.ht else None,  # points → pixels
+                                                     props_runs.ROW_PIXELS))
+            for index, dim in ws.row_dimensions.items() if isinstance(index, int) and index >= 1])
+        column_runs = props_runs.runs_of([
+            (dim.min - 1, dim.max, bool(dim.hidden), _size(round(dim.width * 7 + 5) if dim.customWidth and dim.width else None,  # characters → pixels
+                                                           props_runs.COLUMN_PIXELS))
+            for dim in ws.column_dimensions.values() if dim.min and dim.max and 1 <= dim.min <= dim.max])
+        tabs.append(_Tab(ws.title[:100], ws.max_row, ws.max_column, frozen, merges, tuple(cells),
+                         props_runs.dump(rows_runs), props_runs.dump(column_runs)))
     return _Read(workbook.properties.title, tuple(tabs), too_many)
 
 
@@ -207,6 +227,8 @@ def import_xlsx(self: Any, content_base64: Base64 | None = None, title: Title | 
         tab.column_count = max(26, read_tab.max_column)
         if read_tab.frozen:
             tab.frozen_rows, tab.frozen_columns = read_tab.frozen
+        tab.row_properties = props_runs.dump(props_runs.clip(props_runs.load(read_tab.row_properties), tab.row_count))
+        tab.column_properties = props_runs.dump(props_runs.clip(props_runs.load(read_tab.column_properties), tab.column_count))
         for r1, c1, r2, c2 in read_tab.merges:
             self.db.add(Merge(spreadsheet_id=spreadsheet.id, sheet_id=tab.sheet_id, start_row=r1, start_col=c1, end_row=r2, end_col=c2))
         cells.extend((tab.sheet_id, row, col, formula, kind, value, note, number_format, style, None, None)
@@ -268,6 +290,19 @@ def export_xlsx(self: Any, spreadsheet_id: SpreadsheetId) -> dict[str, Any]:
             ws.merge_cells(f"{cell_name(merge.start_row, merge.start_col)}:{cell_name(merge.end_row - 1, merge.end_col - 1)}")
         if tab.frozen_rows or tab.frozen_columns:
             ws.freeze_panes = f"{get_column_letter(tab.frozen_columns + 1)}{tab.frozen_rows + 1}"
+        # Rows and columns hidden or sized: Excel's hidden rows and columns, heights in points
+        # and widths in characters (of 7 pixels, plus 5 of padding).
+        for run in props_runs.clip(props_runs.load(tab.row_properties), min(tab.row_count, MAX_EXPORTED_ROW_PROPERTIES)):
+            for row in range(run.start, run.end):
+                dim = ws.row_dimensions[row + 1]
+                dim.hidden = run.hidden
+                if run.size is not None:
+                    dim.height = run.size * 0.75
+        for run in props_runs.clip(props_runs.load(tab.column_properties), tab.column_count):
+            dim = ws.column_dimensions[get_column_letter(run.start + 1)]
+            dim.min, dim.max, dim.hidden = run.start + 1, run.end, run.hidden
+            # (a width always goes out with a column: without one, the default size's)
+            dim.width = max(0.0, ((run.size if run.size is not None else props_runs.COLUMN_PIXELS) - 5) / 7)
     out = io.BytesIO()
     workbook.save(out)
     data = out.getvalue()

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import false, select, true
+from sqlalchemy import false, or_, select, true
 from sqlalchemy.orm import Session
 
 from apps.sheets import kept_books
@@ -137,23 +137,96 @@ def final(db: Session, spreadsheet_id: str) -> StoredBook:
 class AsShown:
     """A book as a reader sees it: a cell whose style makes its content unreadable (`hides`:
     text the colour of its fill, a font too small to read) shows nothing, as a hidden tab or a
-    trashed spreadsheet does. Reads as the book does otherwise (`get`, `extent`, `sheets`, ...)."""
+    trashed spreadsheet does; and rows and columns hidden by the user are not there at all: the
+    reader sees the row after a hidden one right below the row before it, and a column after a
+    hidden one beside the column before it. So `get`, `extent` and `formulas` read the tab as
+    shown, its hidden rows and columns taken out (with none hidden, as the book has it); a check
+    reading "column B" reads the second column the reader sees. Reads as the book does
+    otherwise (`sheets`, ...)."""
 
-    def __init__(self, stored: StoredBook) -> None:
+    def __init__(self, stored: StoredBook, hidden: dict[int, tuple[list[tuple[int, int]], list[tuple[int, int]]]] | None = None) -> None:
         self.book = stored.book
         self.unreadable = frozenset(key for key, (_, style) in stored.formats.items() if style and hides(style))
+        self.hidden = hidden or {}  # sheetId → (hidden rows, hidden columns), as [start, end) stretches
+        self._shown: dict[int, tuple[list[int], list[int]]] = {}
+        self.formulas = _ShownFormulas(self)
+
+    def shown_lines(self, sheet_id: int) -> tuple[list[int], list[int]] | None:
+        """The rows and the columns of a tab a reader sees, in order (up to the last the book
+        uses), or None when none is hidden."""
+        if sheet_id not in self.hidden:
+            return None
+        found = self._shown.get(sheet_id)
+        if found is None:
+            height, width = self.book.extent(sheet_id)
+            rows, cols = self.hidden[sheet_id]
+            found = self._shown[sheet_id] = ([r for r in range(height) if not any(a <= r < b for a, b in rows)],
+                                             [c for c in range(width) if not any(a <= c < b for a, b in cols)])
+        return found
+
+    def real(self, key: Key) -> Key | None:
+        """The book's cell a reader sees at `key` (None: past what the book uses)."""
+        lines = self.shown_lines(key[0])
+        if lines is None:
+            return key
+        rows, cols = lines
+        if not (0 <= key[1] < len(rows) and 0 <= key[2] < len(cols)):
+            return None
+        return key[0], rows[key[1]], cols[key[2]]
 
     def get(self, key: Key) -> Any:
-        return None if key in self.unreadable else self.book.get(key)
+        at = self.real(key)
+        return None if at is None or at in self.unreadable else self.book.get(at)
+
+    def extent(self, sheet_id: int) -> tuple[int, int]:
+        lines = self.shown_lines(sheet_id)
+        if lines is None:
+            return self.book.extent(sheet_id)
+        # (to the last shown row and column holding anything)
+        row_at = {r: i for i, r in enumerate(lines[0])}
+        col_at = {c: i for i, c in enumerate(lines[1])}
+        height = width = 0
+        for s, r, c in (*self.book.inputs, *self.book.formulas, *self.book.spill):
+            if s == sheet_id and r in row_at and c in col_at:
+                height, width = max(height, row_at[r] + 1), max(width, col_at[c] + 1)
+        return height, width
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.book, name)
 
 
+class _ShownFormulas:
+    """The formulas of a book as shown (`AsShown`): by the cell a reader sees."""
+
+    def __init__(self, shown: AsShown) -> None:
+        self.shown = shown
+
+    def get(self, key: Key, default: Any = None) -> Any:
+        at = self.shown.real(key)
+        return default if at is None else self.shown.book.formulas.get(at, default)
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, tuple) and self.get(key) is not None  # type: ignore[arg-type]
+
+
+def _hidden_lines(db: Session, spreadsheet_id: str) -> dict[int, tuple[list[tuple[int, int]], list[tuple[int, int]]]]:
+    """Each tab's rows and columns hidden by the user: sheetId → (rows, columns), as [start, end) stretches."""
+    from apps.sheets import dimension_properties
+
+    found = {}
+    for sheet_id, rows, cols in db.execute(select(Sheet.sheet_id, Sheet.row_properties, Sheet.column_properties).where(
+            Sheet.spreadsheet_id == spreadsheet_id, or_(Sheet.row_properties.is_not(None), Sheet.column_properties.is_not(None)))):
+        hidden = (dimension_properties.hidden(dimension_properties.load(rows)), dimension_properties.hidden(dimension_properties.load(cols)))
+        if hidden[0] or hidden[1]:
+            found[sheet_id] = hidden
+    return found
+
+
 def as_shown(stored: StoredBook) -> Any:
-    """The book a check reads as its reader sees it (`AsShown`); the book itself when no cell hides."""
-    shown_book = AsShown(stored)
-    return shown_book if shown_book.unreadable else stored.book
+    """The book a check reads as its reader sees it (`AsShown`); the book itself when no cell,
+    row or column hides."""
+    shown_book = AsShown(stored, _hidden_lines(stored.db, stored.spreadsheet_id))
+    return shown_book if shown_book.unreadable or shown_book.hidden else stored.book
 
 
 def same(got: Any, want: Any) -> bool:

@@ -1,0 +1,75 @@
+"""Graders read a spreadsheet as its reader sees it, hidden rows and columns taken out
+(tasks/sheets/_common.py `as_shown`): cross/pipeline-report-v1's manager opens the report and
+sees the column after a hidden one right beside the labels, and never sees a hidden row.
+
+Both ways: a correct report with a helper column (or a stray row) hidden passes, since what
+the manager sees is right; the right figures hidden behind wrong ones shown, or a group's row
+hidden, fail, since what the manager sees is wrong or missing. Before, the grader read the
+cells as stored and decided the other way in all four."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from rollouts import Rollout
+
+from officegym.validate import McpTools
+
+TASK = "cross/pipeline-report-v1"
+
+
+def _lines(facts: dict[str, Any]) -> list[tuple[str, float]]:
+    return sorted(facts["totals"].items())
+
+
+def _report(facts: dict[str, Any], rows: list[list[Any]], hide: list[dict[str, Any]]) -> Callable[[McpTools], Any]:
+    async def make(tools: McpTools) -> None:
+        sid = (await tools.call("create_spreadsheet", title=facts["title"]))["spreadsheetId"]
+        first = (await tools.call("list_sheets", spreadsheet_id=sid))[0]
+        width = max(len(r) for r in rows)
+        await tools.call("update_cells", spreadsheet_id=sid, sheet=first, range=f"A1:{'ABCDE'[width - 1]}{len(rows)}", data=rows)
+        await tools.call("batch_update", spreadsheet_id=sid, requests=[
+            {"updateDimensionProperties": {"range": {"sheetId": 0, **where}, "properties": {"hiddenByUser": True},
+                                           "fields": "hiddenByUser"}} for where in hide])
+        await tools.call("slack_post_message", channel_id=facts["dm"], text=f"Done: ${facts['total']:,.2f} in all")
+
+    return make
+
+
+def _column(index: int) -> dict[str, Any]:
+    return {"dimension": "COLUMNS", "startIndex": index, "endIndex": index + 1}
+
+
+def _row(index: int) -> dict[str, Any]:
+    return {"dimension": "ROWS", "startIndex": index, "endIndex": index + 1}
+
+
+def test_a_hidden_helper_column_between_the_labels_and_the_totals_passes(rollout: Callable[..., Rollout]) -> None:
+    r = rollout(TASK, variant=1)
+    f = r.facts
+    rows = [["Group", "Working", "Amount"], *[[label, total * 7 + 3, total] for label, total in _lines(f)]]
+    grade = r.do(_report(f, rows, [_column(1)]))
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
+
+
+def test_the_right_totals_hidden_behind_wrong_ones_shown_fail(rollout: Callable[..., Rollout]) -> None:
+    r = rollout(TASK, variant=1)
+    f = r.facts
+    rows = [["Group", "Amount", "Amount"], *[[label, total, round(total * 1.1, 2)] for label, total in _lines(f)]]
+    grade = r.do(_report(f, rows, [_column(1)]))
+    assert not grade["passed"], json.dumps(grade)
+
+
+def test_a_wrong_total_row_hidden_passes_and_a_groups_row_hidden_fails(rollout: Callable[..., Rollout]) -> None:
+    r = rollout(TASK, variant=2)
+    f = r.facts
+    lines = [["Group", "Amount"], *[list(line) for line in _lines(f)]]
+    stray = len(lines)  # the row after the groups
+    grade = r.do(_report(f, [*lines, ["Total", f["total"] + 1000]], [_row(stray)]))
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
+
+    r = rollout(TASK, variant=2)
+    grade = r.do(_report(r.facts, lines, [_row(2)]))  # the second group's row
+    assert not grade["passed"], json.dumps(grade)
