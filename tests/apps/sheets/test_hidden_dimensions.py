@@ -20,6 +20,8 @@ import pytest
 from google.auth.credentials import AnonymousCredentials
 from googleapiclient.discovery import build
 from googleapiclient.errors import HttpError
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from openpyxl import Workbook, load_workbook
 
 from officegym.core.env_store import Env
@@ -247,3 +249,42 @@ def test_rows_cut_off_by_a_smaller_grid_take_their_properties_with_them(made: tu
 
     api.batchUpdate(spreadsheetId=sid, body={"requests": [hide(0, "ROWS", 900, 1000), resize(950), resize(1000)]}).execute()
     assert hidden_of(api, sid)[0] == list(range(900, 950))  # the rows made again are new ones: shown
+
+
+@given(st.lists(st.tuples(st.sampled_from(["update", "insert", "delete", "clip"]), st.integers(0, 30), st.integers(1, 8),
+                          st.sampled_from([True, False, None]), st.sampled_from([None, 30, 50, "keep"]), st.booleans()), max_size=25))
+@settings(max_examples=300, deadline=None)
+def test_the_runs_behave_as_one_entry_per_row(steps: list[tuple[Any, ...]]) -> None:
+    """The stored runs (apps/sheets/dimension_properties.py) against the plain model: a list
+    holding each row's (hidden, size), changed one row at a time."""
+    from apps.sheets import dimension_properties as dp
+
+    length = 40
+    plain: list[tuple[bool, int | None]] = [dp.DEFAULT] * length
+    runs: list[Any] = []
+    for kind, start, count, hidden, size, before in steps:
+        start = min(start, length - 1)
+        end = min(start + count, length)
+        if kind == "update":
+            h = dp.KEEP if hidden is None else hidden
+            s = dp.KEEP if size == "keep" else size
+            runs = dp.update(runs, start, end, h, s)
+            for i in range(start, end):
+                plain[i] = (plain[i][0] if h is dp.KEEP else h, plain[i][1] if s is dp.KEEP else s)
+        elif kind == "insert":
+            source = (start - 1 if before and start > 0 else start) if start < length or before else None
+            inherited = plain[source] if source is not None else dp.DEFAULT
+            runs = dp.insert(runs, start, count, source)
+            plain[start:start] = [inherited] * count
+            length += count
+        elif kind == "delete" and end - start < length:
+            runs = dp.delete(runs, start, end)
+            del plain[start:end]
+            length -= end - start
+        elif kind == "clip" and start > 0:
+            runs = dp.clip(runs, start)
+            plain = plain[:start] + [dp.DEFAULT] * (length - start)
+        assert [dp.at(runs, i) for i in range(length)] == plain
+        assert dp.load(dp.dump(runs)) == dp.runs_of([tuple(r) for r in runs])
+        shown = dp.metadata(runs, 0, length, 21)
+        assert [(m.get("hiddenByUser", False), m["pixelSize"]) for m in shown] == [(h, s or 21) for h, s in plain]
