@@ -73,3 +73,38 @@ def test_a_wrong_total_row_hidden_passes_and_a_groups_row_hidden_fails(rollout: 
     r = rollout(TASK, variant=2)
     grade = r.do(_report(r.facts, lines, [_row(2)]))  # the second group's row
     assert not grade["passed"], json.dumps(grade)
+
+
+def test_a_check_reads_cells_formulas_and_extent_as_shown(gym: Any) -> None:
+    """What `as_shown` hands a check: the cell a reader sees at each place (hidden rows and
+    columns taken out), its formula there, and the tab's extent as shown."""
+    from apps.sheets.service import SheetsService
+    from tasks.sheets._common import as_shown, final
+
+    env = gym.create()
+    try:
+        def run(operation: Callable[[SheetsService], Any]) -> Any:
+            with gym.store.session(env) as db:
+                return operation(SheetsService(db))
+
+        sid = run(lambda s: s.spreadsheets_create({"title": "Shown"}))["spreadsheetId"]
+        run(lambda s: s.values_update(sid, "Sheet1!A1:D4", [["a", "hidden", "=A1&\"!\"", "x"], ["b", "h", "=A2&\"!\"", "y"],
+                                                           ["gone", "gone", "gone", "gone"], ["c", "h", "=A4&\"!\"", ""]], "USER_ENTERED"))
+        with gym.store.session(env) as db:
+            plain = as_shown(final(db, sid))
+            assert plain.get((0, 0, 1)) == "hidden" and plain.extent(0) == (4, 4)  # nothing hidden: the book itself
+        run(lambda s: s.spreadsheets_batch_update(sid, [
+            {"updateDimensionProperties": {"range": {"sheetId": 0, "dimension": "COLUMNS", "startIndex": 1, "endIndex": 2},
+                                           "properties": {"hiddenByUser": True}, "fields": "hiddenByUser"}},
+            {"updateDimensionProperties": {"range": {"sheetId": 0, "dimension": "ROWS", "startIndex": 2, "endIndex": 3},
+                                           "properties": {"hiddenByUser": True}, "fields": "hiddenByUser"}},
+            {"updateDimensionProperties": {"range": {"sheetId": 0, "dimension": "COLUMNS", "startIndex": 3, "endIndex": 4},
+                                           "properties": {"hiddenByUser": True}, "fields": "*"}}]))
+        with gym.store.session(env) as db:
+            book = as_shown(final(db, sid))
+            assert [[book.get((0, r, c)) for c in range(3)] for r in range(4)] == [["a", "a!", None], ["b", "b!", None],
+                                                                                  ["c", "c!", None], [None, None, None]]
+            assert book.extent(0) == (3, 2)
+            assert book.formulas.get((0, 2, 1)) == '=A4&"!"' and book.formulas.get((0, 0, 0)) is None and (0, 1, 1) in book.formulas
+    finally:
+        gym.delete(env.id)
