@@ -292,7 +292,7 @@ def insert_dimension(self: Any, ss: Spreadsheet, body: dict[str, Any], label: st
     limit = tab.row_count if rows else tab.column_count
     if start > limit:
         raise invalid(f"{label}: startIndex {start} is past the end of the sheet ({limit})")
-    before = body.get("inheritFromBefore", False)
+    before = body.get("inheritFromBefore") or False
     if not isinstance(before, bool):
         raise invalid(f"{label}: inheritFromBefore must be true or false")
     if before and start == 0:
