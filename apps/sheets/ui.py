@@ -34,7 +34,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 from sqlalchemy import func, or_, select
 
-from apps.sheets import ui_actions
+from apps.sheets import dimension_properties, ui_actions
 from apps.sheets.a1 import A1Error, GridRange, cell_name, column_letter, parse_area, quote_sheet
 from apps.sheets.drive import uploaded_file
 from apps.sheets.entry import decode, load_json
@@ -76,11 +76,20 @@ def render_index(request: Request, env: Env, error: str = "", status: int = 200)
                                                              "error": error}, status_code=status)
 
 
+def _hidden(stored: str | None) -> Any:
+    """Whether a row (column) is hidden by the user, from the tab's stored properties."""
+    stretches = dimension_properties.hidden(dimension_properties.load(stored))
+    return lambda index: any(start <= index < end for start, end in stretches)
+
+
 def _grid(service: SheetsService, spreadsheet_id: str, tab: Any, top: int, left: int) -> dict[str, Any]:
     frozen = min(tab.frozen_rows or 0, top)  # frozen header rows stay on top of a scrolled window,
     frozen_cols = min(tab.frozen_columns or 0, left)  # and frozen columns at its left
-    rows = [*range(frozen), *range(max(top, frozen), min(top + SHOWN_ROWS, tab.row_count))]
-    cols = [*range(frozen_cols), *range(max(left, frozen_cols), min(left + SHOWN_COLS, tab.column_count))]
+    # Hidden rows and columns (hiddenByUser) are not drawn; the one after a hidden stretch says so
+    # in its header, where Google draws the arrows that show them again.
+    row_hidden, col_hidden = _hidden(tab.row_properties), _hidden(tab.column_properties)
+    rows = [r for r in (*range(frozen), *range(max(top, frozen), min(top + SHOWN_ROWS, tab.row_count))) if not row_hidden(r)]
+    cols = [c for c in (*range(frozen_cols), *range(max(left, frozen_cols), min(left + SHOWN_COLS, tab.column_count))) if not col_hidden(c)]
     found = service.db.execute(select(Cell.row, Cell.col, Cell.formula, Cell.kind, Cell.value, Cell.note, Cell.number_format, Cell.style).where(
         Cell.spreadsheet_id == spreadsheet_id, Cell.sheet_id == tab.sheet_id, or_(Cell.row < frozen, (Cell.row >= top) & (Cell.row < top + SHOWN_ROWS)),
         or_(Cell.col < frozen_cols, (Cell.col >= left) & (Cell.col < left + SHOWN_COLS)))).all()
@@ -102,6 +111,10 @@ def _grid(service: SheetsService, spreadsheet_id: str, tab: Any, top: int, left:
         spans[(m.start_row, m.start_col)] = (m.end_row - m.start_row, m.end_col - m.start_col)
         hidden |= {(r, c) for r in range(m.start_row, m.end_row) for c in range(m.start_col, m.end_col)} - {(m.start_row, m.start_col)}
     return {"rows": rows, "frozen": frozen, "frozen_cols": frozen_cols, "cols": [(c, column_letter(c)) for c in cols], "cells": cells,
+            "after_hidden_rows": {r for r in rows if r > 0 and row_hidden(r - 1)}, "after_hidden_cols": {c for c in cols if c > 0 and col_hidden(c - 1)},
+            # the hidden ones in and around the window, which the arrow keys step over
+            "hidden_rows": [r for r in range(max(0, top - 1), min(top + SHOWN_ROWS + 1, tab.row_count)) if row_hidden(r)],
+            "hidden_cols": [c for c in range(max(0, left - 1), min(left + SHOWN_COLS + 1, tab.column_count)) if col_hidden(c)],
             "hidden": hidden, "spans": spans}
 
 
@@ -115,12 +128,13 @@ def _grid_body(grid: dict[str, Any], sel: tuple[int, int, int, int], at: tuple[i
     aria-selected and the tab stop; looks are classes."""
     r1, c1, r2, c2 = sel
     cols, cells, hidden, spans = grid["cols"], grid["cells"], grid["hidden"], grid["spans"]
-    frozen, frozen_cols = grid["frozen"], grid["frozen_cols"]
+    frozen, frozen_cols, after_hidden = grid["frozen"], grid["frozen_cols"], grid["after_hidden_rows"]
     edge = [" frozen-col" if c < frozen_cols else " after-frozen-col" if frozen_cols and c == left else "" for c, _ in cols]
     out: list[str] = []
     for r in grid["rows"]:
         kind = ' class="frozen"' if r < frozen else ' class="after-frozen"' if frozen and r == top else ""
-        out.append(f'<tr role="row" aria-rowindex="{r + 2}"{kind}><th scope="row" role="rowheader" class="rowhead" data-row="{r}">{r + 1}</th>')
+        mark = ' after-hidden" title="Hidden rows above: select across them and choose Unhide rows' if r in after_hidden else ""
+        out.append(f'<tr role="row" aria-rowindex="{r + 2}"{kind}><th scope="row" role="rowheader" class="rowhead{mark}" data-row="{r}">{r + 1}</th>')
         row_in = r1 <= r < r2
         for i, (c, letter) in enumerate(cols):
             if (r, c) in hidden:

@@ -48,7 +48,10 @@ NUMBER_FORMATS = {
 }
 # View ▸ Freeze: no rows, 1 or 2 rows, up to the selected row (columns the same).
 FREEZES = {f"freeze_{what}_{n}": (what, n) for what in ("rows", "columns") for n in ("0", "1", "2", "current")}
-ACTIONS += (*NUMBER_FORMATS, "sort_sheet_asc", "sort_sheet_desc", *FREEZES)
+# Hide or unhide the rows (columns) the selection spans, as the row and column header menus do;
+# unhiding a selection that spans hidden ones (B:D around a hidden C) shows them again.
+HIDES = {"hide_rows": ("ROWS", True), "hide_columns": ("COLUMNS", True), "unhide_rows": ("ROWS", False), "unhide_columns": ("COLUMNS", False)}
+ACTIONS += (*NUMBER_FORMATS, "sort_sheet_asc", "sort_sheet_desc", *FREEZES, *HIDES)
 
 
 class UiRefusal(ValueError):
@@ -142,6 +145,11 @@ def _request(action: str, tab: Any, selection: GridRange, bold_now: bool) -> dic
         count = (selection.r1 + 1 if what == "rows" else selection.c1 + 1) if n == "current" else int(n)
         field = "frozenRowCount" if what == "rows" else "frozenColumnCount"
         return {"updateSheetProperties": {"properties": {"sheetId": tab.sheet_id, "gridProperties": {field: count}}, "fields": f"gridProperties.{field}"}}
+    if action in HIDES:
+        dimension, hide = HIDES[action]
+        start, end = _span(selection, tab, dimension == "ROWS")
+        return {"updateDimensionProperties": {"range": {"sheetId": tab.sheet_id, "dimension": dimension, "startIndex": start, "endIndex": end},
+                                              "properties": {"hiddenByUser": hide}, "fields": "hiddenByUser"}}
     if action == "bold":
         return {"repeatCell": {"range": _json(tab, selection), "cell": {"userEnteredFormat": {"textFormat": {"bold": not bold_now}}},
                                "fields": "userEnteredFormat.textFormat.bold"}}
