@@ -105,3 +105,27 @@ def test_a_window_of_the_grid_is_light_and_its_view_comes_alone(live_server: Any
     refused = httpx.post(f"{base}/d/{sid}/cells", data={"sheet": "0", "cell": "A1:", "content": "x"},
                          headers={"X-Sheets-View": "1", "Origin": live_server.base_url}, timeout=10)
     assert refused.status_code == 400 and 'role="alert"' in refused.text and "<script" not in refused.text
+
+
+def test_an_edit_on_its_way_is_not_cut_off_by_the_next_action(live_server: Any, env_id: str, page: Page) -> None:
+    """A click that comes while an edit is still on its way (here held back before it reaches the
+    server) waits for it: the edit lands, then the click acts. Cutting the edit off lost it."""
+    open_sheet(page, live_server, env_id, FORECAST)
+    sid = page.url.split("/d/")[1].split("?")[0]
+    before = api_values(live_server, env_id, sid, "Pipeline!B5")
+    held: list[Any] = []
+    page.route(re.compile(r"/cells$"), lambda route: held.append(route))
+    cell(page, "B5").click()
+    page.get_by_label("Formula bar").fill("written before the tab changed")
+    page.get_by_label("Formula bar").press("Enter")
+    while not held:
+        page.wait_for_timeout(10)
+    # A click by where the link is, as an agent working from screenshots clicks (the link reads
+    # as disabled while the view is busy, which stops a click by role, not a click by position).
+    box = page.get_by_role("navigation", name="Sheets").get_by_role("link", name="Summary", exact=True).bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    assert api_values(live_server, env_id, sid, "Pipeline!B5") == before, "the edit is still held back"
+    held[0].continue_()
+    expect(page.get_by_role("grid", name="Summary")).to_be_visible()
+    settled(page)
+    assert api_values(live_server, env_id, sid, "Pipeline!B5") == [["written before the tab changed"]]

@@ -21,7 +21,8 @@ SELECTED = re.compile(r"\bin-sel\b")
 def graded(live_server: Any, env_id: str) -> dict[str, Any]:
     """The env grades 1.0 with no collateral, and every write in its trajectory came from the UI."""
     grade = live_server.gym.grade(env_id)
-    assert grade["reward"] == 1.0 and grade["passed"] and grade["collateral"] == [], grade
+    failing = [(c["name"], c["detail"]) for c in grade["checks"] if not c["passed"]]  # (in full: pytest shortens a long repr)
+    assert grade["reward"] == 1.0 and grade["passed"] and grade["collateral"] == [], (grade["reward"], failing, grade["collateral"])
     only_ui_writes(live_server, env_id)
     return grade
 
