@@ -9,7 +9,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_sheets_ui_round6 import dm_reply, enter, graded, only_ui_writes
+from tests.e2e.test_sheets_ui_round6 import blank_spreadsheet, dm_reply, enter, graded, only_ui_writes
 
 STATUS = {"open": "Open", "won": "Closed Won"}
 CLOSE = {"open": "All Time", "won": "Current CY"}
@@ -36,12 +36,7 @@ def test_a_pipeline_report_built_in_the_browser(live_server: Any, page: Page) ->
                 for row in page.get_by_role("table").locator("tbody tr").all()]
         total = page.get_by_role("table").locator("tfoot td").nth(1).inner_text()
 
-        page.goto(f"{live_server.env_url(env.id, 'sheets')}/")
-        page.get_by_role("button", name="Blank spreadsheet").click()
-        name = page.get_by_label("Rename spreadsheet")
-        name.fill(title)
-        name.press("Enter")
-        expect(page.get_by_label("Rename spreadsheet")).to_have_value(title)
+        blank_spreadsheet(page, live_server, env.id, title)
         enter(page, "A1", heading)
         enter(page, "B1", "Total")
         for i, (group, amount) in enumerate(rows, start=2):

@@ -10,7 +10,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_sheets_ui_round6 import dm_question, dm_reply, enter, graded
+from tests.e2e.test_sheets_ui_round6 import blank_spreadsheet, dm_question, dm_reply, enter, graded
 
 
 def test_an_issue_export_built_in_the_browser(live_server: Any, page: Page) -> None:
@@ -34,12 +34,7 @@ def test_an_issue_export_built_in_the_browser(live_server: Any, page: Page) -> N
         heads = [h.inner_text() for h in table.locator("thead th").all()]
         found = [dict(zip(heads, (c.inner_text() for c in row.locator("td").all()), strict=True)) for row in table.locator("tbody tr").all()]
 
-        page.goto(f"{live_server.env_url(env.id, 'sheets')}/")
-        page.get_by_role("button", name="Blank spreadsheet").click()
-        name = page.get_by_label("Rename spreadsheet")
-        name.fill(title)
-        name.press("Enter")
-        expect(page.get_by_label("Rename spreadsheet")).to_have_value(title)
+        blank_spreadsheet(page, live_server, env.id, title)
         address = page.url
         for c, column in enumerate(columns):
             enter(page, f"{'ABCDE'[c]}1", column)
