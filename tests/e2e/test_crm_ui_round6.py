@@ -241,7 +241,8 @@ def test_push_stale_deals_one_by_one(page: Page, live_server: Any) -> None:
         facts = env.task.facts
         stages = ", ".join(f"'{s}'" for s in facts["stages"])
         stale = soql(live_server, env.id, f"SELECT Id FROM Opportunity WHERE IsClosed = false AND StageName IN ({stages}) "
-                                          f"AND CloseDate >= TODAY AND CloseDate <= NEXT_N_DAYS:{facts['days']}")
+                                          f"AND CloseDate >= TODAY AND CloseDate <= NEXT_N_DAYS:{facts['days']}"
+                                          + (f" AND OwnerId = '{facts['owner']}'" if facts["owner"] else ""))
         assert len(stale) == facts["deals"]
         for deal in stale:
             page.goto(f"{live_server.base_url}/envs/{env.id}/crm/r/{deal['Id']}/edit")
