@@ -64,12 +64,12 @@ def test_close_case_resolution_in_other_words_passes_and_a_stuffed_one_fails(rol
 
 # -- a second figure beside the right one ---------------------------------------------------
 def test_pipeline_total_hedged_with_bare_numbers_fails_and_a_rounding_beside_it_passes(rollout: Callable[..., Rollout]) -> None:
-    r = rollout("crm/pipeline-question-v1")
+    r = rollout("crm/pipeline-question-v1", where=lambda f: f["total"] >= 1_000_000)  # "$1.35M" is a rounding of it
     total, asker = r.facts["total"], r.facts["asker"]
     r.call("slack_post_message", channel_id=asker, text=f"${total:,.0f}, or possibly {total * 1.1:.0f} or {total * 0.9:.0f}")
     assert r.fails() and "not the answer" in r.grade()["checks"][0]["detail"]
 
-    clean = rollout("crm/pipeline-question-v1")
+    clean = rollout("crm/pipeline-question-v1", where=lambda f: f["total"] == total)
     clean.call("slack_post_message", channel_id=asker, text=f"About ${total / 1e6:.2f}M — ${total:,.2f} exactly, across 3 deals (Q3 2026).")
     assert clean.passes(), json.dumps(clean.grade())
 
@@ -134,9 +134,9 @@ def test_convert_lead_opportunity_name_typed_with_a_hyphen_is_the_same_name(roll
 def test_pipeline_question_through_the_official_toolsets_passes(rollout: Callable[..., Rollout]) -> None:
     """Both official servers: the Salesforce CLI's raw SOQL for the total, Slack's own server to
     answer the person by user id, the amount written in thousands."""
-    r = rollout("crm/pipeline-question-v1", toolset="official")
+    r = rollout("crm/pipeline-question-v1", toolset="official", where=lambda f: f["rep"] is not None)
     (user,) = r.call("run_soql_query", query=f"SELECT Id FROM User WHERE Id = '{r.facts['rep']}'")["records"]
-    condition = "IsClosed = false" if r.facts["kind"] == "open" else "IsWon = true AND CloseDate = THIS_QUARTER"
+    condition = r.facts["condition"]
     (total,) = r.call("run_soql_query", query=f"SELECT SUM(Amount) total FROM Opportunity WHERE OwnerId = '{user['Id']}' AND {condition}")["records"]
     r.call("slack_send_message", channel_id=r.facts["asker"], text=f"{total['total'] / 1000:g}k in total")
     assert r.passes(), json.dumps(r.grade())
