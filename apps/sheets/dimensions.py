@@ -11,7 +11,7 @@ from sqlalchemy import bindparam, delete, insert, select
 from sqlalchemy.orm import make_transient_to_detached
 
 from apps.sheets import dimension_properties as props_runs
-from apps.sheets import kept_books
+from apps.sheets import kept_books, tab_rules
 from apps.sheets.errors import invalid
 from apps.sheets.formulas.engine import SheetInfo
 from apps.sheets.models import Cell, Merge, NamedRange, Sheet, Spreadsheet
@@ -172,6 +172,7 @@ def update_sheet_properties(self: Any, ss: Spreadsheet, body: dict[str, Any], la
             setattr(tab, column, value)
             if column in ("row_count", "column_count"):  # rows (columns) cut off take their properties with them
                 _set_runs(tab, column == "row_count", props_runs.clip(_runs(tab, column == "row_count"), value))
+                tab_rules.clip(tab, column == "row_count", value)
     if (every or "hidden" in wanted) and "hidden" in props:
         tab.hidden = bool(props["hidden"])
     if (every or "index" in wanted) and "index" in props:
@@ -243,6 +244,7 @@ def _shift(self: Any, ss: Spreadsheet, tab: Sheet, rows: bool, start: int, count
         else:
             runs = props_runs.delete(runs, start, start - count)
         _set_runs(tab, rows, props_runs.clip(runs, tab.row_count if rows else tab.column_count))
+    tab_rules.shift(tab, rows, start, count)  # the filter, conditional formats and validation rules move too
     _move_names_and_merges(self, ss, tab, rows, start, count)
     restructure(self, ss, move, lambda text, own: shift_dimension(text, own, tab.title, dimension, start, count))
 
@@ -379,6 +381,8 @@ def _range_shift(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str, i
     band = (grid.c1, grid.c2) if rows else (grid.r1, grid.r2)
     dimension = "ROWS" if rows else "COLUMNS"
     count = size if inserting else -size
+    tab_rules.shift(tab, rows, start, count, band)
+    tab_rules.clip(tab, rows, tab.row_count if rows else tab.column_count)  # (pushed past the edge: gone, as the cells are)
     _move_names_and_merges(self, ss, tab, rows, start, count, band)
     restructure(self, ss, move, lambda text, own: shift_dimension(text, own, tab.title, dimension, start, count, band))
     return {}
@@ -475,7 +479,9 @@ def copy_tab(self: Any, source: Spreadsheet, tab: Sheet, target: Spreadsheet, ti
         name, n = f"{title} {n}", n + 1
     new = Sheet(spreadsheet_id=target.id, sheet_id=new_sheet_id(target), title=name, index=len(tabs), row_count=tab.row_count,
                 column_count=tab.column_count, frozen_rows=tab.frozen_rows, frozen_columns=tab.frozen_columns,
-                row_properties=tab.row_properties, column_properties=tab.column_properties)
+                row_properties=tab.row_properties, column_properties=tab.column_properties,
+                # the filter, conditional formats and validation rules go with the tab, as Google copies them
+                basic_filter=tab.basic_filter, conditional_formats=tab.conditional_formats, data_validation=tab.data_validation)
     self.db.add(new)
     self.forget_tabs(target.id)
     table = Cell.__table__

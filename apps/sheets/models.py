@@ -54,6 +54,11 @@ class Sheet(Base):
     # JSON (apps/sheets/dimension_properties.py); NULL: all shown, at the default size.
     row_properties: Mapped[str | None] = mapped_column(Text, nullable=True, default=None)
     column_properties: Mapped[str | None] = mapped_column(Text, nullable=True, default=None)
+    # The tab's basic filter, its conditional format rules and its data validation rules, as
+    # JSON (apps/sheets/filters.py, conditional_formats.py, validation.py); NULL: none.
+    basic_filter: Mapped[str | None] = mapped_column(Text, nullable=True, default=None)
+    conditional_formats: Mapped[str | None] = mapped_column(Text, nullable=True, default=None)
+    data_validation: Mapped[str | None] = mapped_column(Text, nullable=True, default=None)
 
 
 class Cell(Base):

@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
-from apps.sheets import dimensions
+from apps.sheets import auto_resize, borders, conditional_formats, dimensions, filters, validation
 from apps.sheets.a1 import GridRange
 from apps.sheets.entry import Entered, dump_json, enter, load_json, typed_formula
 from apps.sheets.errors import invalid
@@ -64,7 +64,12 @@ def grid_of(self: Any, spreadsheet: Spreadsheet, obj: Any, label: str) -> tuple[
     """A GridRange JSON object as (tab, rectangle); a missing end is the sheet's edge."""
     if not isinstance(obj, dict):
         raise invalid(f"{label}: range must be a GridRange object {{sheetId, startRowIndex, endRowIndex, startColumnIndex, endColumnIndex}}")
-    tab = self.tab(spreadsheet.id, sheet_id=int(obj.get("sheetId", 0) or 0))
+    wanted = obj.get("sheetId", 0) or 0
+    if isinstance(wanted, bool) or not isinstance(wanted, (int, str)) or not str(wanted).strip().lstrip("-").isdigit():
+        raise invalid(f"{label}: range.sheetId must be an integer")
+    tab = next((t for t in self.tabs(spreadsheet.id) if t.sheet_id == int(wanted)), None)
+    if tab is None:
+        raise invalid(f"{label}: No grid with id: {int(wanted)}")
     try:
         r1, c1 = int(obj.get("startRowIndex", 0) or 0), int(obj.get("startColumnIndex", 0) or 0)
         r2 = int(obj["endRowIndex"]) if obj.get("endRowIndex") is not None else tab.row_count
@@ -398,18 +403,18 @@ def add_chart(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> d
     return {"addChart": {"chart": {"chartId": chart_id, "spec": spec, "position": chart.get("position")}}}
 
 
-def _accepted(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> dict[str, Any]:
-    """Kinds that change only presentation we do not model (column widths, borders, filters)."""
-    return {}
-
-
 HANDLERS: dict[str, Callable[..., dict[str, Any]]] = {
     "repeatCell": repeat_cell, "updateCells": update_cells, "mergeCells": merge_cells, "unmergeCells": unmerge_cells,
     "sortRange": sort_range, "copyPaste": copy_paste, "cutPaste": lambda s, ss, b, lab: copy_paste(s, ss, b, lab, cut=True),
     "addNamedRange": add_named_range, "deleteNamedRange": delete_named_range, "findReplace": find_replace, "addChart": add_chart,
     **dimensions.HANDLERS,
-    **{k: _accepted for k in ("autoResizeDimensions", "updateBorders", "setBasicFilter",
-                              "clearBasicFilter", "addConditionalFormatRule", "deleteConditionalFormatRule", "setDataValidation")},
+    # presentation: each kept and shown by spreadsheets.get (their own modules)
+    "setBasicFilter": filters.set_basic_filter, "clearBasicFilter": filters.clear_basic_filter,
+    **dict.fromkeys(("addFilterView", "updateFilterView", "deleteFilterView", "duplicateFilterView"), filters.filter_views_refused),
+    "setDataValidation": validation.set_data_validation,
+    "addConditionalFormatRule": conditional_formats.add_rule, "updateConditionalFormatRule": conditional_formats.update_rule,
+    "deleteConditionalFormatRule": conditional_formats.delete_rule,
+    "updateBorders": borders.update_borders, "autoResizeDimensions": auto_resize.auto_resize,
 }
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, insert, select
 
+from apps.sheets import conditional_formats, filters, validation
 from apps.sheets import dimension_properties as props_runs
 from apps.sheets import requests as kinds
 from apps.sheets.a1 import GridRange
@@ -76,6 +77,10 @@ def resource(self: Any, spreadsheet: Spreadsheet, include_grid: bool = False, ra
         own = [m for m in merges if m.sheet_id == tab.sheet_id]
         if own:
             entry["merges"] = [grid_range_json(m.sheet_id, m.start_row, m.start_col, m.end_row, m.end_col) for m in own]
+        if tab.basic_filter:
+            entry["basicFilter"] = filters.basic_filter_json(tab)
+        if tab.conditional_formats:
+            entry["conditionalFormats"] = conditional_formats.rules_json(tab)
         own_charts = [c for c in charts if c.sheet_id == tab.sheet_id]
         if own_charts:
             entry["charts"] = [{"chartId": c.chart_id, "spec": load_json(c.spec)} for c in own_charts]
@@ -124,14 +129,21 @@ def grid_data(self: Any, spreadsheet_id: str, tab: Sheet, grid: GridRange) -> di
     inferred = self.inferred_formats(spreadsheet_id, tab.sheet_id, automatic, ((c.row, c.col, c.formula, c.number_format) for c in rows),
                                      [(bounded.r1, bounded.c1, bounded.r2, bounded.c2)]) if automatic else {}
     row_data = []
-    last = max(by_row, default=bounded.r1 - 1)
+    # Cells with a data validation rule are listed with it, values or not.
+    checks = [((max(r1, bounded.r1), max(c1, bounded.c1), min(r2, bounded.r2), min(c2, bounded.c2)), rule)  # type: ignore[type-var]
+              for (r1, c1, r2, c2), rule in validation.rules(tab)]
+    checks = [(rect, rule) for rect, rule in checks if rect[0] < rect[2] and rect[1] < rect[3]]
+    last = max(max(by_row, default=bounded.r1 - 1), max((rect[2] - 1 for rect, _ in checks), default=bounded.r1 - 1))
     for r in range(bounded.r1, last + 1):
         cells = by_row.get(r, {})
+        ruled = [(rect, rule) for rect, rule in checks if rect[0] <= r < rect[2]]
+        end = max((max(cells) + 1) if cells else bounded.c1, max((rect[3] for rect, _ in ruled), default=bounded.c1))
         values = []
-        for c in range(bounded.c1, (max(cells) + 1) if cells else bounded.c1):
+        for c in range(bounded.c1, end):
             cell = cells.get(c)
+            rule = next((rl for rect, rl in ruled if rect[1] <= c < rect[3]), None)
             if cell is None:
-                values.append({})
+                values.append({"dataValidation": rule} if rule is not None else {})
                 continue
             value = decode(cell.kind, cell.value, cell.note)
             fmt = load_json(cell.number_format)
@@ -149,11 +161,18 @@ def grid_data(self: Any, spreadsheet_id: str, tab: Sheet, grid: GridRange) -> di
                 item["userEnteredFormat"] = {**style, **({"numberFormat": fmt} if fmt else {})}
             if shown_format or style:
                 item["effectiveFormat"] = {**style, **({"numberFormat": shown_format} if shown_format else {})}
+            if rule is not None:
+                item["dataValidation"] = rule
             values.append(item)
         row_data.append({"values": values} if values else {})
-    # Every row and column of the range, as Google lists them: its size, and hiddenByUser when hidden.
-    return {"startRow": bounded.r1, "startColumn": bounded.c1, "rowData": row_data,
-            "rowMetadata": props_runs.metadata(props_runs.load(tab.row_properties), bounded.r1, bounded.r2, props_runs.ROW_PIXELS),
+    # Every row and column of the range, as Google lists them: its size, hiddenByUser when hidden
+    # by the user and hiddenByFilter when the tab's basic filter hides it.
+    row_metadata = props_runs.metadata(props_runs.load(tab.row_properties), bounded.r1, bounded.r2, props_runs.ROW_PIXELS)
+    if tab.basic_filter:
+        for start, end in filters.hidden_rows(tab, self.book(spreadsheet_id)):
+            for r in range(max(start, bounded.r1), min(end, bounded.r2 or 0)):
+                row_metadata[r - bounded.r1] = {"hiddenByFilter": True, **row_metadata[r - bounded.r1]}
+    return {"startRow": bounded.r1, "startColumn": bounded.c1, "rowData": row_data, "rowMetadata": row_metadata,
             "columnMetadata": props_runs.metadata(props_runs.load(tab.column_properties), bounded.c1, bounded.c2,
                                                   props_runs.COLUMN_PIXELS)}
 

@@ -1,0 +1,208 @@
+"""A tab's basic filter (batchUpdate's setBasicFilter and clearBasicFilter; `sheets[].basicFilter`
+in spreadsheets.get): one per tab, over a range whose first row is its header.
+
+Each FilterSpec's FilterCriteria hides the data rows (below the header) whose cell in its
+column is listed in `hiddenValues` (as the cell shows it; "" for a blank) or fails its
+`condition`; a row is shown when every column's criteria pass. Which rows are hidden is worked
+out from the cells as they are now, so a row edited to fail the criteria is hidden, as Google
+shows a filtered sheet after an edit; rowMetadata says `hiddenByFilter` for them, apart from
+`hiddenByUser`. `sortSpecs` sort the data rows when the filter is set, as sortRange would.
+The range moves with the rows and columns around it (tab_rules.py) and goes with the tab.
+
+Filter views (addFilterView, updateFilterView, …) are not modelled: a 400 says so."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from apps.sheets import conditions, tab_rules
+from apps.sheets.errors import invalid
+from apps.sheets.formulas.formats import display
+from apps.sheets.models import Sheet, Spreadsheet
+
+CRITERIA_FIELDS = ("hiddenValues", "condition")
+COLOR_FIELDS = ("visibleBackgroundColor", "visibleBackgroundColorStyle", "visibleForegroundColor", "visibleForegroundColorStyle")
+
+
+def _criteria(crit: Any, label: str, where: str) -> dict[str, Any]:
+    if not isinstance(crit, dict):
+        raise invalid(f"{label}: {where} must be a FilterCriteria object {{hiddenValues, condition}}")
+    colored = sorted(set(crit) & set(COLOR_FIELDS))
+    if colored:
+        raise invalid(f"{label}: {where}.{colored[0]} is not supported here: filter by hiddenValues or condition")
+    unknown = sorted(set(crit) - set(CRITERIA_FIELDS))
+    if unknown:
+        raise invalid(f"{label}: {where} has {', '.join(map(repr, unknown))}; a FilterCriteria takes {', '.join(CRITERIA_FIELDS)}")
+    out: dict[str, Any] = {}
+    if crit.get("hiddenValues") is not None:
+        hidden = crit["hiddenValues"]
+        if not isinstance(hidden, list) or not all(isinstance(v, str) for v in hidden):
+            raise invalid(f"{label}: {where}.hiddenValues must be a list of strings (the values as the cells show them)")
+        out["hiddenValues"] = list(hidden)
+    if crit.get("condition") is not None:
+        out["condition"] = conditions.checked(crit["condition"], label, f"{where}.condition", conditions.FILTERS)
+    return out
+
+
+def _index(value: Any, label: str, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).strip().lstrip("-").isdigit():
+        raise invalid(f"{label}: {where} must be an integer")
+    return int(value)
+
+
+def set_basic_filter(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> dict[str, Any]:
+    from apps.sheets.requests import grid_of, sort_range
+
+    spec = body.get("filter")
+    if not isinstance(spec, dict):
+        raise invalid(f"{label}: filter is required: a BasicFilter {{range, filterSpecs, sortSpecs}}")
+    if spec.get("tableId"):
+        raise invalid(f"{label}: filter.tableId is not supported here (there are no tables); give filter.range")
+    unknown = sorted(set(spec) - {"range", "filterSpecs", "sortSpecs", "criteria", "tableId"})
+    if unknown:
+        raise invalid(f"{label}: filter has {', '.join(map(repr, unknown))}; a BasicFilter takes range, filterSpecs, sortSpecs (criteria, deprecated)")
+    if "range" not in spec:
+        raise invalid(f"{label}: filter.range is required: the GridRange the filter covers, its first row the header")
+    tab, grid = grid_of(self, ss, spec["range"], f"{label}: filter.range")
+    rect = [grid.r1, grid.c1, grid.r2, grid.c2]
+    if rect[2] <= rect[0] or rect[3] <= rect[1]:
+        raise invalid(f"{label}: filter.range must cover at least one row and one column")
+    specs: dict[int, dict[str, Any]] = {}
+    given = spec.get("filterSpecs")
+    if given is None and isinstance(spec.get("criteria"), dict):  # the deprecated map: column index → criteria
+        given = [{"columnIndex": k, "filterCriteria": v} for k, v in spec["criteria"].items()]
+    if given is not None and not isinstance(given, list):
+        raise invalid(f"{label}: filter.filterSpecs must be a list of FilterSpec {{columnIndex, filterCriteria}}")
+    for i, item in enumerate(given or []):
+        where = f"filter.filterSpecs[{i}]"
+        if not isinstance(item, dict):
+            raise invalid(f"{label}: {where} must be a FilterSpec {{columnIndex, filterCriteria}}")
+        if "dataSourceColumnReference" in item:
+            raise invalid(f"{label}: {where}.dataSourceColumnReference is not supported: there are no data source sheets here; use columnIndex")
+        col = _index(item.get("columnIndex"), label, f"{where}.columnIndex")
+        if not rect[1] <= col < rect[3]:
+            raise invalid(f"{label}: {where}.columnIndex {col} is outside the filter's range (columns {rect[1]} to {rect[3] - 1})")
+        if col in specs:
+            raise invalid(f"{label}: {where}.columnIndex {col} is given twice; one FilterSpec per column")
+        specs[col] = _criteria(item.get("filterCriteria") or {}, label, f"{where}.filterCriteria")
+    sorts = spec.get("sortSpecs") or []
+    if not isinstance(sorts, list):
+        raise invalid(f"{label}: filter.sortSpecs must be a list of SortSpec {{dimensionIndex, sortOrder}}")
+    kept_sorts = []
+    for i, item in enumerate(sorts):
+        where = f"filter.sortSpecs[{i}]"
+        if not isinstance(item, dict):
+            raise invalid(f"{label}: {where} must be a SortSpec {{dimensionIndex, sortOrder}}")
+        extra = sorted(set(item) - {"dimensionIndex", "sortOrder"})
+        if extra:
+            raise invalid(f"{label}: {where} has {', '.join(map(repr, extra))}; sorting here is by dimensionIndex and sortOrder "
+                          "(ASCENDING or DESCENDING), not by color or data source column")
+        col = _index(item.get("dimensionIndex"), label, f"{where}.dimensionIndex")
+        if not rect[1] <= col < rect[3]:
+            raise invalid(f"{label}: {where}.dimensionIndex {col} is outside the filter's range (columns {rect[1]} to {rect[3] - 1})")
+        order = item.get("sortOrder") or "ASCENDING"
+        if order not in ("ASCENDING", "DESCENDING"):
+            raise invalid(f"{label}: {where}.sortOrder must be ASCENDING or DESCENDING")
+        kept_sorts.append({"dimensionIndex": col, "sortOrder": order})
+    stored: dict[str, Any] = {"range": rect}
+    if specs:
+        stored["filterSpecs"] = [{"columnIndex": c, "filterCriteria": specs[c]} for c in sorted(specs)]
+    if kept_sorts:
+        stored["sortSpecs"] = kept_sorts
+    tab.basic_filter = tab_rules.dump(stored)
+    self.db.flush()
+    if kept_sorts and rect[2] - rect[0] > 1:
+        sort_range(self, ss, {"range": tab_rules.grid_range(tab.sheet_id, [rect[0] + 1, rect[1], rect[2], rect[3]]),
+                              "sortSpecs": kept_sorts}, label)
+    return {}
+
+
+def clear_basic_filter(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> dict[str, Any]:
+    if "sheetId" not in body:
+        raise invalid(f"{label}: sheetId is required: the tab whose basic filter to clear")
+    wanted = _index(body.get("sheetId"), label, "sheetId")
+    tab = next((t for t in self.tabs(ss.id) if t.sheet_id == wanted), None)
+    if tab is None:
+        raise invalid(f"{label}: No grid with id: {wanted}")
+    tab.basic_filter = None
+    self.db.flush()
+    return {}
+
+
+def filter_views_refused(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> dict[str, Any]:
+    raise invalid(f"{label}: filter views are not supported here; a tab has one basic filter "
+                  "(setBasicFilter, clearBasicFilter), which every reader of the sheet sees")
+
+
+def basic_filter_json(tab: Any) -> dict[str, Any] | None:
+    """`sheets[].basicFilter` as spreadsheets.get shows it (filterSpecs, and the deprecated
+    criteria map beside them, as Google fills both)."""
+    found = tab_rules.load(tab.basic_filter)
+    if not found:
+        return None
+    out: dict[str, Any] = {"range": tab_rules.grid_range(tab.sheet_id, found["range"])}
+    if found.get("sortSpecs"):
+        out["sortSpecs"] = found["sortSpecs"]
+    if found.get("filterSpecs"):
+        out["filterSpecs"] = found["filterSpecs"]
+        out["criteria"] = {str(s["columnIndex"]): s["filterCriteria"] for s in found["filterSpecs"]}
+    return out
+
+
+def hidden_rows(tab: Any, stored: Any) -> list[tuple[int, int]]:
+    """The rows the tab's basic filter hides, as [start, end) stretches, from the book's
+    cells (`stored`: the spreadsheet's StoredBook)."""
+    found = tab_rules.load(tab.basic_filter)
+    if not found or not found.get("filterSpecs"):
+        return []
+    r1, c1, r2, c2 = found["range"]
+    first, sid, book = r1 + 1, tab.sheet_id, stored.book
+    specs = [(s["columnIndex"], s["filterCriteria"]) for s in found["filterSpecs"]]
+    reader = conditions.reader_for(stored, sid)
+
+    def fails(row: int) -> bool:
+        for col, crit in specs:
+            value = book.get((sid, row, col))
+            if crit.get("hiddenValues") and str(display(value, stored.number_format((sid, row, col)))) in crit["hiddenValues"]:
+                return True
+            condition = crit.get("condition")
+            if condition is not None and conditions.holds(condition, value, reader, (row, col), (first, col)) is False:
+                return True
+        return False
+
+    if any((c.get("condition") or {}).get("type") == "CUSTOM_FORMULA" for _, c in specs):
+        rows: set[int] | range = range(first, r2)  # a formula may read any column: every row is asked
+        blank_fails = False
+    else:
+        columns = {col for col, _ in specs}
+        rows = {r for source in (book.inputs, book.formulas, book.spill) for (s, r, c) in source
+                if s == sid and c in columns and first <= r < r2}
+        blank_fails = fails(-1)  # a row blank in every filtered column (row -1 is never filled)
+    hidden = {r for r in rows if fails(r)}
+    if blank_fails:
+        hidden |= set(range(first, r2)) - set(rows)
+    return _stretches(sorted(hidden))
+
+
+def _stretches(rows: list[int]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for r in rows:
+        if out and out[-1][1] == r:
+            out[-1] = (out[-1][0], r + 1)
+        else:
+            out.append((r, r + 1))
+    return out
+
+
+def hidden_by_filter(stored: Any) -> dict[int, list[tuple[int, int]]]:
+    """Each tab's rows hidden by its basic filter, sheetId → [start, end) stretches (tabs
+    hiding none left out), for a reader of the spreadsheet as shown: `stored` is the
+    spreadsheet's StoredBook (its `db`, `spreadsheet_id` and cells)."""
+    found = {}
+    for tab in stored.db.scalars(select(Sheet).where(Sheet.spreadsheet_id == stored.spreadsheet_id, Sheet.basic_filter.is_not(None))):
+        rows = hidden_rows(tab, stored)
+        if rows:
+            found[tab.sheet_id] = rows
+    return found
