@@ -573,10 +573,13 @@ def test_sheets_answer_from_sheet(face) -> None:
 
 
 def test_sheets_sort_rows(face) -> None:
-    f = face("sheets/sort-by-rule-v1", where=lambda c: c["by"] == "Account" and c["tab"] == "Pipeline")
+    f = face("sheets/sort-by-rule-v1", where=lambda c: c["tab"] == "Pipeline")
     c = f.facts
-    f.batch(c["spreadsheet"], {"sortRange": {"range": {"sheetId": 0, "startRowIndex": 1, "endRowIndex": 61, "startColumnIndex": 0, "endColumnIndex": 9},
-                                             "sortSpecs": [{"dimensionIndex": 1, "sortOrder": "DESCENDING" if c["descending"] else "ASCENDING"}]}})
+    head = f.values(c["spreadsheet"], "Pipeline!A1:Z1")[0]
+    keys = [(c["by"], c["descending"]), *[tuple(k) for k in c.get("then", ())]]
+    f.batch(c["spreadsheet"], {"sortRange": {"range": {"sheetId": 0, "startRowIndex": 1, "endRowIndex": 61, "startColumnIndex": 0, "endColumnIndex": len(head)},
+                                             "sortSpecs": [{"dimensionIndex": head.index(k), "sortOrder": "DESCENDING" if d else "ASCENDING"}
+                                                           for k, d in keys]}})
     f.full_marks()
 
 
