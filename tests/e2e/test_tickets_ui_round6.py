@@ -256,7 +256,11 @@ def test_reassign_a_departing_engineers_issues(live_server: Any, page: Page) -> 
 
 def test_answer_with_jql_in_the_slack_dm(live_server: Any, page: Page) -> None:
     gym = live_server.gym
-    env = gym.create("tickets/answer-with-jql-v1", variant=1)
+    for variant in range(1, 60):  # a question about one engineer's urgent tickets
+        env = gym.create("tickets/answer-with-jql-v1", variant=variant)
+        if env.task.facts["shape"] == "priority":
+            break
+        gym.delete(env.id)
     try:
         facts = env.task.facts
         base = live_server.env_url(env.id)
