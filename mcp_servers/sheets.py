@@ -79,7 +79,13 @@ REFERENCE = Toolset("reference", "sheets", (
          "including adding sheets, updating properties, inserting/deleting dimensions, formatting, and more.",
          args={"spreadsheet_id": "spreadsheetId", "requests": "requests"}, hint="destructive",
          docs={"spreadsheet_id": SS, "requests": "A list of request objects. Each request object can contain any valid batchUpdate operation. Common operations include: "
-                                               "addSheet, updateSheetProperties, insertDimension, deleteDimension, updateCells, repeatCell, mergeCells, sortRange, copyPaste"}),
+                                               "addSheet, updateSheetProperties, insertDimension, deleteDimension, updateCells, repeatCell, mergeCells, sortRange, copyPaste, "
+                                               "updateDimensionProperties (hide or show rows and columns), setBasicFilter/clearBasicFilter (a filter on a tab: "
+                                               "filterSpecs hide the rows that fail, sortSpecs sort them), setDataValidation (dropdowns, checkboxes, number/date/text "
+                                               "rules; no rule clears), addConditionalFormatRule/updateConditionalFormatRule/deleteConditionalFormatRule, "
+                                               "updateBorders, autoResizeDimensions. Check the result: get_spreadsheet shows each tab's basicFilter and "
+                                               "conditionalFormats; get_sheet_data with include_grid_data shows each cell's dataValidation and "
+                                               "userEnteredFormat.borders, and rowMetadata marks rows hiddenByFilter or hiddenByUser"}),
     tool("add_chart", "sheets.addChart", "Add a chart to a Google Spreadsheet. Creates a chart from the specified data range with customizable type, title, and positioning.",
          hint="destructive",
          docs={**DOCS, "sheet": "The name of the sheet containing the data",
@@ -91,7 +97,8 @@ REFERENCE = Toolset("reference", "sheets", (
                "height": "Height of the chart in pixels (default: 400)"}),
     # -- beyond the reference server ---------------------------------------------------------
     tool("get_spreadsheet", "sheets.spreadsheets.get",
-         "Get a spreadsheet's properties: title, tabs (sheetId, title, index, rowCount, columnCount, frozen rows), merges and named ranges.",
+         "Get a spreadsheet's properties: title, tabs (sheetId, title, index, rowCount, columnCount, frozen rows, basic filter, "
+         "conditional format rules), merges and named ranges.",
          args={"spreadsheet_id": "spreadsheetId"}, docs={"spreadsheet_id": SS}),
     tool("import_xlsx", "sheets.importXlsx",
          "Import an Excel .xlsx file as a new spreadsheet you own: its bytes (base64-encoded), or an .xlsx uploaded to Drive by its file id "

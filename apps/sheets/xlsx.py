@@ -19,11 +19,13 @@ from typing import Any
 from sqlalchemy import select
 
 from apps.sheets import dimension_properties as props_runs
+from apps.sheets import filters, tab_rules, xlsx_presentation
 from apps.sheets.a1 import cell_name, quote_sheet
 from apps.sheets.drive import DriveFileId, FileId, drive_file, uploaded_file
 from apps.sheets.drive_query import EXPORTS, XLSX_MIME, DriveError
 from apps.sheets.entry import dump_json, encode, load_json
 from apps.sheets.errors import invalid
+from apps.sheets.formulas.formats import display
 from apps.sheets.formulas.values import to_serial
 from apps.sheets.models import Cell, Merge
 from apps.sheets.params import Base64, SpreadsheetId, Title
@@ -117,6 +119,9 @@ class _Tab:
     # (row, col, formula, kind, value, note, number_format, style) as a Cell row holds them
     row_properties: str | None = None  # hidden and sized rows and columns, as the tab stores them
     column_properties: str | None = None
+    basic_filter: str | None = None  # the auto filter, conditional formats and validation rules, as the tab stores them
+    conditional_formats: str | None = None
+    data_validation: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,25 +167,32 @@ def _read_file(data: bytes) -> _Read:
             row, column = coordinate_to_tuple(ws.freeze_panes)
             frozen = (row - 1, column - 1)
         merges = tuple((m.min_row - 1, m.min_col - 1, m.max_row, m.max_col) for m in ws.merged_cells.ranges)
-        cells = []
+        cells, shown = [], {}
         for line in ws.iter_rows():
             if too_many:
                 break
             for cell in line:
                 formula, literal = _value_of(cell.value)
                 pattern = cell.number_format if cell.number_format and cell.number_format != "General" else None
-                if formula is None and literal is None and pattern is None:
+                borders = xlsx_presentation.borders_from_file(cell.border) if cell.has_style else None
+                if formula is None and literal is None and pattern is None and borders is None:
                     continue
                 if count >= MAX_IMPORT_CELLS:
                     too_many = True
                     break
                 count += 1
                 kind, text, note = encode(literal)
-                style = {"textFormat": {"bold": True}} if cell.font is not None and cell.font.b else None
+                style: dict[str, Any] | None = {"textFormat": {"bold": True}} if cell.font is not None and cell.font.b else None
+                if borders:
+                    style = {**(style or {}), "borders": borders}
+                if literal is not None:
+                    shown[(cell.row - 1, cell.column - 1)] = str(display(literal, {"type": _format_kind(pattern), "pattern": pattern}
+                                                                          if pattern else None))
                 cells.append((cell.row - 1, cell.column - 1, formula, kind, text, note,
                               dump_json({"type": _format_kind(pattern), "pattern": pattern}) if pattern else None, dump_json(style)))
-        rows_runs = props_runs.runs_of([
-            (index - 1, index, bool(dim.hidden), _size(round(dim.ht / 0.75) if dim.customHeight and dim.ht else None,  # points → pixels
+        basic_filter, conditional_formats, data_validation, by_filter = xlsx_presentation.read_presentation(ws, shown)
+        rows_runs = props_runs.runs_of([  # (rows a filter hides are hidden by it here, not by the user)
+            (index - 1, index, bool(dim.hidden) and index - 1 not in by_filter, _size(round(dim.ht / 0.75) if dim.customHeight and dim.ht else None,  # points → pixels
                                                      props_runs.ROW_PIXELS))
             for index, dim in ws.row_dimensions.items() if isinstance(index, int) and index >= 1])
         column_runs = props_runs.runs_of([
@@ -188,7 +200,7 @@ def _read_file(data: bytes) -> _Read:
                                                            props_runs.COLUMN_PIXELS))
             for dim in ws.column_dimensions.values() if dim.min and dim.max and 1 <= dim.min <= dim.max])
         tabs.append(_Tab(ws.title[:100], ws.max_row, ws.max_column, frozen, merges, tuple(cells),
-                         props_runs.dump(rows_runs), props_runs.dump(column_runs)))
+                         props_runs.dump(rows_runs), props_runs.dump(column_runs), basic_filter, conditional_formats, data_validation))
     return _Read(workbook.properties.title, tuple(tabs), too_many)
 
 
@@ -229,6 +241,10 @@ def import_xlsx(self: Any, content_base64: Base64 | None = None, title: Title | 
             tab.frozen_rows, tab.frozen_columns = read_tab.frozen
         tab.row_properties = props_runs.dump(props_runs.clip(props_runs.load(read_tab.row_properties), tab.row_count))
         tab.column_properties = props_runs.dump(props_runs.clip(props_runs.load(read_tab.column_properties), tab.column_count))
+        tab.basic_filter, tab.conditional_formats, tab.data_validation = (
+            read_tab.basic_filter, read_tab.conditional_formats, read_tab.data_validation)
+        tab_rules.clip(tab, True, tab.row_count)
+        tab_rules.clip(tab, False, tab.column_count)
         for r1, c1, r2, c2 in read_tab.merges:
             self.db.add(Merge(spreadsheet_id=spreadsheet.id, sheet_id=tab.sheet_id, start_row=r1, start_col=c1, end_row=r2, end_col=c2))
         cells.extend((tab.sheet_id, row, col, formula, kind, value, note, number_format, style, None, None)
@@ -286,6 +302,8 @@ def export_xlsx(self: Any, spreadsheet_id: SpreadsheetId) -> dict[str, Any]:
             style = load_json(cell.style) or {}
             if (style.get("textFormat") or {}).get("bold"):
                 target.font = Font(bold=True)
+            if style.get("borders"):
+                target.border = xlsx_presentation.cell_borders(cell.style)
         for merge in self.db.scalars(select(Merge).where(Merge.spreadsheet_id == spreadsheet.id, Merge.sheet_id == tab.sheet_id)):
             ws.merge_cells(f"{cell_name(merge.start_row, merge.start_col)}:{cell_name(merge.end_row - 1, merge.end_col - 1)}")
         if tab.frozen_rows or tab.frozen_columns:
@@ -303,6 +321,8 @@ def export_xlsx(self: Any, spreadsheet_id: SpreadsheetId) -> dict[str, Any]:
             dim.min, dim.max, dim.hidden = run.start + 1, run.end, run.hidden
             # (a width always goes out with a column: without one, the default size's)
             dim.width = max(0.0, ((run.size if run.size is not None else props_runs.COLUMN_PIXELS) - 5) / 7)
+        # The auto filter (and the rows it hides), validation rules, conditional formats.
+        xlsx_presentation.export_tab(ws, tab, book, filters.hidden_rows(tab, book) if tab.basic_filter else [])
     out = io.BytesIO()
     workbook.save(out)
     data = out.getvalue()

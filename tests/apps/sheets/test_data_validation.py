@@ -178,3 +178,14 @@ def test_conditions_evaluate_as_google_checks_a_cell() -> None:
     assert not conditions.holds(past, to_serial(date(2026, 2, 25)), reader, (0, 0))
     checkbox = conditions.checked(cond("BOOLEAN"), "x", "c", conditions.VALIDATION)
     assert conditions.holds(checkbox, True, reader, (0, 0)) and not conditions.holds(checkbox, "yes", reader, (0, 0))
+
+
+def test_rows_a_filter_hides_are_left_out_unless_filtered_rows_are_included(made: tuple[Any, str]) -> None:
+    api, sid = made
+    hide_b = {"setBasicFilter": {"filter": {"range": {"sheetId": 0, "startRowIndex": 0, "endRowIndex": 4, "startColumnIndex": 0,
+                                                      "endColumnIndex": 4},
+                                            "filterSpecs": [{"columnIndex": 0, "filterCriteria": {"hiddenValues": ["b"]}}]}}}
+    api.batchUpdate(spreadsheetId=sid, body={"requests": [hide_b, dv(DROPDOWN)]}).execute()
+    assert sorted(validations(api, sid)) == ["D2", "D4"]  # row 3 (b) is hidden by the filter
+    api.batchUpdate(spreadsheetId=sid, body={"requests": [dv(DROPDOWN, filteredRowsIncluded=True)]}).execute()
+    assert sorted(validations(api, sid)) == ["D2", "D3", "D4"]
