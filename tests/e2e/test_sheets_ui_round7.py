@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.test_sheets_ui_round6 import cell, dm_question, dm_reply, graded, new_tab, open_sheet, settled, shown_in_column, ui_writes
+from tests.e2e.test_sheets_ui_round6 import closed_won, first_fitting, one_key
 from tests.e2e.test_sheets_ui_round6 import column_texts as round6_column_texts
 
 FORECAST, METRICS = "Sales Forecast FY2026", "Support Metrics"
@@ -25,16 +26,17 @@ FORECAST, METRICS = "Sales Forecast FY2026", "Support Metrics"
 
 @pytest.fixture
 def task(live_server: Any, request: pytest.FixtureRequest) -> Any:
-    family, variant, seed = request.param
-    env = live_server.gym.create(family, variant=variant, seed=seed)
+    family, variant, seed, *where = request.param
+    env = first_fitting(live_server.gym, family, variant, seed, where[0] if where else None)
     yield env
     live_server.gym.delete(env.id)
 
 
-def cases(family: str, *extra: tuple[int, int]) -> Any:
-    """Variants 2 to 5 of the default company (seed 0), and `extra` (variant, seed) pairs."""
+def cases(family: str, *extra: tuple[int, int], where: Any = None) -> Any:
+    """Variants 2 to 5 of the default company (seed 0), and `extra` (variant, seed) pairs (each, or
+    the first variant after it whose instance fits `where`)."""
     runs = [(v, 0) for v in range(2, 6)] + list(extra)
-    return pytest.mark.parametrize("task", [(family, v, s) for v, s in runs], indirect=True, ids=[f"v{v}-seed{s}" for v, s in runs])
+    return pytest.mark.parametrize("task", [(family, v, s, where) for v, s in runs], indirect=True, ids=[f"v{v}-seed{s}" for v, s in runs])
 
 
 def name_box(page: Page) -> Any:
@@ -306,7 +308,7 @@ def test_update_a_deal_from_the_crm(live_server: Any, page: Page, task: Any) -> 
 
 # --- answer-from-sheet: the rep's Won figure on the Summary tab, replied in the DM.
 
-@cases("sheets/answer-from-sheet-v1")
+@cases("sheets/answer-from-sheet-v1", where=closed_won)
 def test_answer_a_reps_closed_won_from_the_summary(live_server: Any, page: Page, task: Any) -> None:
     asked = dm_question(page, live_server, task.id, task.task.facts["dm"])
     rep = re.findall(r"how much has (.+?) closed-won", asked)[-1]
@@ -324,7 +326,7 @@ def test_answer_a_reps_closed_won_from_the_summary(live_server: Any, page: Page,
 
 # --- sort-by-rule: the table selected with Ctrl+Shift+arrows, Data ▸ Sort range with its header row.
 
-@cases("sheets/sort-by-rule-v1", (2, 1))
+@cases("sheets/sort-by-rule-v1", (2, 1), where=one_key)
 def test_sort_the_selected_table(live_server: Any, page: Page, task: Any) -> None:
     title, tab, by, order = re.search(r'Sheet "([^"]+)", sort the (\w+) tab\'s rows .*? by ([\w ]+), ([\w ]+)\.', task.task.prompt).groups()
     open_sheet(page, live_server, task.id, title, tab)
