@@ -504,14 +504,27 @@ def allow_recalc(spreadsheet_id: str) -> Expect:
 _FORMAT = frozenset({"style", "number_format"})
 
 
+class _CellsAndTabs(Expect):
+    """An allowance over both the cells and the tabs of a spreadsheet (formatting lives on both)."""
+
+    __slots__ = ()
+
+    def covers(self, row: RowChange, state: Any = None) -> bool:
+        return row.table in ("sheets_cells", "sheets_tabs") and self.change in ("any", row.change) and bool(self.where(row))
+
+
 def allow_formatting(spreadsheet_id: str) -> Expect:
     """Formatting changes no data: a header row bolded or coloured (its blank cells get a style
     too), a column given a number format where it had none. Replacing a format a cell already
     had (amounts shown as dates) is a change to what readers see, and stays collateral; so is a
     style that hides a cell's content (its text the colour of its fill, or a font too small to
-    read): the data is still there, but nobody can see it."""
+    read): the data is still there, but nobody can see it. On a tab: a header frozen, columns
+    sized, a tab colour, a filter or a colouring rule that hides nothing (tasks/sheets/_formatting.py)."""
+    from tasks.sheets._formatting import tab_formatting
 
     def covers(change: RowChange) -> bool:
+        if change.table == "sheets_tabs":
+            return tab_formatting(change, spreadsheet_id)
         row = change.row
         if row.get("spreadsheet_id") != spreadsheet_id:
             return False
@@ -523,7 +536,7 @@ def allow_formatting(spreadsheet_id: str) -> Expect:
             return False
         return "number_format" not in change.changed_columns or not (change.before or {}).get("number_format")
 
-    return Expect("sheets_cells", "any", covers)
+    return _CellsAndTabs("sheets_cells", "any", covers)
 
 
 def hidden_by(change: RowChange) -> bool:

@@ -10,144 +10,10 @@ the final state whichever face wrote it, so each must score 1.0.
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Callable, Iterator
 from typing import Any
 
-import httpx
-import pytest
-
-from officegym.core.api_token import api_token
-from officegym.gym import Gym
-
-SF = "services/data/v62.0"
-JIRA = "rest/api/3"
-AGILE = "rest/agile/1.0"
-
-
-class Face:
-    """One env with a task, reached only over HTTP: its REST faces and its UI forms."""
-
-    def __init__(self, gym: Gym, base: str, task: str, variant: int) -> None:
-        self.gym, self.base = gym, base
-        self.env = gym.create(task, seed=0, variant=variant)
-        self.facts: dict[str, Any] = self.env.task.facts
-        self.prompt: str = self.env.task.prompt
-        token = api_token(self.env.id)
-        self.http = httpx.Client(base_url=f"{base}/envs/{self.env.id}/", timeout=30,
-                                 headers={"Authorization": f"Bearer {token}"})
-        self.browser = httpx.Client(base_url=f"{base}/envs/{self.env.id}/", timeout=30, headers={"origin": base})
-
-    # -- Slack Web API ------------------------------------------------------------------------
-    def slack(self, method: str, **args: Any) -> dict[str, Any]:
-        answer = self.http.post(f"api/chat/{method}", json=args).json()
-        assert answer["ok"], (method, args, answer)
-        return answer
-
-    def dm(self, user: str) -> str:
-        return self.slack("conversations.open", users=user)["channel"]["id"]
-
-    def say_dm(self, user: str, text: str) -> dict[str, Any]:
-        return self.slack("chat.postMessage", channel=self.dm(user), text=text)
-
-    def channel(self, name: str) -> str:
-        cursor = ""
-        while True:
-            page = self.slack("conversations.list", types="public_channel,private_channel", limit=200, cursor=cursor)
-            for c in page["channels"]:
-                if c["name"] == name.lstrip("#"):
-                    return c["id"]
-            cursor = page.get("response_metadata", {}).get("next_cursor") or ""
-            if not cursor:
-                raise LookupError(name)
-
-    def user_by_name(self, name: str) -> str:
-        for u in self.slack("users.list", limit=1000)["members"]:
-            if u.get("real_name") == name or u.get("profile", {}).get("real_name") == name:
-                return u["id"]
-        raise LookupError(name)
-
-    # -- Salesforce REST ----------------------------------------------------------------------
-    def sf(self, verb: str, path: str, body: Any = None, ok: tuple[int, ...] = (200, 201, 204)) -> Any:
-        answer = self.http.request(verb, f"api/crm/{SF}/{path}", json=body)
-        assert answer.status_code in ok, (verb, path, body, answer.status_code, answer.text[:600])
-        return answer.json() if answer.content else None
-
-    def soql(self, q: str) -> list[dict[str, Any]]:
-        return self.sf("GET", "query?" + httpx.QueryParams({"q": q}).__str__())["records"]
-
-    # -- Jira REST v3 --------------------------------------------------------------------------
-    def jira(self, verb: str, path: str, body: Any = None, ok: tuple[int, ...] = (200, 201, 204), api: str = JIRA) -> Any:
-        answer = self.http.request(verb, f"api/tickets/{api}/{path}", json=body)
-        assert answer.status_code in ok, (verb, path, body, answer.status_code, answer.text[:600])
-        return answer.json() if answer.content else None
-
-    def jql(self, q: str, fields: str = "summary,status,assignee,priority") -> list[dict[str, Any]]:
-        return self.jira("POST", "search/jql", {"jql": q, "fields": fields.split(","), "maxResults": 100})["issues"]
-
-    def account_id(self, name: str) -> str:
-        (found,) = [u for u in self.jira("GET", "user/search?" + str(httpx.QueryParams({"query": name}))) if u["displayName"] == name]
-        return found["accountId"]
-
-    def transition(self, key: str, to: str, **extra: Any) -> None:
-        ways = self.jira("GET", f"issue/{key}/transitions")["transitions"]
-        (way,) = [t for t in ways if t["to"]["name"].lower() == to.lower() or t["name"].lower() == to.lower()][:1]
-        self.jira("POST", f"issue/{key}/transitions", {"transition": {"id": way["id"]}, **extra})
-
-    # -- Sheets v4 and Drive v3 ----------------------------------------------------------------
-    def sheets(self, verb: str, path: str, body: Any = None, ok: tuple[int, ...] = (200,)) -> Any:
-        answer = self.http.request(verb, f"api/sheets/{path}", json=body)
-        assert answer.status_code in ok, (verb, path, body, answer.status_code, answer.text[:600])
-        return answer.json() if answer.content else None
-
-    def values(self, sid: str, a1: str, render: str = "FORMATTED_VALUE") -> list[list[Any]]:
-        return self.sheets("GET", f"v4/spreadsheets/{sid}/values/{a1}?valueRenderOption={render}").get("values", [])
-
-    def put(self, sid: str, a1: str, rows: list[list[Any]], how: str = "USER_ENTERED") -> Any:
-        return self.sheets("PUT", f"v4/spreadsheets/{sid}/values/{a1}?valueInputOption={how}", {"range": a1, "majorDimension": "ROWS", "values": rows})
-
-    def batch(self, sid: str, *requests: dict[str, Any]) -> Any:
-        return self.sheets("POST", f"v4/spreadsheets/{sid}:batchUpdate", {"requests": list(requests)})
-
-    def find_file(self, title: str) -> str:
-        q = f"name = '{title}' and trashed = false"
-        (found,) = self.sheets("GET", "drive/v3/files?" + str(httpx.QueryParams({"q": q})))["files"]
-        return found["id"]
-
-    # -- grading ---------------------------------------------------------------------------------
-    def grade(self) -> dict[str, Any]:
-        return self.gym.grade(self.env.id)
-
-    def full_marks(self) -> None:
-        grade = self.grade()
-        assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade, indent=1)
-
-    def close(self) -> None:
-        self.http.close()
-        self.browser.close()
-        self.gym.delete(self.env.id)
-
-
-@pytest.fixture
-def face(gym: Gym, agent_url: str) -> Iterator[Callable[..., Face]]:
-    made: list[Face] = []
-
-    def make(task: str, variant: int = 0, where: Callable[[dict[str, Any]], bool] | None = None) -> Face:
-        for v in range(variant, variant + 60):
-            one = Face(gym, agent_url, task, v)
-            made.append(one)
-            if where is None or where(one.facts):
-                return one
-        raise LookupError(f"no variant of {task} fits")
-
-    yield make
-    for one in made:
-        one.close()
-
-
-def text_of(message: dict[str, Any]) -> str:
-    return message.get("text") or ""
+from faces import AGILE, Face, adf, face_fixture, form_of, quoted, submit  # noqa: F401  (face_fixture: the `face` fixture)
 
 
 # == chat ===================================================================================
@@ -209,11 +75,47 @@ def test_chat_summarise_thread(face) -> None:
     f.full_marks()
 
 
+def test_chat_post_in_channel_through_the_composer(face) -> None:
+    f = face("chat/post-in-channel-v1")
+    c = f.facts
+    assert f.browser.post(f"chat/c/{c['channel']}/join").status_code == 303
+    done = submit(f.browser, f"chat/c/{c['channel']}", f"/c/{c['channel']}/messages",
+                  {"text": f"Heads up: {c['customer']} escalation review\r\nNow {c['day']}, {c['time']}"})
+    assert done.status_code == 303, done.text[:300]
+    f.full_marks()
+
+
+def test_chat_reply_in_thread_through_the_thread_composer(face) -> None:
+    f = face("chat/reply-in-thread-v1")
+    c = f.facts
+    done = submit(f.browser, f"chat/c/{c['channel']}/t/{c['thread_ts']}", f"/t/{c['thread_ts']}/replies",
+                  {"text": f"Main contact: {c['contact']}"})
+    assert done.status_code == 303, done.text[:300]
+    f.full_marks()
+
+
+def test_chat_react_through_the_reaction_form(face) -> None:
+    f = face("chat/react-to-message-v1")
+    c = f.facts
+    f.browser.post(f"chat/c/{c['channel']}/join")
+    done = f.browser.post(f"chat/c/{c['channel']}/reactions", data={"ts": c["ts"], "name": c["emoji"], "op": "add"})
+    assert done.status_code == 303, done.text[:300]
+    f.full_marks()
+
+
+def test_chat_create_channel_through_the_browse_page(face) -> None:
+    f = face("chat/create-channel-and-invite-v1")
+    c = f.facts
+    made = f.browser.post("chat/channels", data={"name": c["name"], "is_private": "on"})
+    assert made.status_code == 303, made.text[:300]
+    channel = made.headers["location"].split("/c/")[1].split("/")[0]
+    me = f.slack("auth.test")["user_id"]
+    done = f.browser.post(f"chat/c/{channel}/members", data={"users": [u for u in c["members"] if u != me]})
+    assert done.status_code == 303, done.text[:300]
+    f.full_marks()
+
+
 # == tickets ================================================================================
-
-def adf(text: str) -> dict[str, Any]:
-    return {"type": "doc", "version": 1, "content": [{"type": "paragraph", "content": [{"type": "text", "text": text}]}]}
-
 
 def test_tickets_resolve(face) -> None:
     f = face("tickets/resolve-with-resolution-v1")
@@ -312,11 +214,48 @@ def test_tickets_escalate(face) -> None:
     f.full_marks()
 
 
+def test_tickets_triage_through_the_edit_and_assign_forms(face) -> None:
+    f = face("tickets/triage-support-ticket-v1")
+    c = f.facts
+    page = f"tickets/browse/{c['issue']}"
+    labels = dict(form_of(f.browser.get(page).text, f"browse/{c['issue']}/edit")[1])["labels"]
+    edited = submit(f.browser, page, f"browse/{c['issue']}/edit", {"priority": c["priority"], "labels": f"{labels} {c['label']}",
+                                                                   "components": ["", c["component"]]})
+    assert edited.status_code == 303, edited.text[:300]
+    assert submit(f.browser, page, f"browse/{c['issue']}/assign", {"assignee": c["assignee"]}).status_code == 303
+    f.full_marks()
+
+
+def test_tickets_reopen_through_the_issue_page(face) -> None:
+    f = face("tickets/reopen-with-comment-v1")
+    c = f.facts
+    page = f"tickets/browse/{c['issue']}"
+    ways = {t["name"]: t["id"] for t in f.jira("GET", f"issue/{c['issue']}/transitions")["transitions"]}
+    assert f.browser.post(f"{page}/transition", data={"transition": ways["Reopen Issue"], "back": page.removeprefix("tickets/")}).status_code == 303
+    done = submit(f.browser, page, f"browse/{c['issue']}/comment", {"body": f"Reopening:\r\n{c['customer']} reported it again this morning."})
+    assert done.status_code == 303, done.text[:300]
+    f.full_marks()
+
+
+def test_tickets_log_work_through_the_worklog_form(face) -> None:
+    f = face("tickets/log-work-v1")
+    c = f.facts
+    done = submit(f.browser, f"tickets/browse/{c['issue']}", f"browse/{c['issue']}/worklog",
+                  {"time_spent": f"{c['seconds'] // 3600}h", "comment": "Reviewed the pull request"})
+    assert done.status_code == 303, done.text[:300]
+    f.full_marks()
+
+
+def test_tickets_split_through_the_add_subtask_form(face) -> None:
+    f = face("tickets/split-story-into-subtasks-v1")
+    c = f.facts
+    for summary in c["subtasks"]:
+        done = submit(f.browser, f"tickets/browse/{c['issue']}", "/create", {"summary": summary}, having=("parent", c["issue"]))
+        assert done.status_code == 303, done.text[:300]
+    f.full_marks()
+
+
 # == crm ====================================================================================
-
-def quoted(name: str) -> str:
-    return name.replace("\\", "\\\\").replace("'", "\\'")
-
 
 def opportunity_named(prompt: str) -> str:
     return re.search(r'opportunity "([^"]+)"', prompt).group(1)
