@@ -165,6 +165,18 @@ def allow_thread_start(channel_id: str, parent_ts: str) -> Expect:
     return Expect("chat_messages", "update", covers)
 
 
+def allow_acknowledgement(channel_id: str, ts: str, actor_id: str) -> Expect:
+    """The actor's reaction on the message a task answers (a :white_check_mark: or :eyes: on the
+    thread's first message, as people acknowledge what they reply to): no change to anything
+    anyone wrote, so not collateral, whichever emoji."""
+
+    def covers(change: RowChange) -> bool:
+        row = change.row
+        return row["channel_id"] == channel_id and row["ts"] == ts and row["user_id"] == actor_id
+
+    return Expect("chat_reactions", "insert", covers)
+
+
 def allow_reaction(channel_id: str, ts: str, emoji: str, actor_id: str) -> Expect:
     """One reaction, under any of the emoji's names (`+1` is `thumbsup`, skin tones included)."""
 

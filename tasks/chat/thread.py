@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from graders.checks import Check
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
-from tasks.chat._common import Answer, allow_posts, allow_thread_start, careful_steps, post, wreck
+from tasks.chat._common import Answer, allow_acknowledgement, allow_posts, allow_thread_start, careful_steps, post, wreck
 from tasks.crm._notes import written as crm_written
 from tasks.chat._workspace import Post, Room, workspace
 from tasks.common.answers import emails, judge
@@ -98,6 +98,7 @@ class ReplyInThread:
             expected=[
                 allow_posts(room.id, me.id, thread_ts=parent.ts),
                 allow_thread_start(room.id, parent.ts),
+                allow_acknowledgement(room.id, parent.ts, me.id),
                 *careful_steps(me.id, ws.public),
             ],
             oracle=oracle,
