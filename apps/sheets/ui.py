@@ -34,13 +34,14 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 from sqlalchemy import func, or_, select
 
-from apps.sheets import dimension_properties, ui_actions
+from apps.sheets import conditional_formats, dimension_properties, filters, tab_rules, ui_actions, validation
 from apps.sheets.a1 import A1Error, GridRange, cell_name, column_letter, parse_area, quote_sheet
 from apps.sheets.drive import uploaded_file
-from apps.sheets.entry import decode, load_json
+from apps.sheets.entry import decode, enter, load_json
 from apps.sheets.errors import SheetsError
 from apps.sheets.formulas.formats import display
 from apps.sheets.models import Cell, Merge, Spreadsheet
+from apps.sheets.requests import rgb_to_hex
 from apps.sheets.operations import OPERATIONS
 from apps.sheets.service import SheetsService
 from apps.sheets.xlsx import GOOGLE_SHEET_MIME, XLSX_MIME
@@ -87,7 +88,11 @@ def _grid(service: SheetsService, spreadsheet_id: str, tab: Any, top: int, left:
     frozen_cols = min(tab.frozen_columns or 0, left)  # and frozen columns at its left
     # Hidden rows and columns (hiddenByUser) are not drawn; the one after a hidden stretch says so
     # in its header, where Google draws the arrows that show them again.
-    row_hidden, col_hidden = _hidden(tab.row_properties), _hidden(tab.column_properties)
+    user_hidden, col_hidden = _hidden(tab.row_properties), _hidden(tab.column_properties)
+    # Rows the tab's basic filter hides are not drawn either (Google leaves them out the same way).
+    stored = service.book(spreadsheet_id) if (tab.basic_filter or tab.conditional_formats or tab.data_validation) else None
+    by_filter = filters.hidden_rows(tab, stored) if tab.basic_filter else []
+    row_hidden = (lambda r: user_hidden(r) or any(a <= r < b for a, b in by_filter)) if by_filter else user_hidden
     rows = [r for r in (*range(frozen), *range(max(top, frozen), min(top + SHOWN_ROWS, tab.row_count))) if not row_hidden(r)]
     cols = [c for c in (*range(frozen_cols), *range(max(left, frozen_cols), min(left + SHOWN_COLS, tab.column_count))) if not col_hidden(c)]
     found = service.db.execute(select(Cell.row, Cell.col, Cell.formula, Cell.kind, Cell.value, Cell.note, Cell.number_format, Cell.style).where(
@@ -99,12 +104,43 @@ def _grid(service: SheetsService, spreadsheet_id: str, tab: Any, top: int, left:
     for row, col, formula, kind, value, note, fmt, style in found:
         decoded = decode(kind, value, note)
         shown = display(decoded, load_json(fmt) or inferred.get((row, col)))
-        text_style = (load_json(style) or {}).get("textFormat") or {}
+        looks = load_json(style) or {}
+        text_style = looks.get("textFormat") or {}
         cells[(row, col)] = {
             "shown": str(shown), "entered": formula if formula is not None else _entered_text(decoded, load_json(fmt)),
             "error": kind == "e", "note": note or "", "number": kind == "n", "bold": bool(text_style.get("bold")),
             "italic": bool(text_style.get("italic")), "value": repr(float(decoded)) if kind == "n" and isinstance(decoded, (int, float)) else "",
+            "css": _css(looks), "decoded": decoded, "_looks": looks,
         }
+    # Conditional formats (the first rule that applies to a cell decides), borders and fills are
+    # drawn on the cells; a cell with a dropdown shows its arrow, one whose value its validation
+    # rule refuses is marked invalid, as Google marks it.
+    if tab.conditional_formats and stored is not None:
+        window = (0 if frozen else top, 0 if frozen_cols else left, top + SHOWN_ROWS, left + SHOWN_COLS)
+        for at, fmt in conditional_formats.shown_formats(tab, stored, window).items():
+            cell = cells.setdefault(at, {"shown": "", "entered": "", "error": False, "note": "", "number": False, "bold": False,
+                                         "italic": False, "value": "", "css": "", "decoded": None})
+            own = _looks_of(cell)
+            cell["css"] = _css({**own, **fmt, "textFormat": {**(own.get("textFormat") or {}), **(fmt.get("textFormat") or {})}})
+            text = fmt.get("textFormat") or {}
+            cell["bold"] = cell["bold"] or bool(text.get("bold"))
+            cell["italic"] = cell["italic"] or bool(text.get("italic"))
+    marks: dict[tuple[int, int], str] = {}
+    if tab.data_validation and stored is not None:
+        for (r1, c1, r2, c2), rule in validation.rules(tab):
+            listed = rule["condition"]["type"] in ("ONE_OF_LIST", "ONE_OF_RANGE") and rule.get("showCustomUi")
+            for r in range(max(r1, 0 if frozen else top), min(r2, top + SHOWN_ROWS)):
+                for c in range(max(c1, 0 if frozen_cols else left), min(c2, left + SHOWN_COLS)):
+                    cell = cells.get((r, c))
+                    if cell is not None and cell["decoded"] is not None and not validation.passes(stored, tab, rule, r, c, cell["decoded"]):
+                        marks[(r, c)] = "invalid"
+                    elif listed:
+                        marks[(r, c)] = "list"
+    header = tab_rules.load(tab.basic_filter) if tab.basic_filter else None
+    filter_heads = {}
+    if header:
+        active = {s["columnIndex"] for s in header.get("filterSpecs", [])}
+        filter_heads = {(header["range"][0], c): c in active for c in range(header["range"][1], header["range"][3])}
     merges = service.db.scalars(select(Merge).where(Merge.spreadsheet_id == spreadsheet_id, Merge.sheet_id == tab.sheet_id)).all()
     hidden, spans = set(), {}
     for m in merges:
@@ -115,7 +151,44 @@ def _grid(service: SheetsService, spreadsheet_id: str, tab: Any, top: int, left:
             # the hidden ones in and around the window, which the arrow keys step over
             "hidden_rows": [r for r in range(max(0, top - 1), min(top + SHOWN_ROWS + 1, tab.row_count)) if row_hidden(r)],
             "hidden_cols": [c for c in range(max(0, left - 1), min(left + SHOWN_COLS + 1, tab.column_count)) if col_hidden(c)],
-            "hidden": hidden, "spans": spans}
+            "hidden": hidden, "spans": spans, "marks": marks, "filter_heads": filter_heads,
+            "filtered_rows": {r for r in rows if r > 0 and any(a <= r - 1 < b for a, b in by_filter)}}
+
+
+def _looks_of(cell: dict[str, Any]) -> dict[str, Any]:
+    return cell.get("_looks", {})
+
+
+def _hex(color: Any) -> str | None:
+    if not isinstance(color, dict):
+        return None
+    return rgb_to_hex(color.get("rgbColor", color))
+
+
+def _css(looks: dict[str, Any]) -> str:
+    """A cell's stored (or conditional) format as inline CSS: its fill, text color, strikethrough
+    and underline, and its borders."""
+    out = []
+    background = _hex(looks.get("backgroundColorStyle") or looks.get("backgroundColor"))
+    if background:
+        out.append(f"background:{background}")
+    text = looks.get("textFormat") or {}
+    color = _hex(text.get("foregroundColorStyle") or text.get("foregroundColor"))
+    if color:
+        out.append(f"color:{color}")
+    if text.get("bold"):
+        out.append("font-weight:bold")
+    if text.get("italic"):
+        out.append("font-style:italic")
+    lines = " ".join(word for key, word in (("strikethrough", "line-through"), ("underline", "underline")) if text.get(key))
+    if lines:
+        out.append(f"text-decoration:{lines}")
+    for side, border in (looks.get("borders") or {}).items():
+        if side in ("top", "bottom", "left", "right") and isinstance(border, dict):
+            width = {"SOLID_MEDIUM": 2, "SOLID_THICK": 3, "DOUBLE": 3}.get(border.get("style", ""), 1)
+            kind = {"DOTTED": "dotted", "DASHED": "dashed", "DOUBLE": "double"}.get(border.get("style", ""), "solid")
+            out.append(f"border-{side}:{width}px {kind} {_hex(border.get('colorStyle') or border.get('color') or {}) or '#000000'}")
+    return ";".join(out)
 
 
 def _grid_body(grid: dict[str, Any], sel: tuple[int, int, int, int], at: tuple[int, int], top: int, left: int) -> Markup:
@@ -129,11 +202,13 @@ def _grid_body(grid: dict[str, Any], sel: tuple[int, int, int, int], at: tuple[i
     r1, c1, r2, c2 = sel
     cols, cells, hidden, spans = grid["cols"], grid["cells"], grid["hidden"], grid["spans"]
     frozen, frozen_cols, after_hidden = grid["frozen"], grid["frozen_cols"], grid["after_hidden_rows"]
+    marks, filter_heads, after_filtered = grid["marks"], grid["filter_heads"], grid["filtered_rows"]
     edge = [" frozen-col" if c < frozen_cols else " after-frozen-col" if frozen_cols and c == left else "" for c, _ in cols]
     out: list[str] = []
     for r in grid["rows"]:
         kind = ' class="frozen"' if r < frozen else ' class="after-frozen"' if frozen and r == top else ""
-        mark = ' after-hidden" title="Hidden rows above: select across them and choose Unhide rows' if r in after_hidden else ""
+        mark = ' after-hidden" title="Hidden rows above: select across them and choose Unhide rows' if r in after_hidden and r not in after_filtered else (
+            ' after-filtered" title="Rows above are hidden by the filter' if r in after_filtered else "")
         out.append(f'<tr role="row" aria-rowindex="{r + 2}"{kind}><th scope="row" role="rowheader" class="rowhead{mark}" data-row="{r}">{r + 1}</th>')
         row_in = r1 <= r < r2
         for i, (c, letter) in enumerate(cols):
@@ -143,6 +218,7 @@ def _grid_body(grid: dict[str, Any], sel: tuple[int, int, int, int], at: tuple[i
             looks = edge[i]
             extra = ""
             shown = ""
+            after = ""
             if cell is not None:
                 shown = cell["shown"]
                 looks += (" num" if cell["number"] else "") + (" err" if cell["error"] else "") + (" b" if cell["bold"] else "") + (" i" if cell["italic"] else "")
@@ -152,6 +228,19 @@ def _grid_body(grid: dict[str, Any], sel: tuple[int, int, int, int], at: tuple[i
                     extra += f' data-v="{cell["value"]}"'
                 if cell["error"]:
                     extra += f' title="{escape(cell["note"])}"'
+                if cell.get("css"):
+                    extra += f' style="{escape(cell["css"])}"'
+            mark = marks.get((r, c))
+            if mark == "invalid":
+                looks += " dv-bad"
+                extra += ' title="Invalid: this value breaks the cell&#39;s data validation rule"' if "title=" not in extra else ""
+            elif mark == "list":
+                looks += " dv-list"  # (its arrow drawn by the page's style: not part of the cell's text)
+            if (r, c) in filter_heads:
+                active = filter_heads[(r, c)]
+                looks += " filter-head"
+                after += (f'<span class="filter-icon{" on" if active else ""}" role="img" aria-label="{"Filtered" if active else "Filter"}: '
+                          f'column {letter}" title="{"Filtered" if active else "Filter"}"></span>')
             if row_in and c1 <= c < c2:
                 looks += " in-sel"
             if (r, c) == at:
@@ -160,7 +249,7 @@ def _grid_body(grid: dict[str, Any], sel: tuple[int, int, int, int], at: tuple[i
             if span:
                 extra += f' rowspan="{span[0]}" colspan="{span[1]}"'
             looks = f' class="{looks[1:]}"' if looks else ""
-            out.append(f'<td aria-label="{letter}{r + 1}"{looks}{extra}>{escape(shown)}</td>')
+            out.append(f'<td aria-label="{letter}{r + 1}"{looks}{extra}>{escape(shown)}{Markup(after)}</td>')
         out.append("</tr>\n")
     return Markup("".join(out))
 
@@ -264,6 +353,7 @@ def render_page(request: Request, env: Env, spreadsheet_id: str, sheet: int | No
                    for col, _, kind, value, note, fmt in header_row if kind]
         last_row = service.db.scalar(select(func.max(Cell.row)).where(Cell.spreadsheet_id == spreadsheet.id, Cell.sheet_id == tab.sheet_id))
         current = grid["cells"].get(anchor) or _cell_entered(service, spreadsheet.id, tab, anchor)  # (out of the window when paged away)
+        choices = _choices(service, spreadsheet.id, tab, anchor)
         context = {
             "base": _base(env), "spreadsheet": spreadsheet, "tabs": tabs, "tab": tab, "grid": grid, "role": service.role(spreadsheet.id),
             "selected": cell_name(selected.r1, selected.c1) if area.is_cell else area.a1(with_sheet=False),
@@ -273,6 +363,7 @@ def render_page(request: Request, env: Env, spreadsheet_id: str, sheet: int | No
             "ends_text": f"{cell_name(*anchor)}:{cell_name(*corner)}" if RANGE_ENDS.match(cell) else (
                 cell_name(selected.r1, selected.c1) if area.is_cell else area.a1(with_sheet=False)),
             "used_rows": (last_row or 0) + 1, "find": find, "headers": [h for h in headers if h.strip()], "figures": _selection_figures(service, spreadsheet.id, tab, selected), "page": _paging(tab, top, left),
+            "choices": choices, "has_filter": bool(tab.basic_filter),
         }
     if request.headers.get(VIEW_HEADER) == "1":  # the page's script asks for the view alone, to swap in
         return templates.TemplateResponse(request, "sheet_view.html", context, status_code=status,
@@ -461,6 +552,40 @@ def open_with_sheets(request: Request, file_id: str, env: Env = Depends(current_
     return RedirectResponse(f"{_base(env)}/d/{made['id']}", status_code=303)
 
 
+def _refused_by_validation(service: SheetsService, spreadsheet_id: str, tab: Any, cell: str, content: str) -> str | None:
+    """Google's words when the cell's strict validation rule refuses what was typed (a formula
+    is taken: its value is not known until it is computed); None to take it."""
+    try:
+        at = parse_area(cell)
+    except A1Error:
+        return None
+    rule = validation.rule_at(tab, at.r1, at.c1)
+    if rule is None or not rule.get("strict"):
+        return None
+    entered = enter(content.replace("\r\n", "\n"), "USER_ENTERED")
+    if entered.formula is not None or entered.value is None:
+        return None
+    if validation.passes(service.book(spreadsheet_id), tab, rule, at.r1, at.c1, entered.value):
+        return None
+    return validation.refusal(at.r1, at.c1)
+
+
+def _choices(service: SheetsService, spreadsheet_id: str, tab: Any, at: tuple[int, int]) -> dict[str, Any] | None:
+    """The selected cell's dropdown (a ONE_OF_LIST or ONE_OF_RANGE rule): its items and help."""
+    rule = validation.rule_at(tab, *at) if tab.data_validation else None
+    if rule is None or rule["condition"]["type"] not in ("ONE_OF_LIST", "ONE_OF_RANGE"):
+        return None
+    values = rule["condition"]["values"]
+    if rule["condition"]["type"] == "ONE_OF_LIST":
+        items = [v["userEnteredValue"] for v in values]
+    else:
+        from apps.sheets.conditions import reader_for
+
+        listed = reader_for(service.book(spreadsheet_id), tab.sheet_id).cells(values[0]["userEnteredValue"][1:])
+        items = list(dict.fromkeys(str(display(v, None)) for v in listed if v is not None and v != ""))
+    return {"items": items[:500], "help": rule.get("inputMessage", ""), "strict": bool(rule.get("strict"))}
+
+
 @router.post("/d/{spreadsheet_id}/cells")
 def edit_cell(request: Request, spreadsheet_id: str, sheet: int = Form(...), cell: str = Form(...), content: str = Form(""),
               top: int = Form(0), left: int = Form(0), then: str = Form("down"), env: Env = Depends(current_env)) -> Any:
@@ -470,8 +595,11 @@ def edit_cell(request: Request, spreadsheet_id: str, sheet: int = Form(...), cel
             tab = service.tab(spreadsheet_id, sheet_id=sheet) if service.role(spreadsheet_id) else None
         except SheetsError:
             tab = None
+        refused = _refused_by_validation(service, spreadsheet_id, tab, cell, content) if tab is not None and tab.data_validation else None
     if tab is None:
         return render_page(request, env, spreadsheet_id, sheet, cell, top, error="That sheet does not exist.", status=404)
+    if refused:  # a strict rule refuses what was typed, as Google Sheets does; a lenient one takes it and marks the cell
+        return render_page(request, env, spreadsheet_id, sheet, cell, top, error=refused, typed=content, status=400, left=left)
     target = f"{quote_sheet(tab.title)}!{cell}"
     route = getattr(request.scope.get("route"), "path", request.url.path)
     try:
@@ -483,7 +611,7 @@ def edit_cell(request: Request, spreadsheet_id: str, sheet: int = Form(...), cel
     try:
         at = parse_area(cell)
         # Enter moves down, Tab right (Shift+Tab left), an arrow after typing its way, as in a spreadsheet
-        step = {"down": (1, 0), "up": (-1, 0), "right": (0, 1), "left": (0, -1)}.get(then, (1, 0))
+        step = {"down": (1, 0), "up": (-1, 0), "right": (0, 1), "left": (0, -1), "stay": (0, 0)}.get(then, (1, 0))
         next_cell = cell_name(max(at.r1 + step[0], 0), max(at.c1 + step[1], 0))
     except A1Error:
         next_cell = "A1"

@@ -1,7 +1,7 @@
 """What the sheets page does besides typing into a cell, as Google Sheets' menus and keys do it:
 insert and delete rows and columns, clear, fill down or right (Ctrl+D, Ctrl+R), bold (Ctrl+B),
 Format ▸ Number (plain text, number, percent, currency, currency rounded, date), View ▸ Freeze (rows
-and columns),
+and columns), Data ▸ Create a filter / Remove filter (setBasicFilter, clearBasicFilter),
 sort a range (Data ▸ Sort range, with or without a header row) or the sheet (Data ▸ Sort sheet, by the
 selected column, frozen rows left on top), Insert ▸ Pivot table (a
 summary of the selected table on a new tab), paste (Ctrl+V: text copied
@@ -51,7 +51,7 @@ FREEZES = {f"freeze_{what}_{n}": (what, n) for what in ("rows", "columns") for n
 # Hide or unhide the rows (columns) the selection spans, as the row and column header menus do;
 # unhiding a selection that spans hidden ones (B:D around a hidden C) shows them again.
 HIDES = {"hide_rows": ("ROWS", True), "hide_columns": ("COLUMNS", True), "unhide_rows": ("ROWS", False), "unhide_columns": ("COLUMNS", False)}
-ACTIONS += (*NUMBER_FORMATS, "sort_sheet_asc", "sort_sheet_desc", *FREEZES, *HIDES)
+ACTIONS += (*NUMBER_FORMATS, "sort_sheet_asc", "sort_sheet_desc", *FREEZES, *HIDES, "create_filter", "remove_filter")
 
 
 class UiRefusal(ValueError):
@@ -150,6 +150,10 @@ def _request(action: str, tab: Any, selection: GridRange, bold_now: bool) -> dic
         start, end = _span(selection, tab, dimension == "ROWS")
         return {"updateDimensionProperties": {"range": {"sheetId": tab.sheet_id, "dimension": dimension, "startIndex": start, "endIndex": end},
                                               "properties": {"hiddenByUser": hide}, "fields": "hiddenByUser"}}
+    if action == "create_filter":  # Data ▸ Create a filter: over the selection, or the sheet's data when one cell is selected
+        return {"setBasicFilter": {"filter": {"range": _json(tab, selection)}}}
+    if action == "remove_filter":
+        return {"clearBasicFilter": {"sheetId": tab.sheet_id}}
     if action == "bold":
         return {"repeatCell": {"range": _json(tab, selection), "cell": {"userEnteredFormat": {"textFormat": {"bold": not bold_now}}},
                                "fields": "userEnteredFormat.textFormat.bold"}}
@@ -201,6 +205,8 @@ def act(request: Request, spreadsheet_id: str, sheet: int = Form(...), cell: str
             reply = _run(request, env, "sheets.spreadsheets.batchUpdate", {"spreadsheetId": spreadsheet_id, "requests": [{"addSheet": {"properties": {"title": title}}}]})
             return _back(env, spreadsheet_id, reply["replies"][0]["addSheet"]["properties"]["sheetId"], "A1", 0)
         selection = _selection(cell, tab)
+        if action == "create_filter" and selection.is_cell:
+            selection = _data_region(request, env, spreadsheet_id, tab)
         if action == "clear":
             _run(request, env, "sheets.values.clear", {"spreadsheetId": spreadsheet_id, "range": f"{quote_sheet(tab.title)}!{selection.a1(with_sheet=False)}"})
         else:
@@ -209,6 +215,14 @@ def act(request: Request, spreadsheet_id: str, sheet: int = Form(...), cell: str
     except (AppError, UiRefusal) as error:
         return _refused(request, env, spreadsheet_id, sheet, cell, top, error)
     return _back(env, spreadsheet_id, sheet, cell if not action.startswith("delete") else _first_cell(cell), top, left)
+
+
+def _data_region(request: Request, env: Env, spreadsheet_id: str, tab: Any) -> GridRange:
+    """The tab's data, from A1 to its last used row and column (what Google's Create a filter
+    covers when one cell is selected)."""
+    with env_store(request).session(env, reading=True) as db:
+        rows, cols = SheetsService(db).book(spreadsheet_id).book.extent(tab.sheet_id)
+    return GridRange(None, 0, 0, max(rows, 1), max(cols, 1))
 
 
 def _first_cell(cell: str) -> str:
