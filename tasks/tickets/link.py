@@ -3,6 +3,13 @@ the prompt names, and linked so that it blocks the customer's support ticket it 
 
 The link's direction matters ("ENG-7 blocks SUP-12", not the reverse), and a bug put under
 another epic first, or linked to other tickets, fails the check concerned.
+
+The seeded tracker has few open customer bugs (a handful per company), so most instances start
+from a bug an engineer has just filed from an open customer ticket (the setup files it, as the
+engineering lead, titled after the ticket with its area in front: "Auth: SSO login fails ...");
+it is either under no epic yet or was filed under the wrong one, which the prompt says. A ticket
+qualifies when what it is about has an epic (sign-in, sync, exports and reports, the API, errors
+under load); billing, mobile or search problems have none, so are never asked.
 """
 
 from __future__ import annotations
@@ -12,13 +19,26 @@ import random
 
 from sqlalchemy import select, update
 
+from apps.tickets import queries as Q
 from apps.tickets.models import Issue, Link
+from apps.tickets.service import TicketsService
 from graders.checks import Check, CheckResult, failed, passed
 from graders.rubric import Expect
 from tasks.base import Moves, SampleContext, TaskInstance, ToolError, Tools
 from tasks.common.variants import cached, choose, count, shuffled
-from seed_data.tickets.lines import EPIC_OF_COMPONENT, topic_of
-from tasks.tickets._common import allow_issue, bumped, notes, blocks_only, comment, site, values_set, wreck
+from seed_data.tickets.lines import COMPONENTS, EPIC_OF_COMPONENT, topic_of
+from tasks.tickets._common import Ticket, allow_issue, bumped, notes, blocks_only, comment, site, values_set, wreck
+
+# What a customer ticket is about → the ENG area (component) whose epic its bug belongs under.
+AREA_OF_TOPIC = {"sign-in": "Auth", "sync": "Integrations", "exports": "Reporting", "scheduled reports": "Reporting", "dashboards": "Reporting",
+                 "api": "API", "api fields": "API", "errors under load": "Infrastructure", "memory": "Infrastructure"}
+FRESH, MISFILED = "fresh", "misfiled"  # a filed bug's state: under no epic yet, or under the wrong one
+
+
+def _areas(summary: str) -> set[str]:
+    """The ENG areas a summary's words name."""
+    text = summary.lower()
+    return {name for name, words in COMPONENTS["ENG"] if any(w in text for w in words)}
 
 
 class LinkBugToEpic:
@@ -50,21 +70,57 @@ class LinkBugToEpic:
         def epics() -> tuple:
             return shuffled(self.id, ctx, [t for t in site(ctx).tickets if t.project == "ENG" and t.type == "Epic"], "epic")
 
-        return cached(ctx, self.id, triples), cached(ctx, f"{self.id}|epics", epics)
+        def filed() -> tuple:
+            """(bug to file, support ticket, epic, state, the epic it was misfiled under) for each open
+            customer problem whose area has an epic: the bug's number and id are the next ones the
+            tracker gives, as the setup files it on a fresh copy of the template."""
+            s = site(ctx)
+            by_title = {t.summary: t for t in s.tickets if t.project == "ENG" and t.type == "Epic"}
+            lead = ctx.company.person(ctx.company.team("engineering").lead_id).email.lower()
+            reporter = next((p.account_id for p in s.people.values() if p.email.lower() == lead), None)
+            linked = {i for pair in ctx.db.execute(select(Link.source_id, Link.target_id)) for i in pair}
+            number, (last_id, _rank) = Q.LAST_NUMBER.scalar(ctx.db, project="ENG") or 0, Q.LAST_ISSUE_ID_AND_RANK.first(ctx.db)
+            bug_id = max(last_id or 0, 9999) + 1
+            found = []
+            for t in s.tickets:
+                area = AREA_OF_TOPIC.get(topic_of(t.summary) or "")
+                if t.project != "SUP" or t.resolution is not None or t.type == "Task" or area is None or t.id in linked or reporter is None:
+                    continue
+                epic = by_title.get(EPIC_OF_COMPONENT[area])
+                summary = f"{area}: {t.summary}"
+                if epic is None or topic_of(summary) != topic_of(t.summary) or area not in _areas(summary):
+                    continue
+                elsewhere = [e for e in by_title.values() if e.id != epic.id]
+                wrong = elsewhere[t.id % len(elsewhere)]  # the epic a hurried engineer picked instead
+                for state in (FRESH, MISFILED):
+                    bug = Ticket(bug_id, f"ENG-{number + 1}", "ENG", "Bug", summary, "To Do", t.priority, None, None, None, (), (area,),
+                                 wrong.id if state == MISFILED else None)
+                    found.append((bug, t, epic, state, wrong, reporter))
+            return shuffled(self.id, ctx, found, "filed")
+
+        return cached(ctx, self.id, triples), cached(ctx, f"{self.id}|epics", epics), cached(ctx, f"{self.id}|filed", filed)
 
     def _last_link(self, ctx: SampleContext) -> int:
         """The newest link when the task begins: links with a higher id are the agent's."""
         return cached(ctx, f"{self.id}|last-link", lambda: ctx.db.scalar(select(Link.id).order_by(Link.id.desc()).limit(1)) or 0)
 
+    def _instances(self, ctx: SampleContext) -> tuple:
+        """The seeded bugs' instances, then the filed ones: (bug, ticket, epic, state, misfiled under, reporter)."""
+        def build() -> tuple:
+            triples, _epics, filed = self._axes(ctx)
+            return shuffled(self.id, ctx, [(b, t, e, None, None, None) for b, t, e in triples] + list(filed), "all")
+
+        return cached(ctx, f"{self.id}|instances", build)
+
     def count_instances(self, ctx: SampleContext) -> int:
-        return count(self._axes(ctx)[0])
+        return count(self._instances(ctx))
 
     def sample(self, ctx: SampleContext, rng: random.Random) -> TaskInstance:
         s = site(ctx)
-        triples, epics = self._axes(ctx)
-        ((bug, ticket, epic),) = choose(self.id, ctx.variant, triples)
+        triples, epics, _filed = self._axes(ctx)
+        ((bug, ticket, epic, state, misfiled, reporter),) = choose(self.id, ctx.variant, self._instances(ctx))
         # A bug filed under its epic already is taken out of it first: the task is to put it there.
-        detach = bug.parent == epic.id
+        detach = state is None and bug.parent == epic.id
         other_epic = next(e for e in epics if e.id not in (epic.id, bug.parent))
         others = [t for _b, t, _e in triples] + [t for t in s.tickets if t.project == "SUP" and t.case and t.resolution is None]
         other_tickets = [t for t in dict.fromkeys(others) if t.id != ticket.id][:3]
@@ -111,16 +167,31 @@ class LinkBugToEpic:
         def on_links(change) -> bool:
             return (change.row.get("source_id"), change.row.get("target_id")) == (bug.id, ticket.id)
 
+        def file_bug(db) -> None:
+            """The engineering lead files the bug from the ticket (under the wrong epic, when misfiled)."""
+            made = TicketsService(db, actor_id=reporter).create_issue(
+                project="ENG", summary=bug.summary, issue_type="Bug", priority=bug.priority, components=list(bug.components),
+                description=f"Filed from the customer ticket {ticket.key}.", parent=misfiled.key if state == MISFILED else None)
+            if made["key"] != bug.key or int(made["id"]) != bug.id:
+                raise RuntimeError(f"the filed bug is {made['key']}, not {bug.key}")
+
+        if state is None:
+            setup = (lambda db: db.execute(update(Issue).where(Issue.id == bug.id).values(parent_id=None))) if detach else None
+        else:
+            setup = file_bug
+        filed = "" if state is None else ", just filed by engineering,"
+        misplaced = f"It was filed under the wrong epic, {misfiled.key}. " if state == MISFILED else ""
+        put = "move" if state == MISFILED else "put"
         return TaskInstance(
-            prompt=(f"You are {s.me.name}. The bug {bug.key} (\"{bug.summary}\") came from the customer ticket {ticket.key} "
-                    f"(\"{ticket.summary}\"). In Jira, put {bug.key} under the epic {epic.key} (\"{epic.summary}\") and link it "
+            prompt=(f"You are {s.me.name}. The bug {bug.key} (\"{bug.summary}\"){filed} came from the customer ticket {ticket.key} "
+                    f"(\"{ticket.summary}\"). {misplaced}In Jira, {put} {bug.key} under the epic {epic.key} (\"{epic.summary}\") and link it "
                     f"so that {bug.key} blocks {ticket.key}."),
             checks=[Check(f"{bug.key} under {epic.key}", under_epic), Check(f"{bug.key} blocks {ticket.key}", blocks)],
             # A note on the epic (a comment saying the bug joined it) is a careful step, not collateral.
             expected=[*allow_issue(bug.id, {"parent_id"}), *allow_issue(ticket.id), Expect("tickets_links", "insert", on_links),
                       *notes(lambda c: c.row.get("issue_id") == epic.id), bumped()],
             oracle=oracle,
-            setup=(lambda db: db.execute(update(Issue).where(Issue.id == bug.id).values(parent_id=None))) if detach else None,
+            setup=setup,
             alternatives=(by_fields,),
             moves=Moves(
                 say=lambda tools, text: comment(tools, bug.key, text),
@@ -130,7 +201,7 @@ class LinkBugToEpic:
                 shotgun=lambda tools: _shotgun(tools, bug.key, epic.key, [ticket.key, *[t.key for t in other_tickets]], link),
                 wreck=wreck,
             ),
-            facts={"issue": bug.key, "epic": epic.key, "blocks": ticket.key},
+            facts={"issue": bug.key, "epic": epic.key, "blocks": ticket.key, "filed": state},
         )
 
 
