@@ -98,7 +98,7 @@ class LinkBugToEpic:
                     found.append((bug, t, epic, state, wrong, reporter))
             return shuffled(self.id, ctx, found, "filed")
 
-        return cached(ctx, self.id, triples), cached(ctx, f"{self.id}|epics", epics), cached(ctx, f"{self.id}|filed", filed)
+        return cached(ctx, f"{self.id}|seeded", triples), cached(ctx, f"{self.id}|epics", epics), cached(ctx, f"{self.id}|filed", filed)
 
     def _last_link(self, ctx: SampleContext) -> int:
         """The newest link when the task begins: links with a higher id are the agent's."""
@@ -110,7 +110,7 @@ class LinkBugToEpic:
             triples, _epics, filed = self._axes(ctx)
             return shuffled(self.id, ctx, [(b, t, e, None, None, None) for b, t, e in triples] + list(filed), "all")
 
-        return cached(ctx, f"{self.id}|instances", build)
+        return cached(ctx, self.id, build)
 
     def count_instances(self, ctx: SampleContext) -> int:
         return count(self._instances(ctx))
