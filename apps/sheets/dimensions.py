@@ -142,6 +142,8 @@ def delete_sheet(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -
     self.db.flush()
     self.forget_tabs(ss.id)
     _reindex(self, ss)
+    for each in self.tabs(ss.id):  # a rule's formula naming the deleted tab reads #REF!, as a cell's does
+        tab_rules.rewrite(each, lambda text: rename_sheet(text, title, None))
     restructure(self, ss, lambda row: None if row["sheet_id"] == tab.sheet_id else row,
                 lambda text, _: rename_sheet(text, title, None))
     return {}
@@ -162,6 +164,8 @@ def update_sheet_properties(self: Any, ss: Spreadsheet, body: dict[str, Any], la
             tab.title = _unique_title(self, ss, str(props["title"]), label, except_id=tab.sheet_id)
             self.db.flush()
             if old != tab.title:
+                for each in self.tabs(ss.id):  # the rules' formulas name the tab anew too
+                    tab_rules.rewrite(each, lambda text: rename_sheet(text, old, tab.title))
                 restructure(self, ss, lambda row: row, lambda text, _: rename_sheet(text, old, tab.title))
     for field_name, column in (("frozenRowCount", "frozen_rows"), ("frozenColumnCount", "frozen_columns"),
                                ("rowCount", "row_count"), ("columnCount", "column_count")):

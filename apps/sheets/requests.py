@@ -151,7 +151,15 @@ def repeat_cell(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) ->
         entry = _entered(cell["userEnteredValue"], label)
         book.write({(tab.sheet_id, r, c): Entered(offset(entry.formula, r - grid.r1, c - grid.c1) if entry.formula else None, entry.value)
                     for r, c in _cells(grid)})
+    if "dataValidation" in cell or _names(fields, "dataValidation"):  # a cell's rule, as setDataValidation sets it (absent: cleared)
+        validation.set_data_validation(self, ss, {"range": body.get("range"), "rule": cell.get("dataValidation"),
+                                                  "filteredRowsIncluded": True}, label)
     return {}
+
+
+def _names(fields: str, name: str) -> bool:
+    """Whether a field mask names `name` (or everything)."""
+    return any(f.strip() in ("*", name) or f.strip().startswith(name + ".") for f in fields.split(","))
 
 
 UNSUPPORTED_CELL_DATA = frozenset({"pivotTable", "dataSourceTable", "dataSourceFormula"})
@@ -169,6 +177,8 @@ def update_cells(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -
     book = self.book(ss.id)
     entries = {}
     values_too = "userEnteredValue" in str(body.get("fields", "*")) or body.get("fields") == "*"
+    rules_too = _names(str(body.get("fields") or "*"), "dataValidation")
+    ruled: dict[tuple[int, int], Any] = {}
     for i, row in enumerate(rows):
         for j, value in enumerate((row or {}).get("values") or []):
             key = (tab.sheet_id, top + i, left + j)
@@ -185,6 +195,8 @@ def update_cells(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -
             if (value or {}).get("userEnteredFormat"):
                 number, style = _format_of(value["userEnteredFormat"], label)
                 _merge_format(book, key, number, style)
+            if "dataValidation" in (value or {}) or rules_too:
+                ruled[(key[1], key[2])] = (value or {}).get("dataValidation")
     if "range" in body and "start" not in body and values_too:
         # With a range, its cells the rows leave out are cleared of what `fields` names, as in
         # Google Sheets (no rows at all clears the whole range).
@@ -192,6 +204,18 @@ def update_cells(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -
         for key in [k for k in (*book.book.inputs, *book.book.formulas) if k[0] == tab.sheet_id and bounded.contains(k[1], k[2])]:
             entries.setdefault(key, Entered(None, None))
     book.write(entries)
+    # Cells' dataValidation, as setDataValidation sets it: a run of cells down a column with the
+    # same rule is one range.
+    runs: list[list[Any]] = []
+    for (r, c), rule in sorted(ruled.items(), key=lambda item: (item[0][1], item[0][0])):
+        if runs and runs[-1][1] == c and runs[-1][2] == r and runs[-1][3] == rule:
+            runs[-1][2] = r + 1
+        else:
+            runs.append([r, c, r + 1, rule])
+    for r1, c, r2, rule in runs:
+        validation.set_data_validation(self, ss, {"range": {"sheetId": tab.sheet_id, "startRowIndex": r1, "endRowIndex": r2,
+                                                            "startColumnIndex": c, "endColumnIndex": c + 1},
+                                                  "rule": rule, "filteredRowsIncluded": True}, label)
     return {}
 
 

@@ -82,6 +82,26 @@ def _moved_formulas(value: Any, title: str, rows: bool, start: int, count: int, 
     return value
 
 
+def _formulas_with(value: Any, change: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: (change(v) if k == "userEnteredValue" and isinstance(v, str) and v.startswith("=") else _formulas_with(v, change))
+                for k, v in value.items()}
+    if isinstance(value, list):
+        return [_formulas_with(v, change) for v in value]
+    return value
+
+
+def rewrite(tab: Any, change: Any) -> None:
+    """Every formula in the tab's rules (custom formulas, ONE_OF_RANGE ranges) through
+    `change(text)`: a tab renamed or deleted, as its cells' formulas are rewritten."""
+    for column in ("basic_filter", "conditional_formats", "data_validation"):
+        text = getattr(tab, column)
+        if text and "=" in text:
+            new = dump(_formulas_with(load(text), change))
+            if new != text:
+                setattr(tab, column, new)
+
+
 def _column_moved(index: int, start: int, count: int) -> int | None:
     if count < 0 and start <= index < start - count:
         return None

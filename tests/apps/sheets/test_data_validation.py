@@ -189,3 +189,37 @@ def test_rows_a_filter_hides_are_left_out_unless_filtered_rows_are_included(made
     assert sorted(validations(api, sid)) == ["D2", "D4"]  # row 3 (b) is hidden by the filter
     api.batchUpdate(spreadsheetId=sid, body={"requests": [dv(DROPDOWN, filteredRowsIncluded=True)]}).execute()
     assert sorted(validations(api, sid)) == ["D2", "D3", "D4"]
+
+
+def test_repeat_cell_and_update_cells_set_a_cells_rule_as_set_data_validation_does(made: tuple[Any, str]) -> None:
+    """CellData.dataValidation, written by repeatCell or updateCells (as many agents write a
+    dropdown), is the cell's rule; a field mask naming it with no rule clears it."""
+    api, sid = made
+    api.batchUpdate(spreadsheetId=sid, body={"requests": [
+        {"repeatCell": {"range": {"sheetId": 0, "startRowIndex": 1, "endRowIndex": 3, "startColumnIndex": 3, "endColumnIndex": 4},
+                        "cell": {"dataValidation": DROPDOWN}, "fields": "dataValidation"}},
+        {"updateCells": {"start": {"sheetId": 0, "rowIndex": 1, "columnIndex": 2},
+                         "rows": [{"values": [{"dataValidation": {"condition": cond("DATE_IS_VALID")}}]}], "fields": "dataValidation"}}]}).execute()
+    assert validations(api, sid) == {"D2": DROPDOWN, "D3": DROPDOWN, "C2": {"condition": {"type": "DATE_IS_VALID"}}}
+    assert api.values().get(spreadsheetId=sid, range="Sheet1!D2").execute()["values"] == [["Open"]]  # values untouched
+    api.batchUpdate(spreadsheetId=sid, body={"requests": [
+        {"repeatCell": {"range": {"sheetId": 0, "startRowIndex": 2, "endRowIndex": 3, "startColumnIndex": 3, "endColumnIndex": 4},
+                        "cell": {}, "fields": "dataValidation"}}]}).execute()
+    assert sorted(validations(api, sid)) == ["C2", "D2"]
+    with pytest.raises(Exception) as bad:
+        api.batchUpdate(spreadsheetId=sid, body={"requests": [
+            {"repeatCell": {"range": {"sheetId": 0, "startRowIndex": 5, "endRowIndex": 6, "startColumnIndex": 3, "endColumnIndex": 4},
+                            "cell": {"dataValidation": {"condition": cond("ONE_OF_LIST")}}, "fields": "dataValidation"}}]}).execute()
+    assert "400" in str(bad.value) and "ONE_OF_LIST requires at least one" in str(bad.value)
+
+
+def test_a_rules_range_follows_its_tab_renamed(made: tuple[Any, str]) -> None:
+    api, sid = made
+    reply = api.batchUpdate(spreadsheetId=sid, body={"requests": [{"addSheet": {"properties": {"title": "Lists"}}}]}).execute()
+    lists = reply["replies"][0]["addSheet"]["properties"]["sheetId"]
+    rule = {"condition": cond("ONE_OF_RANGE", "=Lists!A1:A5")}
+    api.batchUpdate(spreadsheetId=sid, body={"requests": [dv(rule, r1=1, r2=2), {"updateSheetProperties": {
+        "properties": {"sheetId": lists, "title": "Choices"}, "fields": "title"}}]}).execute()
+    assert validations(api, sid)["D2"] == {"condition": cond("ONE_OF_RANGE", "=Choices!A1:A5")}
+    api.batchUpdate(spreadsheetId=sid, body={"requests": [{"deleteSheet": {"sheetId": lists}}]}).execute()
+    assert validations(api, sid)["D2"] == {"condition": cond("ONE_OF_RANGE", "=#REF!")}
