@@ -354,6 +354,7 @@ def render_page(request: Request, env: Env, spreadsheet_id: str, sheet: int | No
         last_row = service.db.scalar(select(func.max(Cell.row)).where(Cell.spreadsheet_id == spreadsheet.id, Cell.sheet_id == tab.sheet_id))
         current = grid["cells"].get(anchor) or _cell_entered(service, spreadsheet.id, tab, anchor)  # (out of the window when paged away)
         choices = _choices(service, spreadsheet.id, tab, anchor)
+        filter_menu = _filter_menu(service, spreadsheet.id, tab, anchor) if tab.basic_filter else None
         context = {
             "base": _base(env), "spreadsheet": spreadsheet, "tabs": tabs, "tab": tab, "grid": grid, "role": service.role(spreadsheet.id),
             "selected": cell_name(selected.r1, selected.c1) if area.is_cell else area.a1(with_sheet=False),
@@ -363,7 +364,7 @@ def render_page(request: Request, env: Env, spreadsheet_id: str, sheet: int | No
             "ends_text": f"{cell_name(*anchor)}:{cell_name(*corner)}" if RANGE_ENDS.match(cell) else (
                 cell_name(selected.r1, selected.c1) if area.is_cell else area.a1(with_sheet=False)),
             "used_rows": (last_row or 0) + 1, "find": find, "headers": [h for h in headers if h.strip()], "figures": _selection_figures(service, spreadsheet.id, tab, selected), "page": _paging(tab, top, left),
-            "choices": choices, "has_filter": bool(tab.basic_filter),
+            "choices": choices, "has_filter": bool(tab.basic_filter), "filter_menu": filter_menu,
         }
     if request.headers.get(VIEW_HEADER) == "1":  # the page's script asks for the view alone, to swap in
         return templates.TemplateResponse(request, "sheet_view.html", context, status_code=status,
@@ -584,6 +585,23 @@ def _choices(service: SheetsService, spreadsheet_id: str, tab: Any, at: tuple[in
         listed = reader_for(service.book(spreadsheet_id), tab.sheet_id).cells(values[0]["userEnteredValue"][1:])
         items = list(dict.fromkeys(str(display(v, None)) for v in listed if v is not None and v != ""))
     return {"items": items[:500], "help": rule.get("inputMessage", ""), "strict": bool(rule.get("strict"))}
+
+
+def _filter_menu(service: SheetsService, spreadsheet_id: str, tab: Any, at: tuple[int, int]) -> dict[str, Any] | None:
+    """With a cell of the filter's header row selected, its column's "Filter by values": each
+    value its rows show, ticked unless the filter hides it (blanks as "(Blanks)")."""
+    found = tab_rules.load(tab.basic_filter)
+    r1, c1, r2, c2 = found["range"]
+    if at[0] != r1 or not c1 <= at[1] < c2:
+        return None
+    stored = service.book(spreadsheet_id)
+    col = at[1]
+    spec = next((s for s in found.get("filterSpecs", []) if s["columnIndex"] == col), None)
+    hidden = set(((spec or {}).get("filterCriteria") or {}).get("hiddenValues") or [])
+    shown = sorted({str(display(stored.book.get((tab.sheet_id, r, col)), stored.number_format((tab.sheet_id, r, col))))
+                    for r in range(r1 + 1, r2)}, key=lambda v: (v == "", v.lower()))[:1000]
+    return {"col": col, "letter": column_letter(col), "values": [(v, v not in hidden) for v in shown],
+            "condition": bool(((spec or {}).get("filterCriteria") or {}).get("condition"))}
 
 
 @router.post("/d/{spreadsheet_id}/cells")

@@ -1,7 +1,8 @@
 """What the sheets page does besides typing into a cell, as Google Sheets' menus and keys do it:
 insert and delete rows and columns, clear, fill down or right (Ctrl+D, Ctrl+R), bold (Ctrl+B),
 Format ▸ Number (plain text, number, percent, currency, currency rounded, date), View ▸ Freeze (rows
-and columns), Data ▸ Create a filter / Remove filter (setBasicFilter, clearBasicFilter),
+and columns), Data ▸ Create a filter / Remove filter and a filter header's Filter by values
+(setBasicFilter, clearBasicFilter),
 sort a range (Data ▸ Sort range, with or without a header row) or the sheet (Data ▸ Sort sheet, by the
 selected column, frozen rows left on top), Insert ▸ Pivot table (a
 summary of the selected table on a new tab), paste (Ctrl+V: text copied
@@ -24,6 +25,7 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import RedirectResponse, Response
 
+from apps.sheets import tab_rules
 from apps.sheets.a1 import A1Error, GridRange, column_letter, parse_area, quote_sheet
 from apps.sheets.entry import load_json
 from apps.sheets.errors import SheetsError
@@ -260,6 +262,34 @@ def sort(request: Request, spreadsheet_id: str, sheet: int = Form(...), cell: st
     except (AppError, UiRefusal) as error:
         return _refused(request, env, spreadsheet_id, sheet, cell, top, error)
     return _back(env, spreadsheet_id, sheet, cell, top)
+
+
+@router.post("/d/{spreadsheet_id}/filter")
+def filter_by_values(request: Request, spreadsheet_id: str, sheet: int = Form(...), cell: str = Form("A1"), column: int = Form(...),
+                     value: list[str] = Form(default=[]), show: list[str] = Form(default=[]), top: int = Form(0), left: int = Form(0),
+                     env: Env = Depends(current_env)) -> Response:
+    """The filter icon's "Filter by values": the column's values left unticked are hidden
+    (setBasicFilter with the filter as it is, that column's hiddenValues replaced)."""
+    tab = _tab(request, env, spreadsheet_id, sheet)
+    if tab is None:
+        return _refused(request, env, spreadsheet_id, sheet, cell, top, "That sheet does not exist.", 404)
+    try:
+        found = tab_rules.load(tab.basic_filter)
+        if not found:
+            raise UiRefusal("this sheet has no filter: choose Data ▸ Create a filter first")
+        specs = [s for s in found.get("filterSpecs", []) if s["columnIndex"] != column]
+        own = next((s["filterCriteria"] for s in found.get("filterSpecs", []) if s["columnIndex"] == column), {})
+        hidden = sorted(set(value) - set(show))
+        criteria = {**{k: v for k, v in own.items() if k != "hiddenValues"}, **({"hiddenValues": hidden} if hidden else {})}
+        if criteria:
+            specs.append({"columnIndex": column, "filterCriteria": criteria})
+        body: dict[str, Any] = {"range": tab_rules.grid_range(tab.sheet_id, found["range"]),
+                                **({"filterSpecs": sorted(specs, key=lambda s: s["columnIndex"])} if specs else {}),
+                                **({"sortSpecs": found["sortSpecs"]} if found.get("sortSpecs") else {})}
+        _run(request, env, "sheets.spreadsheets.batchUpdate", {"spreadsheetId": spreadsheet_id, "requests": [{"setBasicFilter": {"filter": body}}]})
+    except (AppError, UiRefusal) as error:
+        return _refused(request, env, spreadsheet_id, sheet, cell, top, error)
+    return _back(env, spreadsheet_id, sheet, cell, top, left)
 
 
 PIVOT_SUMMARIES = ("sum", "counta", "count", "average", "min", "max")  # COUNTA: the rows (filled values) per group, as COUNT counts them here

@@ -50,11 +50,16 @@ def test_create_a_filter_shows_its_icons_and_hides_the_rows_it_filters_out(live_
     expect(page.get_by_role("img", name="Filter: column B")).to_be_visible()
     expect(page.get_by_role("img", name="Filter: column C")).to_be_visible()
 
-    # A filter on Status hides the Done rows: they are not drawn, and the row after says so.
-    _batch(live_server, env_id, sid, {"setBasicFilter": {"filter": {"range": _rng(0, 5, 0, 3), "filterSpecs": [
-        {"columnIndex": 1, "filterCriteria": {"hiddenValues": ["Done"]}}]}}})
-    page.reload()
-    page.wait_for_load_state()
+    # The header cell's "Filter by values": untick Done, and the Done rows are hidden: not drawn,
+    # and the row after them says so.
+    go(page, "B1")
+    menu = page.get_by_role("form", name="Filter column B by values")
+    expect(menu.get_by_role("checkbox", name="Done")).to_be_checked()
+    menu.get_by_role("checkbox", name="Done").uncheck()
+    menu.get_by_role("button", name="OK").click()
+    settled(page)
+    got = httpx.get(_api(live_server, env_id, sid), timeout=10).json()["sheets"][0]
+    assert got["basicFilter"]["filterSpecs"] == [{"columnIndex": 1, "filterCriteria": {"hiddenValues": ["Done"]}}]
     grid = page.get_by_role("grid", name="Sheet1")
     expect(grid.get_by_role("rowheader", name="3", exact=True)).to_have_count(0)
     expect(grid.get_by_role("rowheader", name="5", exact=True)).to_have_count(0)
