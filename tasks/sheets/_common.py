@@ -222,10 +222,23 @@ def _hidden_lines(db: Session, spreadsheet_id: str) -> dict[int, tuple[list[tupl
     return found
 
 
+def _hidden_from_view(stored: StoredBook) -> dict[int, tuple[list[tuple[int, int]], list[tuple[int, int]]]]:
+    """Each tab's rows and columns out of view: hidden by the user, or rows a basic filter's
+    criteria hide (a reader of the tab sees neither; the filter's are read from the cells as
+    they are now, as the grid shows them)."""
+    from apps.sheets import filters
+
+    found = _hidden_lines(stored.db, stored.spreadsheet_id)
+    for sheet_id, rows in filters.hidden_by_filter(stored).items():
+        by_user, cols = found.get(sheet_id, ([], []))
+        found[sheet_id] = (sorted(by_user + rows), cols)
+    return found
+
+
 def as_shown(stored: StoredBook) -> Any:
     """The book a check reads as its reader sees it (`AsShown`); the book itself when no cell,
     row or column hides."""
-    shown_book = AsShown(stored, _hidden_lines(stored.db, stored.spreadsheet_id))
+    shown_book = AsShown(stored, _hidden_from_view(stored))
     return shown_book if shown_book.unreadable or shown_book.hidden else stored.book
 
 

@@ -108,3 +108,38 @@ def test_a_check_reads_cells_formulas_and_extent_as_shown(gym: Any) -> None:
             assert book.formulas.get((0, 2, 1)) == '=A4&"!"' and book.formulas.get((0, 0, 0)) is None and (0, 1, 1) in book.formulas
     finally:
         gym.delete(env.id)
+
+
+def _filtered_report(facts: dict[str, Any], rows: list[list[Any]], hidden_values: list[str]) -> Callable[[McpTools], Any]:
+    """The report, with a basic filter on its first column hiding the rows whose label is one
+    of `hidden_values` (as Data ▸ Create a filter, then unticking them, does)."""
+    async def make(tools: McpTools) -> None:
+        sid = (await tools.call("create_spreadsheet", title=facts["title"]))["spreadsheetId"]
+        first = (await tools.call("list_sheets", spreadsheet_id=sid))[0]
+        width = max(len(r) for r in rows)
+        await tools.call("update_cells", spreadsheet_id=sid, sheet=first, range=f"A1:{'ABCDE'[width - 1]}{len(rows)}", data=rows)
+        await tools.call("batch_update", spreadsheet_id=sid, requests=[{"setBasicFilter": {"filter": {
+            "range": {"sheetId": 0, "startRowIndex": 0, "endRowIndex": len(rows), "startColumnIndex": 0, "endColumnIndex": width},
+            "filterSpecs": [{"columnIndex": 0, "filterCriteria": {"hiddenValues": hidden_values}}]}}}])
+        await tools.call("slack_post_message", channel_id=facts["dm"], text=f"Done: ${facts['total']:,.2f} in all")
+
+    return make
+
+
+def test_rows_a_filter_hides_are_out_of_view_too(rollout: Callable[..., Rollout]) -> None:
+    """A basic filter's criteria take rows out of view as hiding them does: a wrong "Total" row
+    filtered out passes (the manager sees the right report, a filter button on its header); a
+    group's row filtered out fails (the manager does not see it); a filter hiding nothing passes."""
+    r = rollout(TASK, variant=2)
+    f = r.facts
+    lines = [["Group", "Amount"], *[list(line) for line in _lines(f)]]
+    grade = r.do(_filtered_report(f, [*lines, ["Scratch total", f["total"] + 1000]], ["Scratch total"]))
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
+
+    r = rollout(TASK, variant=2)
+    grade = r.do(_filtered_report(r.facts, lines, [lines[2][0]]))  # the second group's row
+    assert not grade["passed"], json.dumps(grade)
+
+    r = rollout(TASK, variant=2)
+    grade = r.do(_filtered_report(r.facts, lines, []))
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
