@@ -57,7 +57,7 @@ class PipelineQuestion:
     id = "crm/pipeline-question-v1"
     apps = ("crm", "chat")
     difficulty = "medium"
-    summary = "A manager asks in Slack for a rep's pipeline total; compute it in Salesforce and answer in the DM."
+    summary = "A manager asks in Slack for a pipeline total (a rep's, an account's, a stage's); compute it in Salesforce and answer in the DM."
 
     def _pool(self, ctx: SampleContext) -> tuple[tuple[tuple[str, str, str, str, float, str, tuple[float, ...]], ...]]:
         """(the subject's Id or stage, its name, kind, asker's chat id, total, the DM's id, the deals' amounts): all the

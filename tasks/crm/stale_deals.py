@@ -47,7 +47,7 @@ class PushStaleDeals:
     id = "crm/push-stale-deals-v1"
     apps = ("crm",)
     difficulty = "hard"
-    summary = "Find every early-stage deal closing within N days and push its close date to the end of next quarter."
+    summary = "Find every early-stage deal (the team's or one rep's) closing within N days and push its close date to the end of next quarter."
 
     def _pool(self, ctx: SampleContext) -> tuple[tuple[tuple[tuple[str, ...], int, tuple[str, str]], ...]]:
         """(stages, window, (owner's Id, name)): each a different set of two or more deals to push."""

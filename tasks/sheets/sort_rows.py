@@ -1,8 +1,12 @@
-"""sheets/sort-by-rule-v1: sort a table of a seeded spreadsheet by one column, keeping every
-row whole and every formula reading its own row.
+"""sheets/sort-by-rule-v1: sort a table of a seeded spreadsheet (the forecast's Pipeline, the
+support Tickets) by one column, or by one and then another within its ties ("by Stage, then
+Amount, largest first"), keeping every row whole and every formula reading its own row. Every
+column a person sorts by, in the directions that make sense; a rule the table already follows
+as seeded is never asked.
 
 Graded on the final book: the table holds the same rows as before (as tuples of its typed
-columns), in the asked order (ties in any order), and every formula column of the table (the
+columns), in the asked order (ties of every key in any order; blanks last, as a spreadsheet
+sorts them), and every formula column of the table (the
 Pipeline's Probability and Weighted, the Tickets' Age) still holds, in every row, a formula that
 reads its own row and follows it when the row's data changes, so pasting sorted values or
 constants over any of them fails.
@@ -109,7 +113,7 @@ class SortByRule:
     id = "sheets/sort-by-rule-v1"
     apps = ("sheets",)
     difficulty = "easy"
-    summary = "Sort a spreadsheet table by a column, keeping rows whole and formulas working."
+    summary = "Sort a spreadsheet table by one column or two, keeping rows whole and formulas working."
 
     def _axes(self, ctx: SampleContext) -> tuple[tuple, ...]:
         def build() -> tuple[tuple, ...]:

@@ -88,7 +88,7 @@ class AnswerWithJql:
     id = "tickets/answer-with-jql-v1"
     apps = ("tickets", "chat")
     difficulty = "medium"
-    summary = "Answer the support lead's Slack question with a Jira search: an engineer's open urgent SUP tickets."
+    summary = "Answer the support lead's Slack question with a Jira search: which tickets fit (an engineer's, a component's, a label's)."
 
     def _pool(self, ctx: SampleContext) -> tuple[_Case, ...]:
         def build() -> tuple[_Case, ...]:
