@@ -173,17 +173,36 @@ def hidden_rows(tab: Any, stored: Any) -> list[tuple[int, int]]:
         return False
 
     if any((c.get("condition") or {}).get("type") == "CUSTOM_FORMULA" for _, c in specs):
-        rows: set[int] | range = range(first, r2)  # a formula may read any column: every row is asked
-        blank_fails = False
+        # A formula may read any column: every row up to the last one used is asked, and the
+        # first row past it answers for the empty ones after it.
+        used = min(r2, max(first, book.extent(sid)[0]))
+        rows: list[int] = list(range(first, used))
+        blank_fails = used < r2 and fails(used)
     else:
         columns = {col for col, _ in specs}
-        rows = {r for source in (book.inputs, book.formulas, book.spill) for (s, r, c) in source
-                if s == sid and c in columns and first <= r < r2}
+        rows = sorted({r for source in (book.inputs, book.formulas, book.spill) for (s, r, c) in source
+                       if s == sid and c in columns and first <= r < r2})
         blank_fails = fails(-1)  # a row blank in every filtered column (row -1 is never filled)
-    hidden = {r for r in rows if fails(r)}
-    if blank_fails:
-        hidden |= set(range(first, r2)) - set(rows)
-    return _stretches(sorted(hidden))
+    failing = [r for r in rows if fails(r)]
+    if not blank_fails:
+        return _stretches(failing)
+    out: list[tuple[int, int]] = []  # the blank rows between (and after) the filled ones, and the filled ones failing
+    pos, failed = first, set(failing)
+    for r in rows:
+        if r > pos:
+            out.append((pos, r))
+        if r in failed:
+            out.append((r, r + 1))
+        pos = r + 1
+    if pos < r2:
+        out.append((pos, r2))
+    merged: list[tuple[int, int]] = []
+    for a, b in out:
+        if merged and merged[-1][1] == a:
+            merged[-1] = (merged[-1][0], b)
+        else:
+            merged.append((a, b))
+    return merged
 
 
 def _stretches(rows: list[int]) -> list[tuple[int, int]]:

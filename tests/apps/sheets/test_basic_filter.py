@@ -186,3 +186,17 @@ def test_hidden_by_filter_gives_each_tabs_filtered_rows_for_a_reader(made: tuple
     with gym.store.session(env) as db:
         stored = SheetsService(db).book(sid)
         assert hidden_by_filter(stored) == {0: [(1, 2), (3, 4)]}
+
+
+@pytest.mark.parametrize("criteria", [{"condition": condition("NUMBER_GREATER", "50")}, {"condition": condition("CUSTOM_FORMULA", "=$C2>50")}])
+def test_a_filter_over_whole_columns_hides_the_empty_rows_that_fail_it(made: tuple[Any, str], gym: Gym, env: Env,
+                                                                     criteria: dict[str, Any]) -> None:
+    from apps.sheets.filters import hidden_by_filter
+    from apps.sheets.service import SheetsService
+
+    api, sid = made
+    api.batchUpdate(spreadsheetId=sid, body={"requests": [{"setBasicFilter": {"filter": {
+        "range": {"sheetId": 0, "startColumnIndex": 0, "endColumnIndex": 4}, "filterSpecs": [{"columnIndex": 2, "filterCriteria": criteria}]}}}]}).execute()
+    assert the_filter(api, sid)["range"] == grid(r2=1000)  # the open end is the sheet's edge
+    with gym.store.session(env) as db:
+        assert hidden_by_filter(SheetsService(db).book(sid)) == {0: [(2, 3), (5, 1000)]}
