@@ -146,7 +146,7 @@ class AsShown:
 
     def __init__(self, stored: StoredBook, hidden: dict[int, tuple[list[tuple[int, int]], list[tuple[int, int]]]] | None = None) -> None:
         self.book = stored.book
-        self.unreadable = frozenset(key for key, (_, style) in stored.formats.items() if style and hides(style))
+        self.unreadable = _unreadable(stored)
         self.hidden = hidden or {}  # sheetId → (hidden rows, hidden columns), as [start, end) stretches
         self._shown: dict[int, tuple[list[int], list[int]]] = {}
         self.formulas = _ShownFormulas(self)
@@ -220,6 +220,46 @@ def _hidden_lines(db: Session, spreadsheet_id: str) -> dict[int, tuple[list[tupl
         if hidden[0] or hidden[1]:
             found[sheet_id] = hidden
     return found
+
+
+def _unreadable(stored: StoredBook) -> frozenset[Key]:
+    """The cells whose content nobody can read (`hides`): by their own style, or by the style a
+    conditional format rule gives them as the sheet is now (the rule's colours over the cell's
+    own, as the grid draws them)."""
+    import json
+
+    from apps.sheets import conditional_formats
+
+    found = {key for key, (_, style) in stored.formats.items() if style and hides(style)}
+    for tab in stored.db.scalars(select(Sheet).where(Sheet.spreadsheet_id == stored.spreadsheet_id, Sheet.conditional_formats.is_not(None))):
+        height, width = stored.book.extent(tab.sheet_id)
+        for (r, c), rule_format in conditional_formats.shown_formats(tab, stored, (0, 0, height, width)).items():
+            key = (tab.sheet_id, r, c)
+            style = stored.formats.get(key, (None, None))[1]
+            own = json.loads(style) if style else {}
+            if hides(json.dumps(_over(own, rule_format))):
+                found.add(key)
+            else:  # a rule can make text its own style hid readable again
+                found.discard(key)
+    return frozenset(found)
+
+
+def _over(own: dict[str, Any], rule_format: dict[str, Any]) -> dict[str, Any]:
+    """A cell's style with a conditional format's over it: each colour or text property the rule
+    sets replaces the cell's own (in either spelling, plain or *Style)."""
+    def laid(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
+        out = dict(base)
+        for name, value in top.items():
+            plain = name.removesuffix("Style")
+            out.pop(plain, None)
+            out.pop(plain + "Style", None)
+            out[name] = value
+        return out
+
+    merged = laid(own, {k: v for k, v in rule_format.items() if k != "textFormat"})
+    if isinstance(rule_format.get("textFormat"), dict):
+        merged["textFormat"] = laid(own.get("textFormat") if isinstance(own.get("textFormat"), dict) else {}, rule_format["textFormat"])
+    return merged
 
 
 def _hidden_from_view(stored: StoredBook) -> dict[int, tuple[list[tuple[int, int]], list[tuple[int, int]]]]:

@@ -143,3 +143,32 @@ def test_rows_a_filter_hides_are_out_of_view_too(rollout: Callable[..., Rollout]
     r = rollout(TASK, variant=2)
     grade = r.do(_filtered_report(r.facts, lines, []))
     assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
+
+
+def _coloured_report(facts: dict[str, Any], rows: list[list[Any]], text_rgb: dict[str, float]) -> Callable[[McpTools], Any]:
+    """The report, with a conditional format rule colouring the text of every amount over 0."""
+    async def make(tools: McpTools) -> None:
+        sid = (await tools.call("create_spreadsheet", title=facts["title"]))["spreadsheetId"]
+        first = (await tools.call("list_sheets", spreadsheet_id=sid))[0]
+        await tools.call("update_cells", spreadsheet_id=sid, sheet=first, range=f"A1:B{len(rows)}", data=rows)
+        await tools.call("batch_update", spreadsheet_id=sid, requests=[{"addConditionalFormatRule": {"index": 0, "rule": {
+            "ranges": [{"sheetId": 0, "startRowIndex": 1, "endRowIndex": len(rows), "startColumnIndex": 1, "endColumnIndex": 2}],
+            "booleanRule": {"condition": {"type": "NUMBER_GREATER", "values": [{"userEnteredValue": "0"}]},
+                            "format": {"textFormat": {"foregroundColor": text_rgb}}}}}}])
+        await tools.call("slack_post_message", channel_id=facts["dm"], text=f"Done: ${facts['total']:,.2f} in all")
+
+    return make
+
+
+def test_text_a_conditional_format_makes_unreadable_reads_as_blank(rollout: Callable[..., Rollout]) -> None:
+    """A conditional format rule styles cells as the sheet is shown: the report's amounts
+    coloured white (on white) by a rule show the manager nothing and fail, as white text typed
+    in would; the same rule colouring them green passes."""
+    r = rollout(TASK, variant=2)
+    lines = [["Group", "Amount"], *[list(line) for line in _lines(r.facts)]]
+    grade = r.do(_coloured_report(r.facts, lines, {"red": 1, "green": 1, "blue": 1}))
+    assert not grade["passed"], json.dumps(grade)
+
+    r = rollout(TASK, variant=2)
+    grade = r.do(_coloured_report(r.facts, lines, {"red": 0, "green": 0.5, "blue": 0}))
+    assert grade["passed"] and grade["reward"] == 1.0, json.dumps(grade)
