@@ -1,7 +1,10 @@
 """Grading: weighted checks, plus collateral damage from the state diff.
 
 reward = (weight of passed checks / total weight) × the product of what each collateral
-change costs. A stray addition (a row inserted, or a blank filled in) keeps 0.8 of what is
+change costs. A solution with any check failed is not the task done, so its share never
+reaches the pass line: a share up to PARTIAL_KNEE is kept, and the rest of the scale above it
+is squeezed into PARTIAL_KNEE..PARTIAL_CEILING, so doing more of the task right still earns
+more (3 of 4 fields set scores above 2 of 4) but 3 of 4 no longer passes for done. A stray addition (a row inserted, or a blank filled in) keeps 0.8 of what is
 left, so one stray post hurts but does not erase a correct solution and a rampage drives the
 reward to ~0. Destroying what was there (a row deleted, a value overwritten: an archived
 channel, an edited or deleted message) keeps 0.4: one such change alone takes a perfect
@@ -27,6 +30,8 @@ from officegym.core.db import Base
 COLLATERAL_FACTOR = 0.8  # what a stray addition leaves of the reward
 DESTRUCTIVE_FACTOR = 0.4  # what destroying existing data leaves of the reward
 PASS_LINE = 0.5  # a gamed or wrong solution must score below this (and not pass)
+PARTIAL_KNEE = 0.45  # a partial solution's share up to here is its reward
+PARTIAL_CEILING = 0.49  # and the rest of the scale is squeezed below this: under the pass line
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +103,8 @@ def grade(db: Session, checks: Sequence[Check], changes: Sequence[RowChange], ex
     states = [_given(e, db) for e in expected]
     stray = [c for c in changes if not unchanged(c) and not any(e.covers(c, state) for e, state in zip(expected, states, strict=True))]
     reward = earned / total if total else 0.0
+    if earned < total:
+        reward = partial(reward)
     for change in stray:
         reward *= cost(change)
     return {
@@ -106,6 +113,15 @@ def grade(db: Session, checks: Sequence[Check], changes: Sequence[RowChange], ex
         "checks": results,
         "collateral": [{"table": c.table, "key": c.key, "change": c.describe()} for c in stray],
     }
+
+
+def partial(share: float) -> float:
+    """What a solution with a check failed earns for `share` of the weight: the share itself up
+    to PARTIAL_KNEE, then the rest of the scale squeezed into PARTIAL_KNEE..PARTIAL_CEILING
+    (increasing, so a better partial solution always scores more, and always below PASS_LINE)."""
+    if share <= PARTIAL_KNEE:
+        return share
+    return PARTIAL_KNEE + (share - PARTIAL_KNEE) * (PARTIAL_CEILING - PARTIAL_KNEE) / (1.0 - PARTIAL_KNEE)
 
 
 def _given(expect: Expect, db: Session) -> Any:

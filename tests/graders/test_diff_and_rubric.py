@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from graders.checks import Check, CheckResult, failed, passed
 from graders.diff import RowChange, diff_databases, diff_env
-from graders.rubric import COLLATERAL_FACTOR, DESTRUCTIVE_FACTOR, Expect, grade
+from graders.rubric import COLLATERAL_FACTOR, DESTRUCTIVE_FACTOR, PASS_LINE, Expect, grade, partial
 
 SCHEMA = """
 CREATE TABLE people (id TEXT PRIMARY KEY, name TEXT, title TEXT);
@@ -125,7 +125,7 @@ def const(result: CheckResult):
 def test_reward_is_the_weighted_share_of_passed_checks(db: Session) -> None:
     checks = [Check("big", const(passed("ok")), weight=3.0), Check("small", const(failed("nope")), weight=1.0)]
     result = grade(db, checks, [], [])
-    assert result["reward"] == pytest.approx(0.75)
+    assert result["reward"] == pytest.approx(partial(0.75)) and result["reward"] < PASS_LINE, "3/4 of the weight is not the task done"
     assert result["passed"] is False
     assert result["checks"] == [
         {"name": "big", "weight": 3.0, "passed": True, "detail": "ok"},
@@ -135,6 +135,20 @@ def test_reward_is_the_weighted_share_of_passed_checks(db: Session) -> None:
 
     everything = grade(db, [Check("big", const(passed("ok")), weight=3.0)], [], [])
     assert everything["reward"] == 1.0 and everything["passed"] is True
+
+
+def test_a_partial_solution_stays_below_the_pass_line_and_more_of_it_scores_more(db: Session) -> None:
+    """Four equal checks: any three passing is not the task done (it scored 0.75), yet three
+    score more than two, two more than one."""
+    def with_passing(n: int) -> float:
+        checks = [Check(str(i), const(passed("ok") if i < n else failed("no"))) for i in range(4)]
+        return grade(db, checks, [], [])["reward"]
+
+    scores = [with_passing(n) for n in range(5)]
+    assert scores[0] == 0.0 and scores[4] == 1.0
+    assert all(a < b for a, b in zip(scores, scores[1:], strict=False)), scores
+    assert all(s < PASS_LINE for s in scores[:4]), scores
+    assert scores[1] == pytest.approx(0.25), "a small share is kept as it is"
 
 
 def test_checks_read_the_database(db: Session) -> None:
@@ -184,7 +198,7 @@ def test_collateral_costs_a_fifth_per_change_and_fails_the_grade(db: Session) ->
 def test_collateral_scales_a_partial_score(db: Session) -> None:
     checks = [Check("a", const(passed("ok"))), Check("b", const(failed("no")))]
     result = grade(db, checks, [change("x", "1"), change("x", "2")], [])
-    assert result["reward"] == pytest.approx(0.5 * 0.8**2)
+    assert result["reward"] == pytest.approx(partial(0.5) * 0.8**2)
 
 
 def test_a_crashing_check_fails_without_crashing_the_grade(db: Session) -> None:
@@ -193,7 +207,7 @@ def test_a_crashing_check_fails_without_crashing_the_grade(db: Session) -> None:
 
     checks = [Check("crashes", crashes, weight=1.0), Check("fine", const(passed("ok")), weight=1.0)]
     result = grade(db, checks, [], [])
-    assert result["reward"] == pytest.approx(0.5)
+    assert result["reward"] == pytest.approx(partial(0.5))
     assert result["passed"] is False
     crashed = result["checks"][0]
     assert crashed["passed"] is False and "KeyError" in crashed["detail"] and "missing-row" in crashed["detail"]

@@ -8,12 +8,16 @@ take something out of view must not.
   or a rule that makes text unreadable still costs.
 - Replying in a thread and acknowledging its first message with a reaction is what people do:
   the reaction is no collateral (it scored 0.8), as an :eyes: on a question in a DM is not.
+- Monotone credit: a solution with a check failed is not the task done, so it stays below the
+  pass line, while each part more done right still scores no less.
 """
 
 from __future__ import annotations
 
 import pytest
 from faces import Face, face_fixture  # noqa: F401  (face_fixture: the `face` fixture)
+
+from graders.rubric import PASS_LINE
 
 
 def _reconciled(f: Face) -> tuple[str, int, int]:
@@ -97,3 +101,57 @@ def test_reply_in_thread_reacting_elsewhere_still_costs(face) -> None:
     f.slack("reactions.add", channel=c["channel"], timestamp=other["ts"], name="white_check_mark")
     grade = f.grade()
     assert not grade["passed"] and grade["reward"] < 1.0, grade
+
+
+# -- monotone credit: nothing < part < all, and no part at the pass line ---------------------
+def _triage(f: Face, n: int) -> None:
+    c, key = f.facts, f.facts["issue"]
+    steps = [lambda: f.jira("PUT", f"issue/{key}", {"fields": {"priority": {"name": c["priority"]}}}),
+             lambda: f.jira("PUT", f"issue/{key}/assignee", {"accountId": c["assignee"]}),
+             lambda: f.jira("PUT", f"issue/{key}", {"update": {"labels": [{"add": c["label"]}]}}),
+             lambda: f.jira("PUT", f"issue/{key}", {"fields": {"components": [{"name": c["component"]}]}})]
+    for step in steps[:n]:
+        step()
+
+
+def _escalate(f: Face, n: int) -> None:
+    c = f.facts
+    if n >= 1:
+        made = f.jira("POST", "issue", {"fields": {"project": {"key": "ENG"}, "issuetype": {"name": "Bug"}, "summary": c["summary"],
+                                                   "priority": {"name": c["priority"]}, "components": [{"name": c["component"]}],
+                                                   "labels": ["customer", "escalated"]}})
+    if n >= 2:
+        f.jira("POST", "issueLink", {"type": {"name": "Blocks"}, "inwardIssue": {"key": made["key"]}, "outwardIssue": {"key": c["issue"]}})
+    if n >= 3:
+        f.jira("POST", f"issue/{c['issue']}/comment", {"body": {"type": "doc", "version": 1, "content": [
+            {"type": "paragraph", "content": [{"type": "text", "text": f"Escalated as {made['key']}."}]}]}})
+
+
+def _reassign(f: Face, n: int) -> None:
+    moves = f.facts["moves"]
+    for key in moves[: (1 if n == 1 else len(moves)) if n else 0]:
+        f.jira("PUT", f"issue/{key}/assignee", {"accountId": f.facts["successor"]})
+
+
+PARTS = {
+    "tickets/triage-support-ticket-v1": (_triage, 4, None),
+    "tickets/escalate-to-engineering-v1": (_escalate, 3, None),
+    "tickets/reassign-departing-engineer-v1": (_reassign, 2, lambda c: len(c["moves"]) >= 2),
+}
+
+
+@pytest.mark.parametrize("family", list(PARTS))
+def test_more_of_the_task_scores_more_and_only_all_of_it_passes(face, family: str) -> None:
+    """Each step more of the task done right scores no less; every part short of all of it
+    stays below the pass line (3 of triage's 4 fields scored 0.7, the escalation's bug filed
+    and linked but not reported 0.8, one of two issues reassigned 0.67)."""
+    solve, steps, where = PARTS[family]
+    scores = []
+    for n in range(steps + 1):
+        f = face(family, where=where)
+        solve(f, n)
+        scores.append(f.grade())
+    rewards = [g["reward"] for g in scores]
+    assert all(a <= b for a, b in zip(rewards, rewards[1:], strict=False)), rewards
+    assert all(r < PASS_LINE and not g["passed"] for r, g in zip(rewards[:-1], scores, strict=False)), rewards
+    assert scores[-1]["passed"] and rewards[-1] == 1.0, scores[-1]
