@@ -271,17 +271,22 @@ def _move_names_and_merges(self: Any, ss: Spreadsheet, tab: Sheet, rows: bool, s
         hi = getattr(named, b)
         setattr(named, a, _moved(getattr(named, a), start, count))
         if hi is not None:
-            setattr(named, b, max(_moved(hi - 1, start, count) + 1, getattr(named, a)))
+            setattr(named, b, max(_end_moved(hi, start, count), getattr(named, a)))
     for merge in self.db.scalars(select(Merge).where(Merge.spreadsheet_id == ss.id, Merge.sheet_id == tab.sheet_id)).all():
         if not inside(merge):
             continue
-        lo, hi = _moved(getattr(merge, a), start, count), _moved(getattr(merge, b) - 1, start, count) + 1
+        lo, hi = _moved(getattr(merge, a), start, count), _end_moved(getattr(merge, b), start, count)
         if hi - lo < 1 or (count < 0 and start <= getattr(merge, a) and getattr(merge, b) <= gone_end):
             self.db.delete(merge)
         else:
             setattr(merge, a, lo)
             setattr(merge, b, hi)
     self.db.flush()
+
+
+def _end_moved(end_at: int, start: int, count: int) -> int:
+    """An exclusive end moved: one inside deleted rows (columns) ends where they began."""
+    return end_at + count if count >= 0 and end_at > start else (end_at if count >= 0 else tab_rules.end_moved(end_at, start, count))
 
 
 def _moved(at: int, start: int, count: int) -> int:

@@ -41,6 +41,15 @@ def _along(at: int, start: int, count: int) -> int:
     return min(at, start)
 
 
+def end_moved(end_at: int, start: int, count: int) -> int:
+    """An exclusive end after rows deleted from `start` to `start - count` (count < 0): one
+    inside the deleted rows ends where they began."""
+    end = start - count
+    if end_at <= start:
+        return end_at
+    return start if end_at <= end else end_at + count
+
+
 def moved(rect: Rect, rows: bool, start: int, count: int, band: tuple[int, int] | None = None) -> Rect | None:
     """The rectangle after `count` rows (columns) are inserted at `start` (count < 0: deleted
     from `start` to `start - count`); None when all of it was deleted."""
@@ -54,7 +63,7 @@ def moved(rect: Rect, rows: bool, start: int, count: int, band: tuple[int, int] 
         end = start - count
         if start <= lo and hi <= end:
             return None
-        lo, hi = _along(lo, start, count), _along(hi - 1, start, count) + 1
+        lo, hi = _along(lo, start, count), end_moved(hi, start, count)
         if hi <= lo:
             return None
     return [lo, c1, hi, c2] if rows else [r1, lo, r2, hi]

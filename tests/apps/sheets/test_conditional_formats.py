@@ -14,6 +14,8 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from officegym.core.env_store import Env
 from officegym.gym import Gym
@@ -132,3 +134,28 @@ def test_what_cannot_be_done_is_googles_400_and_writes_nothing(agent_url: str, e
     assert error["status"] == "INVALID_ARGUMENT" and error["message"].startswith(f"Invalid requests[1].{kind}")
     assert says in error["message"]
     assert rules(api, sid) == []
+
+
+@given(st.integers(0, 12), st.integers(1, 8), st.integers(0, 14), st.integers(-6, 6), st.booleans())
+@settings(max_examples=400, deadline=None)
+def test_a_rules_rectangle_moves_as_the_rows_it_covers(r1: int, height: int, start: int, count: int, rows: bool) -> None:
+    """tab_rules.moved against the plain model: the rows a rule covers, each moved (or deleted)
+    with the grid, and rows inserted strictly inside it joining it."""
+    from apps.sheets import tab_rules
+
+    if count == 0:
+        return
+    r2 = r1 + height
+    covered = set(range(r1, r2))
+    if count > 0:
+        after = {r + count if r >= start else r for r in covered} | (set(range(start, start + count)) if r1 < start < r2 else set())
+    else:
+        end = start - count
+        after = {r + count if r >= end else r for r in covered if not start <= r < end}
+    rect = [r1, 3, r2, 5] if rows else [3, r1, 5, r2]
+    got = tab_rules.moved(rect, rows, start, count)
+    if not after:
+        assert got is None
+        return
+    want = (min(after), max(after) + 1)
+    assert got == ([want[0], 3, want[1], 5] if rows else [3, want[0], 5, want[1]])
