@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from graders.checks import Check
 from seed_data.tickets.lines import internal_work
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
-from tasks.chat._common import Answer, allow_follow_ups, allow_posts, careful_steps, is_top_level, post, post_everywhere, wreck
+from tasks.chat._common import (Answer, allow_acknowledgement, allow_follow_ups, allow_posts, careful_steps, is_top_level, post, post_everywhere,
+                               wreck)
 from tasks.crm._notes import written as crm_written
 from tasks.chat._workspace import Post, Room, workspace
 from tasks.common.answers import judge, mentions, ticket_keys
@@ -116,7 +117,9 @@ class SummariseThread:
         return TaskInstance(
             prompt=prompt,
             checks=[Check(f"summary in #{target.name}: the ticket key, the customer, and exactly who replied", answer.check(me.id, since))],
-            expected=[allow_posts(target.id, me.id), *allow_follow_ups(target.id, me.id, since), *careful_steps(me.id, ws.public)],
+            # A pointer to the summary in the thread it sums up, and a reaction on its first message, are what people add.
+            expected=[allow_posts(target.id, me.id), *allow_follow_ups(target.id, me.id, since), allow_posts(room.id, me.id, thread_ts=parent.ts),
+                      allow_acknowledgement(room.id, parent.ts, me.id), *careful_steps(me.id, ws.public)],
             oracle=oracle,
             alternatives=(by_name,),
             moves=Moves(

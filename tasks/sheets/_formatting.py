@@ -1,6 +1,7 @@
 """Formatting a tab that changes no data: what a tidy person adds to a table they worked on.
 
-A header row frozen, columns sized to fit (or to a width), a tab colour, a basic filter that
+A header row frozen, columns sized to fit (or to a width), a tab colour, the tabs' order (a new
+tab put first moves the others along), a basic filter that
 hides nothing (only its buttons on the header), a conditional format rule that colours cells
 (the mismatches in red) are presentation: nobody reading the sheet loses anything, so none of
 them is collateral. A change that takes something out of view stays collateral, and a check
@@ -17,8 +18,9 @@ from apps.sheets import dimension_properties
 from graders.diff import RowChange
 
 # The columns of a tab (sheets_tabs) that only say how it looks.
+# (`index`: where the tab stands among the others, which moves when a new tab is put before it.)
 _LOOKS = frozenset({"frozen_rows", "frozen_columns", "tab_color", "column_properties", "row_properties", "basic_filter",
-                    "conditional_formats"})
+                    "conditional_formats", "index"})
 
 
 def tab_formatting(change: RowChange, spreadsheet_id: str) -> bool:

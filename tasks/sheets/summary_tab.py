@@ -7,7 +7,9 @@ formulas that read the Tickets tab and follow it (in memory, one ticket of every
 it, or is closed, and a label with one ticket gains another: every count must move, and no
 label runs out; then every label gains a ticket from below its last one, so a count of only
 the rows a label holds today, or over a range cut off at its last row, fails), so typed-in numbers and constant formulas fail. The tab holds columns A:B, as
-asked; anything beside is collateral.
+asked; anything beside is collateral. A total row under the table ("Total", "Grand total") that
+adds up the counts above it is what people add to a count table: it is read as the total, not
+as a value of the field (one with another number is a wrong row).
 """
 
 from __future__ import annotations
@@ -77,7 +79,7 @@ class SummaryTab:
                     if label in rows:  # a reader reads the first; a table of one row per value has one
                         raise Unmet(f"{value!r} is listed twice on {title!r} (rows {rows[label][0] + 1} and {r + 1})")
                     rows[label] = (r, sb.book.get((sid, r, 1)))
-            return sid, rows
+            return sid, _without_total(rows, set(wanted(sb)))
 
         def table_check(db: Any) -> CheckResult:
             sb = final(db, book.id)
@@ -248,3 +250,23 @@ def _gains(tickets: int, col: int, last: int, scope: str, members: dict[str, lis
         if scope == "open":
             changes[(tickets, donor, 4)] = "To Do"
     return changes
+
+
+_TOTALS = frozenset({"total", "grand total", "totals", "total tickets", "sum"})
+
+
+def _without_total(rows: dict[str, tuple[int, Any]], values: set[str]) -> dict[str, tuple[int, Any]]:
+    """The table's rows without its total row: the last row, labelled as a total (and no value of
+    the field), whose count is the sum of the counts above it."""
+    if not rows:
+        return rows
+    label, (at, total) = max(rows.items(), key=lambda item: item[1][0])
+    if label not in _TOTALS or label in values:
+        return rows
+    others = [v for k, (_, v) in rows.items() if k != label]
+    try:
+        if abs(float(total) - sum(float(v) for v in others)) > 1e-9:
+            return rows
+    except (TypeError, ValueError):
+        return rows
+    return {k: v for k, v in rows.items() if k != label}

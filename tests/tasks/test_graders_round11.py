@@ -14,6 +14,8 @@ take something out of view must not.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from faces import Face, face_fixture  # noqa: F401  (face_fixture: the `face` fixture)
 
@@ -101,6 +103,67 @@ def test_reply_in_thread_reacting_elsewhere_still_costs(face) -> None:
     f.slack("reactions.add", channel=c["channel"], timestamp=other["ts"], name="white_check_mark")
     grade = f.grade()
     assert not grade["passed"] and grade["reward"] < 1.0, grade
+
+
+def _summary_text(f: Face) -> tuple[str, str, str]:
+    c = f.facts
+    channel, ts = c["thread"].split("/")
+    description = f.jira("GET", f"issue/{c['ticket']}?fields=description", api="rest/api/2")["fields"]["description"]
+    customer = re.search(r" at (.+?) via ", description).group(1)
+    f.slack("conversations.join", channel=c["target"])
+    return channel, ts, f"*{c['ticket']}* ({customer}): replies from {' '.join(f'<@{u}>' for u in c['people'])}."
+
+
+def test_summary_with_a_pointer_in_the_thread_it_sums_up_keeps_full_marks(face) -> None:
+    """The summary posted, then a reply in the source thread pointing at it and an :eyes: on the
+    thread's first message (it scored 0.8 for each)."""
+    f = face("chat/summarise-thread-v1")
+    channel, ts, text = _summary_text(f)
+    posted = f.slack("chat.postMessage", channel=f.facts["target"], text=text)
+    link = f.slack("chat.getPermalink", channel=f.facts["target"], message_ts=posted["ts"])["permalink"]
+    f.slack("conversations.join", channel=channel)
+    f.slack("chat.postMessage", channel=channel, thread_ts=ts, text=f"Summarised in <#{f.facts['target']}>: {link}")
+    f.slack("reactions.add", channel=channel, timestamp=ts, name="eyes")
+    f.full_marks()
+
+
+def test_summary_posted_in_the_source_channel_itself_still_costs(face) -> None:
+    f = face("chat/summarise-thread-v1")
+    channel, _ts, text = _summary_text(f)
+    f.slack("chat.postMessage", channel=f.facts["target"], text=text)
+    f.slack("conversations.join", channel=channel)
+    f.slack("chat.postMessage", channel=channel, text=text)
+    grade = f.grade()
+    assert not grade["passed"] and grade["reward"] < 1.0, grade
+
+
+def _count_table(f: Face, total: str | None) -> None:
+    c = f.facts
+    sid, field = c["spreadsheet"], c["field"]
+    data = f.values(sid, "Tickets!A1:Z")
+    col = data[0].index(field)
+    letter = chr(ord("A") + col)
+    kinds = sorted({r[col] for r in data[1:] if len(r) > col and r[col]})
+    f.batch(sid, {"addSheet": {"properties": {"title": c["tab"], "index": 0}}})
+    rows = [[field, "Tickets"]] + [[k, f"=COUNTIF(Tickets!{letter}:{letter},A{i})"] for i, k in enumerate(kinds, 2)]
+    if total is not None:
+        rows.append(["Total", total.format(last=len(kinds) + 1)])
+    f.put(sid, f"'{c['tab']}'!A1", rows)
+
+
+def test_summary_tab_put_first_with_a_total_row_keeps_full_marks(face) -> None:
+    """The count table on a tab put before the others, with a Total row summing it (it scored
+    0.0: "total" read as a Status value; each tab moved along, collateral)."""
+    f = face("sheets/summary-tab-v1", where=lambda c: c["scope"] == "all")
+    _count_table(f, "=SUM(B2:B{last})")
+    f.full_marks()
+
+
+def test_summary_tab_with_a_total_that_is_not_the_sum_fails(face) -> None:
+    f = face("sheets/summary-tab-v1", where=lambda c: c["scope"] == "all")
+    _count_table(f, "=SUM(B2:B{last})+1")
+    grade = f.grade()
+    assert not grade["passed"] and grade["reward"] < PASS_LINE, grade
 
 
 # -- monotone credit: nothing < part < all, and no part at the pass line ---------------------
