@@ -25,7 +25,8 @@ from graders.checks import Check, CheckResult, failed, passed
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
 from tasks.sheets._common import (
-    allow_discarded, TABLE_FORMULAS, allow_cells, allow_formatting, allow_recalc, allow_touch, final, keeps_formulas, pick, seeded, seeded_ids, template_book, wreck,
+    allow_discarded, TABLE_FORMULAS, allow_cells, allow_formatting, allow_recalc, allow_touch, final, follows_every, formula_cells, keeps_formulas, pick,
+    reading_formulas, seeded, seeded_ids, template_book, wreck,
 )
 
 
@@ -42,6 +43,7 @@ class Table:
     literal: tuple[int, ...]  # typed-in columns (a row is these values)
     headers: tuple[str, ...]
     kinds: tuple[str, ...]  # each column's kind (how its order is said)
+    formulas: tuple[int, ...] = ()  # its formula columns (each reads its own row)
 
 
 PIPELINE = Table("Sales Forecast", "Pipeline", 9, (0, 1, 2, 3, 4, 5, 6),
@@ -50,6 +52,9 @@ PIPELINE = Table("Sales Forecast", "Pipeline", 9, (0, 1, 2, 3, 4, 5, 6),
 TICKETS = Table("Support Metrics", "Tickets", 9, (0, 1, 2, 3, 4, 5, 6, 7),
                 ("Key", "Summary", "Type", "Priority", "Status", "Customer", "Assignee", "Created", "Age (days)"),
                 (TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, DATE, NUMBER))
+# The acting CSM's own Customer Health sheet: their customers, each row's Health worked out from its Open tickets.
+ACCOUNTS = Table("Customer Health", "Accounts", 6, (0, 1, 2, 3, 4),
+                 ("Customer", "Tier", "Industry", "Employees", "Open tickets", "Health"), (TEXT, TEXT, TEXT, NUMBER, NUMBER, TEXT), (5,))
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +111,7 @@ RULES = (
             ((7, DOWN), (5, DOWN))),
     *_rules(TICKETS, ((7, DOWN),), ((7, UP),), ((5, UP),), ((5, DOWN),), ((6, UP),), ((1, UP),), ((5, UP), (7, DOWN)),
             ((6, UP), (7, UP)), ((2, UP), (7, DOWN)), ((4, UP), (7, UP))),
+    *_rules(ACCOUNTS, ((0, UP),), ((0, DOWN),), ((3, DOWN),), ((3, UP),), ((2, UP),), ((4, DOWN), (0, UP)), ((1, UP), (3, DOWN))),
 )
 
 
@@ -137,7 +143,7 @@ class SortByRule:
         prompt = (f"In the Google Sheet \"{book.title}\", sort the {rule.tab} tab's rows (everything below the header row) by "
                   f"{rule.said()}. Keep each row together and its formulas working. Change nothing else.")
         named = " then ".join(rule.table.headers[c] for c, _ in rule.keys)
-        formula_letters = ", ".join(column_letter(c) for c in TABLE_FORMULAS[rule.tab])
+        formula_letters = ", ".join(column_letter(c) for c in (TABLE_FORMULAS.get(rule.tab) or rule.table.formulas))
 
         def sorted_check(db: Any) -> CheckResult:
             sb = final(db, book.id).book
@@ -153,7 +159,9 @@ class SortByRule:
         def formulas_check(db: Any) -> CheckResult:
             if not sorted_check(db).passed:
                 return failed("the rows are not sorted as asked, so their formulas are not checked")
-            ok, why = keeps_formulas(final(db, book.id), book.tabs, rule.tab, rows)
+            stored = final(db, book.id)
+            ok, why = (keeps_formulas(stored, book.tabs, rule.tab, rows) if rule.tab in TABLE_FORMULAS else
+                       _keeps_health(stored, tab, rows))
             return passed(f"columns {formula_letters} still compute from each row") if ok else failed(why)
 
         span = {"sheetId": tab, "startRowIndex": 1, "endRowIndex": last + 1, "startColumnIndex": 0, "endColumnIndex": rule.width}
@@ -183,13 +191,22 @@ class SortByRule:
             await tools.call("update_cells", spreadsheet_id=book.id, sheet=rule.tab, range=f"A2:{column_letter(max(rule.literal))}{last + 1}",
                              data=ordered)
 
-        other = next(t for t in book.tabs if t != rule.tab)
+        other = next((t for t in book.tabs if t != rule.tab), None)
+        forecast = seeded(ctx, PIPELINE.title)
 
         async def say(tools: Tools, text: str) -> None:
             await tools.call("update_cells", spreadsheet_id=book.id, sheet=rule.tab, range="A2", data=[[text]])
 
-        async def wrong(tools: Tools) -> None:  # sorts another tab of the spreadsheet too
-            await sort(tools, 0, True, sheet_id=book.tabs[other], width=2, end=8)
+        async def elsewhere(tools: Tools) -> None:  # another spreadsheet's table sorted
+            await tools.call("batch_update", spreadsheet_id=forecast.id, requests=[{"sortRange": {
+                "range": {"sheetId": forecast.tabs["Stages"], "startRowIndex": 1, "endRowIndex": 8, "startColumnIndex": 0, "endColumnIndex": 2},
+                "sortSpecs": [{"dimensionIndex": 0, "sortOrder": "DESCENDING"}]}}])
+
+        async def wrong(tools: Tools) -> None:  # sorts another tab of the spreadsheet (of another one, when it has one tab)
+            if other is None:
+                await elsewhere(tools)
+            else:
+                await sort(tools, 0, True, sheet_id=book.tabs[other], width=2, end=8)
 
         async def typed(tools: Tools) -> None:  # the sorted values pasted over the table, formulas included
             shown = await tools.call("get_sheet_data", spreadsheet_id=book.id, sheet=rule.tab, range=f"A2:{column_letter(rule.width - 1)}{last + 1}")
@@ -205,6 +222,8 @@ class SortByRule:
             for title, sid in book.tabs.items():
                 if title != rule.tab:
                     await sort(tools, 0, rule.descending, sheet_id=sid, width=2, end=8)
+            if other is None:  # a one-tab spreadsheet: another spreadsheet's table too
+                await elsewhere(tools)
 
         async def vandalise(tools: Tools) -> None:
             await wreck(tools, book.id)
@@ -225,6 +244,27 @@ class SortByRule:
 
 def _row(cells: Any, tab: int, r: int, rule: Rule) -> tuple:
     return tuple(repr(cells.get((tab, r, c))) for c in rule.literal)
+
+
+def _health(open_tickets: Any) -> Any:
+    """What the Customer Health sheet's Health formula gives for a row's open tickets."""
+    if not isinstance(open_tickets, (int, float)):
+        return None
+    return "At risk" if open_tickets >= 3 else "Watch" if open_tickets >= 1 else "Healthy"
+
+
+def _keeps_health(stored: Any, tab: int, rows: range) -> tuple[bool, str]:
+    """The Accounts' Health column still holds, in each row, a formula reading its own row's Open
+    tickets, giving its value and following it when the row's count changes."""
+    targets = [(tab, r, 5) for r in rows]
+    label = "the Health formulas"
+    ok, why = reading_formulas(stored, targets, lambda k: [[(tab, k[1], 4)]], label)
+    if ok:
+        ok, why = formula_cells(stored, targets, lambda k: _health(stored.book.get((tab, k[1], 4))), label)
+    if ok:
+        moves = {(tab, r, 4): 0 if (stored.book.get((tab, r, 4)) or 0) >= 1 else 3 for r in rows}
+        ok, why = follows_every(stored, targets, [moves], lambda cells: lambda k: _health(cells.get((tab, k[1], 4))), label)
+    return ok, why
 
 
 def _follows(ctx: SampleContext, rule: Rule) -> bool:

@@ -174,8 +174,8 @@ def closed_won(facts: dict) -> bool:  # a question about a rep's closed-won tota
     return facts["kind"] == "won"
 
 
-def one_key(facts: dict) -> bool:  # a sort by one column
-    return not facts["then"]
+def one_key(facts: dict) -> bool:  # a sort of the Pipeline or the Tickets by one column
+    return not facts["then"] and facts["tab"] in ("Pipeline", "Tickets")
 
 
 def cases(family: str, where: Any = None) -> Any:

@@ -108,6 +108,18 @@ def test_sort_by_a_formula_column_or_a_column_with_blanks(rollout: Make, by: str
     _right_and_wrong(rollout, "sheets/sort-by-rule-v1", lambda f: f["by"] == by)
 
 
+def test_sort_the_customer_health_accounts(rollout: Make) -> None:
+    """The acting CSM's own sheet, one tab: its Health column must still be worked out from each row."""
+    _right_and_wrong(rollout, "sheets/sort-by-rule-v1", lambda f: f["tab"] == "Accounts")
+
+
+def test_sort_the_customer_health_accounts_with_health_pasted_as_values_fails(rollout: Make) -> None:
+    r = rollout("sheets/sort-by-rule-v1", where=lambda f: f["tab"] == "Accounts")
+    r.run(r.task.moves.everything)  # the sorted values pasted over the table, Health included
+    grade = r.grade()
+    assert r.fails() and "Health" in json.dumps(grade), json.dumps(grade)
+
+
 def test_a_rule_the_table_already_follows_is_never_asked(gym: Gym) -> None:
     """The Tickets come in the order they were created: "by Created, earliest first" asks nothing."""
     for variant in range(gym.count_instances("sheets/sort-by-rule-v1", seed=0)):
