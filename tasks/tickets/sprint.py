@@ -4,7 +4,8 @@ The rule is greedy and unambiguous: take the unresolved ENG backlog issues that 
 points and are in no sprint, most urgent priority first, then by key (lowest number first);
 add each one whose points still fit within the capacity; skip those that do not. Passes when
 the issues added to the sprint since the task began are exactly those (an issue from outside the
-backlog put in beside them is one too many). Only capacities at
+backlog put in beside them is one too many). A goal written for the sprint, where it had none,
+is part of planning it; its dates, its state or its name changed are not. Only capacities at
 which the rule skips an issue and still takes a later one are asked (the groomed backlog,
 12 to 15 issues on a small company, offers dozens): taking the first few in order never passes.
 """
@@ -150,7 +151,10 @@ class PlanSprintByCapacity:
                     f"skip those that do not fit."),
             checks=[Check(f"{sprint_name} planned to {capacity} points by the rule", planned)],
             expected=[Expect("tickets_sprint_issues", "insert", moved),
-                      *[e for k in want for e in allow_issue(ids[k])], bumped()],
+                      *[e for k in want for e in allow_issue(ids[k])], bumped(),
+                      # a goal written for the sprint being planned, where it had none, is part of planning it
+                      Expect("tickets_sprints", "update", lambda c: c.row["id"] == sprint_id and set(c.changed_columns) <= {"goal"}
+                             and not (c.before or {}).get("goal"))],
             oracle=oracle,
             alternatives=(one_by_one,),
             moves=Moves(

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from faces import Face, face_fixture  # noqa: F401  (face_fixture: the `face` fixture)
+from faces import AGILE, Face, face_fixture  # noqa: F401  (face_fixture: the `face` fixture)
 
 from graders.rubric import PASS_LINE
 
@@ -218,3 +218,15 @@ def test_more_of_the_task_scores_more_and_only_all_of_it_passes(face, family: st
     assert all(a <= b for a, b in zip(rewards, rewards[1:], strict=False)), rewards
     assert all(r < PASS_LINE and not g["passed"] for r, g in zip(rewards[:-1], scores, strict=False)), rewards
     assert scores[-1]["passed"] and rewards[-1] == 1.0, scores[-1]
+
+
+def test_sprint_planned_with_a_goal_keeps_full_marks(face) -> None:
+    """The sprint filled by the rule and given a goal, as planning a sprint in Jira goes (the
+    goal scored 0.8); renaming the sprint still costs."""
+    f = face("tickets/plan-sprint-by-capacity-v1")
+    c = f.facts
+    f.jira("POST", f"sprint/{c['sprint']}/issue", {"issues": c["picked"]}, api=AGILE)
+    f.jira("POST", f"sprint/{c['sprint']}", {"goal": f"Ship {', '.join(c['picked'])} within {c['capacity']} points"}, api=AGILE)
+    f.full_marks()
+    f.jira("POST", f"sprint/{c['sprint']}", {"name": "ENG Sprint 26 (planned)"}, api=AGILE)
+    assert f.grade()["reward"] < 1.0
