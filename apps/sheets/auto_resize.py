@@ -32,33 +32,11 @@ def _scale(style_text: str | None) -> float:
 
 
 def auto_resize(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> dict[str, Any]:
-    from apps.sheets.dimensions import _runs, _set_runs
+    from apps.sheets.dimensions import _runs, _set_runs, dimension_range
 
     if "dataSourceSheetDimensions" in body:
         raise invalid(f"{label}: dataSourceSheetDimensions is not supported: there are no data source sheets here; use dimensions")
-    rng = body.get("dimensions")
-    if not isinstance(rng, dict):
-        raise invalid(f"{label}: dimensions is required: a DimensionRange {{sheetId, dimension, startIndex, endIndex}}")
-    wanted = rng.get("sheetId", 0) or 0
-    if isinstance(wanted, bool) or not isinstance(wanted, int):
-        raise invalid(f"{label}: dimensions.sheetId must be an integer")
-    tab = next((t for t in self.tabs(ss.id) if t.sheet_id == wanted), None)
-    if tab is None:
-        raise invalid(f"{label}: No grid with id: {wanted}")
-    dim = rng.get("dimension")
-    if dim not in ("ROWS", "COLUMNS"):
-        raise invalid(f"{label}: dimensions.dimension must be ROWS or COLUMNS")
-    rows = dim == "ROWS"
-    limit = tab.row_count if rows else tab.column_count
-    start, end = rng.get("startIndex", 0) or 0, rng.get("endIndex")
-    if isinstance(start, bool) or not isinstance(start, int) or (end is not None and (isinstance(end, bool) or not isinstance(end, int))):
-        raise invalid(f"{label}: dimensions.startIndex and dimensions.endIndex must be integers")
-    end = limit if end is None else end
-    if start < 0 or end <= start:
-        raise invalid(f"{label}: dimensions.endIndex must be greater than dimensions.startIndex")
-    if end > limit:
-        kind = "rows" if rows else "columns"
-        raise invalid(f"{label}: Range ({tab.title}, {kind} {start + 1} to {end}) exceeds grid limits. Max {kind}: {limit}")
+    tab, rows, start, end = dimension_range(self, ss, body.get("dimensions"), label, name="dimensions", open_end=True, within_grid=True)
     stored = self.book(ss.id)
     book = stored.book
     sizes: dict[int, float] = {}

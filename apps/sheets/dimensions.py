@@ -199,19 +199,37 @@ def update_spreadsheet_properties(self: Any, ss: Spreadsheet, body: dict[str, An
     return {}
 
 
-def _dimension_range(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> tuple[Sheet, bool, int, int]:
-    rng = body.get("range") or {}
-    tab = self.tab(ss.id, sheet_id=int(rng.get("sheetId", 0) or 0))
+def dimension_range(self: Any, ss: Spreadsheet, rng: Any, label: str, name: str = "range",
+                    open_end: bool = False, within_grid: bool = False) -> tuple[Sheet, bool, int, int]:
+    """A DimensionRange (`name` in the request: "range", or "dimensions" for autoResizeDimensions)
+    as (tab, rows?, start, end). With `open_end`, a missing endIndex runs to the sheet's edge
+    (as Google reads a range to hide or size); else it is required (rows to insert or delete).
+    With `within_grid`, a range past the sheet's edge is refused as Google refuses it."""
+    if not isinstance(rng, dict):
+        raise invalid(f"{label}: {name} is required: a DimensionRange {{sheetId, dimension, startIndex, endIndex}}")
+    wanted = rng.get("sheetId", 0) or 0
+    if not _is_int(wanted):
+        raise invalid(f"{label}: {name}.sheetId must be an integer")
+    tab = next((t for t in self.tabs(ss.id) if t.sheet_id == int(wanted)), None)
+    if tab is None:
+        raise invalid(f"{label}: No grid with id: {int(wanted)}")
     dim = rng.get("dimension")
     if dim not in ("ROWS", "COLUMNS"):
-        raise invalid(f"{label}: range.dimension must be ROWS or COLUMNS")
-    try:
-        start, end = int(rng.get("startIndex", 0) or 0), int(rng["endIndex"])
-    except (KeyError, TypeError, ValueError):
-        raise invalid(f"{label}: range.startIndex and range.endIndex are required integers") from None
+        raise invalid(f"{label}: {name}.dimension must be ROWS or COLUMNS")
+    rows = dim == "ROWS"
+    limit = tab.row_count if rows else tab.column_count
+    start, end = rng.get("startIndex", 0) or 0, rng.get("endIndex")
+    if end is None and not open_end:
+        raise invalid(f"{label}: {name}.startIndex and {name}.endIndex are required integers")
+    if not _is_int(start) or (end is not None and not _is_int(end)):
+        raise invalid(f"{label}: {name}.startIndex and {name}.endIndex must be integers")
+    start, end = int(start), (limit if end is None else int(end))
     if start < 0 or end <= start:
-        raise invalid(f"{label}: range.endIndex must be greater than range.startIndex")
-    return tab, dim == "ROWS", start, end
+        raise invalid(f"{label}: {name}.endIndex must be greater than {name}.startIndex")
+    if within_grid and end > limit:
+        kind = "rows" if rows else "columns"
+        raise invalid(f"{label}: Range ({tab.title}, {kind} {start + 1} to {end}) exceeds grid limits. Max {kind}: {limit}")
+    return tab, rows, start, end
 
 
 def _runs(tab: Sheet, rows: bool) -> list[props_runs.Run]:
@@ -299,7 +317,7 @@ def _moved(at: int, start: int, count: int) -> int:
 
 
 def insert_dimension(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> dict[str, Any]:
-    tab, rows, start, end = _dimension_range(self, ss, body, label)
+    tab, rows, start, end = dimension_range(self, ss, body.get("range"), label)
     limit = tab.row_count if rows else tab.column_count
     if start > limit:
         raise invalid(f"{label}: startIndex {start} is past the end of the sheet ({limit})")
@@ -323,7 +341,7 @@ def insert_dimension(self: Any, ss: Spreadsheet, body: dict[str, Any], label: st
 
 
 def delete_dimension(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> dict[str, Any]:
-    tab, rows, start, end = _dimension_range(self, ss, body, label)
+    tab, rows, start, end = dimension_range(self, ss, body.get("range"), label)
     limit = tab.row_count if rows else tab.column_count
     end = min(end, limit)
     if start >= limit:
@@ -430,27 +448,7 @@ def update_dimension_properties(self: Any, ss: Spreadsheet, body: dict[str, Any]
     unknown = sorted(set(props) - set(DIMENSION_FIELDS) - set(READ_ONLY_FIELDS))
     if unknown:
         raise invalid(f"{label}: properties has {', '.join(map(repr, unknown))}, which DimensionProperties does not have")
-    if not _is_int(rng.get("sheetId", 0) or 0):
-        raise invalid(f"{label}: range.sheetId must be an integer")
-    wanted_id = int(rng.get("sheetId", 0) or 0)
-    tab = next((t for t in self.tabs(ss.id) if t.sheet_id == wanted_id), None)
-    if tab is None:
-        raise invalid(f"{label}: No grid with id: {wanted_id}")
-    dim = rng.get("dimension")
-    if dim not in ("ROWS", "COLUMNS"):
-        raise invalid(f"{label}: range.dimension must be ROWS or COLUMNS")
-    rows = dim == "ROWS"
-    limit = tab.row_count if rows else tab.column_count
-    start, end = rng.get("startIndex", 0), rng.get("endIndex")
-    if not _is_int(start or 0) or (end is not None and not _is_int(end)):
-        raise invalid(f"{label}: range.startIndex and range.endIndex must be integers")
-    start, end = int(start or 0), (limit if end is None else int(end))
-    if start < 0 or end <= start:
-        raise invalid(f"{label}: range.endIndex must be greater than range.startIndex")
-    if end > limit:
-        kind = "rows" if rows else "columns"
-        raise invalid(f"{label}: Range ({tab.title}, {kind} {start + 1} to {end}) exceeds grid limits. "
-                      f"Max {kind}: {limit}")
+    tab, rows, start, end = dimension_range(self, ss, rng, label, open_end=True, within_grid=True)
     hidden: Any = props_runs.KEEP
     size: Any = props_runs.KEEP
     if every or "hiddenByUser" in wanted:
