@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import httpx
+
 from faces import AGILE, Face, adf, face_fixture, form_of, quoted, submit  # noqa: F401  (face_fixture: the `face` fixture)
 
 
@@ -519,6 +521,42 @@ def test_sheets_sort_rows(face) -> None:
     f.batch(c["spreadsheet"], {"sortRange": {"range": {"sheetId": 0, "startRowIndex": 1, "endRowIndex": 61, "startColumnIndex": 0, "endColumnIndex": len(head)},
                                              "sortSpecs": [{"dimensionIndex": head.index(k), "sortOrder": "DESCENDING" if d else "ASCENDING"}
                                                            for k, d in keys]}})
+    f.full_marks()
+
+
+def test_sheets_fix_broken_formula_typed_in_the_grid(face) -> None:
+    f = face("sheets/fix-broken-formula-v1")
+    c = f.facts
+    summary = tab_id(f, c["spreadsheet"], "Summary")
+    done = f.browser.post(f"sheets/d/{c['spreadsheet']}/cells", data={"sheet": str(summary), "cell": c["cell"], "content": c["seeded"],
+                                                                     "top": "0", "left": "0", "then": "down"})
+    assert done.status_code == 303, done.text[:300]
+    f.full_marks()
+
+
+def test_sheets_pivot_summary_through_insert_pivot_table(face) -> None:
+    f = face("sheets/pivot-summary-v1")
+    c = f.facts
+    done = f.browser.post(f"sheets/d/{c['spreadsheet']}/pivot", data={"sheet": "0", "cell": f"A1:I{c['last_row']}", "rows": c["rows"], "columns": c["across"],
+                                                                     "values": c["value"], "summarize": "sum", "title": c["tab"]})
+    assert done.status_code == 303, done.text[:300]
+    f.full_marks()
+
+
+def test_sheets_filter_by_rule_copied_by_hand_in_the_grid(face) -> None:
+    """A new tab (the + button), renamed, then the header and each matching row copied from
+    Pipeline and pasted in turn (Ctrl+C, Ctrl+V)."""
+    f = face("sheets/filter-by-rule-v1", where=lambda c: c["mode"] == "copy" and c["rule"] == 'Stage is "Closed Won" and Amount is over $130,000')
+    c = f.facts
+    sid = c["spreadsheet"]
+    added = f.browser.post(f"sheets/d/{sid}/act", data={"sheet": "0", "cell": "A1", "action": "add_sheet"})
+    new = int(httpx.URL(added.headers["location"]).params["sheet"])
+    assert f.browser.post(f"sheets/d/{sid}/tab", data={"sheet": str(new), "action": "rename", "title": c["title"]}).status_code == 303
+    data = f.values(sid, "Pipeline!A1:G61", render="UNFORMATTED_VALUE")
+    rows = [n + 1 for n, row in enumerate(data) if n == 0 or (row[4] == "Closed Won" and row[5] > 130000)]
+    for at, row in enumerate(rows, 1):
+        pasted = f.browser.post(f"sheets/d/{sid}/paste", data={"sheet": str(new), "cell": f"A{at}", "source": f"0!A{row}:G{row}"})
+        assert pasted.status_code == 303, pasted.text[:300]
     f.full_marks()
 
 
