@@ -386,6 +386,26 @@ def test_crm_assign_follow_up_through_the_new_task_form(face) -> None:
     f.full_marks()
 
 
+def test_crm_close_case_through_the_whole_edit_form(face) -> None:
+    """The edit page's form posted whole, every field as the page shows it, two of them changed."""
+    f = face("crm/close-case-v1")
+    c = f.facts
+    done = submit(f.browser, f"crm/r/{c['case']}/edit", f"/r/{c['case']}/edit", {"Status": "Closed", "Resolution__c": c["resolution"]})
+    assert done.status_code == 303, done.text[:300]
+    f.full_marks()
+
+
+def test_crm_push_stale_deals_through_each_deals_edit_form(face) -> None:
+    f = face("crm/push-stale-deals-v1")
+    c = f.facts
+    stages = ", ".join(f"'{s}'" for s in c["stages"])
+    for o in f.soql(f"SELECT Id FROM Opportunity WHERE IsClosed = false AND StageName IN ({stages}) "
+                    f"AND CloseDate >= TODAY AND CloseDate <= NEXT_N_DAYS:{c['days']}"):
+        done = submit(f.browser, f"crm/r/{o['Id']}/edit", f"/r/{o['Id']}/edit", {"CloseDate": c["target"]})
+        assert done.status_code == 303, done.text[:300]
+    f.full_marks()
+
+
 def test_crm_pipeline_question(face) -> None:
     f = face("crm/pipeline-question-v1")
     c = f.facts
