@@ -616,6 +616,24 @@ def test_cross_log_customer_issue(face) -> None:
     f.full_marks()
 
 
+def test_cross_log_customer_issue_through_the_create_forms_and_the_dm_composer(face) -> None:
+    """Jira's Create dialog, Salesforce's New Case form (the account typed in its lookup), and
+    the reply typed in the DM, each posted as the browser posts it."""
+    f = face("cross/log-customer-issue-v1")
+    c = f.facts
+    made = submit(f.browser, "tickets/browse/SUP-1", "/tickets/create", {"project": "SUP", "issue_type": "Bug", "summary": c["summary"],
+                                                                         "priority": c["priority"], "description": f"Reported by {c['customer']} on a call."})
+    assert made.status_code == 303, made.text[:300]
+    key = made.headers["location"].rsplit("/", 1)[1]
+    case = submit(f.browser, "crm/o/Case/new", "/crm/o/Case/new", {"Subject": c["summary"], "Priority": c["priority"], "Origin": "Phone",
+                                                                   "AccountId.search": c["customer"], "AccountId": "", "Jira_Issue_Key__c": key})
+    assert case.status_code == 303, case.text[:600]
+    dm = f.dm(c["asker"])
+    sent = submit(f.browser, f"chat/c/{dm}", f"/c/{dm}/messages", {"text": f"Logged as {key}; the case on their account points at it."})
+    assert sent.status_code == 303, sent.text[:300]
+    f.full_marks()
+
+
 def test_cross_issue_export(face) -> None:
     f = face("cross/issue-export-v1", where=lambda c: c["place"] == "dm")
     c = f.facts
