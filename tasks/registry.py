@@ -23,6 +23,8 @@ from tasks.sheets.answer_from_sheet import AnswerFromSheet
 from tasks.sheets.answer_from_xlsx import AnswerFromXlsx
 from tasks.sheets.fill_column import FillFormulaColumn
 from tasks.sheets.filter_rows import FilterByRule
+from tasks.sheets.highlight import HighlightByRule
+from tasks.sheets.dropdown import AddDropdown
 from tasks.sheets.fix_formula import FixBrokenFormula
 from tasks.sheets.pivot_summary import PivotSummary
 from tasks.sheets.reconcile import ReconcileTabs
@@ -70,6 +72,8 @@ FAMILIES: tuple[TaskFamily, ...] = (
     PivotSummary(),
     AnswerFromXlsx(),
     FilterByRule(),
+    HighlightByRule(),
+    AddDropdown(),
     CloseCase(),
     LogCall(),
     AdvanceOpportunity(),
