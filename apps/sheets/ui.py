@@ -16,8 +16,10 @@ works with JavaScript off; a small static script adds selection by mouse and arr
 typing into the formula bar and Enter to commit. With it, an action (a jump, an edit, a find,
 a page of rows, a tab, a menu's action) does not reload the page: the script asks for the view
 alone (`X-Sheets-View: 1`, the same page without its script and styles), swaps it in and keeps
-the address in step, so a reload or a shared link shows the same place. Writes land in the
-trajectory (face "ui").
+the address in step, so a reload or a shared link shows the same place. Data ▸ Data validation
+and Format ▸ Conditional formatting open a side panel of the tab's rules beside the grid
+(ui_rules.py); a checkbox cell (a BOOLEAN rule) is drawn as a checkbox that a click or Space
+toggles. Writes land in the trajectory (face "ui").
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 from sqlalchemy import func, or_, select
 
-from apps.sheets import conditional_formats, dimension_properties, filters, tab_rules, ui_actions, validation
+from apps.sheets import conditional_formats, dimension_properties, filters, tab_rules, ui_actions, ui_rules, validation
 from apps.sheets.a1 import A1Error, GridRange, cell_name, column_letter, parse_area, quote_sheet
 from apps.sheets.drive import uploaded_file
 from apps.sheets.entry import decode, enter, load_json
@@ -129,11 +131,14 @@ def _grid(service: SheetsService, spreadsheet_id: str, tab: Any, top: int, left:
     if tab.data_validation and stored is not None:
         for (r1, c1, r2, c2), rule in validation.rules(tab):
             listed = rule["condition"]["type"] in ("ONE_OF_LIST", "ONE_OF_RANGE") and rule.get("showCustomUi")
+            boxed = rule["condition"]["type"] == "BOOLEAN"  # a checkbox, ticked when it holds the rule's checked value
             for r in range(max(r1, 0 if frozen else top), min(r2, top + SHOWN_ROWS)):
                 for c in range(max(c1, 0 if frozen_cols else left), min(c2, left + SHOWN_COLS)):
                     cell = cells.get((r, c))
                     if cell is not None and cell["decoded"] is not None and not validation.passes(stored, tab, rule, r, c, cell["decoded"]):
                         marks[(r, c)] = "invalid"
+                    elif boxed:
+                        marks[(r, c)] = "checked" if ui_rules.is_checked(rule, cell["decoded"] if cell else None) else "unchecked"
                     elif listed:
                         marks[(r, c)] = "list"
     header = tab_rules.load(tab.basic_filter) if tab.basic_filter else None
@@ -236,6 +241,11 @@ def _grid_body(grid: dict[str, Any], sel: tuple[int, int, int, int], at: tuple[i
                 extra += ' title="Invalid: this value breaks the cell&#39;s data validation rule"' if "title=" not in extra else ""
             elif mark == "list":
                 looks += " dv-list"  # (its arrow drawn by the page's style: not part of the cell's text)
+            elif mark in ("checked", "unchecked"):  # a checkbox (its value kept as the cell's text, out of sight, for copy and the figures)
+                looks += " cb-cell"
+                on = "true" if mark == "checked" else "false"
+                shown_html = (f'<span class="cb" role="checkbox" aria-checked="{on}" aria-label="{letter}{r + 1}" title="Click or press Space to '
+                              f'{"untick" if mark == "checked" else "tick"}"></span><span class="cb-v">{escape(shown)}</span>')
             if (r, c) in filter_heads:
                 active = filter_heads[(r, c)]
                 looks += " filter-head"
@@ -249,7 +259,8 @@ def _grid_body(grid: dict[str, Any], sel: tuple[int, int, int, int], at: tuple[i
             if span:
                 extra += f' rowspan="{span[0]}" colspan="{span[1]}"'
             looks = f' class="{looks[1:]}"' if looks else ""
-            out.append(f'<td aria-label="{letter}{r + 1}"{looks}{extra}>{escape(shown)}{Markup(after)}</td>')
+            body = shown_html if mark in ("checked", "unchecked") else escape(shown)
+            out.append(f'<td aria-label="{letter}{r + 1}"{looks}{extra}>{body}{Markup(after)}</td>')
         out.append("</tr>\n")
     return Markup("".join(out))
 
@@ -310,16 +321,20 @@ def _entered_text(value: Any, fmt: dict[str, str] | None) -> str:
 
 @router.get("/d/{spreadsheet_id}", response_class=HTMLResponse)
 def spreadsheet_page(request: Request, spreadsheet_id: str, sheet: int | None = None, cell: str = "A1", top: int = 0, left: int = 0,
-                     find: str = "", scrolled: bool = False, env: Env = Depends(current_env)) -> HTMLResponse:
+                     find: str = "", scrolled: bool = False, panel: str = "", rule: str = "", env: Env = Depends(current_env)) -> HTMLResponse:
     """`scrolled`: the window was paged (the scroll links) and shows rows `top` and columns `left`
     on, wherever the selection is, as scrolling leaves the selection alone; else the window
     moves to show the selection when it is out of sight."""
-    return render_page(request, env, spreadsheet_id, sheet, cell, top, left=left, find=find[:200], scrolled=scrolled)
+    return render_page(request, env, spreadsheet_id, sheet, cell, top, left=left, find=find[:200], scrolled=scrolled, panel=panel[:20],
+                       rule=rule[:10])
 
 
 def render_page(request: Request, env: Env, spreadsheet_id: str, sheet: int | None, cell: str, top: int,
-                error: str = "", typed: str | None = None, status: int = 200, left: int = 0, find: str = "", scrolled: bool = False) -> HTMLResponse:
-    """One tab of a spreadsheet, `cell` (a cell or a range, as the name box shows it) selected."""
+                error: str = "", typed: str | None = None, status: int = 200, left: int = 0, find: str = "", scrolled: bool = False,
+                panel: str = "", rule: str = "", draft: dict[str, Any] | None = None, panel_error: str = "") -> HTMLResponse:
+    """One tab of a spreadsheet, `cell` (a cell or a range, as the name box shows it) selected;
+    `panel` the side panel open beside the grid (ui_rules.py: "validation" or "conditional", `rule`
+    the rule open in it, `draft` what its form holds, `panel_error` why it was refused)."""
     with env_store(request).session(env) as db:
         service = SheetsService(db)
         try:
@@ -366,6 +381,7 @@ def render_page(request: Request, env: Env, spreadsheet_id: str, sheet: int | No
             "used_rows": (last_row or 0) + 1, "find": find, "headers": [h for h in headers if h.strip()], "figures": _selection_figures(service, spreadsheet.id, tab, selected), "page": _paging(tab, top, left),
             "choices": choices, "has_filter": bool(tab.basic_filter), "filter_menu": filter_menu,
         }
+        context["panel"] = ui_rules.panel_context(tab, context["selected"], panel, rule, draft, panel_error)
     if request.headers.get(VIEW_HEADER) == "1":  # the page's script asks for the view alone, to swap in
         return templates.TemplateResponse(request, "sheet_view.html", context, status_code=status,
                                           headers={VIEW_HEADER: "1", "Cache-Control": "no-store", "Vary": VIEW_HEADER})
@@ -606,7 +622,7 @@ def _filter_menu(service: SheetsService, spreadsheet_id: str, tab: Any, at: tupl
 
 @router.post("/d/{spreadsheet_id}/cells")
 def edit_cell(request: Request, spreadsheet_id: str, sheet: int = Form(...), cell: str = Form(...), content: str = Form(""),
-              top: int = Form(0), left: int = Form(0), then: str = Form("down"), env: Env = Depends(current_env)) -> Any:
+              top: int = Form(0), left: int = Form(0), then: str = Form("down"), panel: str = Form(""), env: Env = Depends(current_env)) -> Any:
     with env_store(request).session(env) as db:
         service = SheetsService(db)
         try:
@@ -633,8 +649,9 @@ def edit_cell(request: Request, spreadsheet_id: str, sheet: int = Form(...), cel
         next_cell = cell_name(max(at.r1 + step[0], 0), max(at.c1 + step[1], 0))
     except A1Error:
         next_cell = "A1"
-    query = urlencode({"sheet": sheet, "cell": next_cell, "top": top, "left": left})
+    query = urlencode({"sheet": sheet, "cell": next_cell, "top": top, "left": left, **({"panel": panel[:20]} if panel else {})})
     return RedirectResponse(f"{_base(env)}/d/{spreadsheet_id}?{query}", status_code=303)
 
 
 router.include_router(ui_actions.router)  # the menus, shortcuts, paste and tab actions (ui_actions.py)
+router.include_router(ui_rules.router)  # the data validation and conditional format panels, checkboxes (ui_rules.py)

@@ -1,6 +1,8 @@
 """What the sheets page does besides typing into a cell, as Google Sheets' menus and keys do it:
 insert and delete rows and columns, clear, fill down or right (Ctrl+D, Ctrl+R), bold (Ctrl+B),
-Format ▸ Number (plain text, number, percent, currency, currency rounded, date), View ▸ Freeze (rows
+Format ▸ Number (plain text, number, percent, currency, currency rounded, date), Format ▸ Borders
+(all, inner, horizontal, vertical, outer, left, top, right, bottom, clear: updateBorders), Insert ▸
+Checkbox (a checkbox rule, setDataValidation), View ▸ Freeze (rows
 and columns), Data ▸ Create a filter / Remove filter and a filter header's Filter by values
 (setBasicFilter, clearBasicFilter),
 sort a range (Data ▸ Sort range, with or without a header row) or the sheet (Data ▸ Sort sheet, by the
@@ -53,7 +55,15 @@ FREEZES = {f"freeze_{what}_{n}": (what, n) for what in ("rows", "columns") for n
 # Hide or unhide the rows (columns) the selection spans, as the row and column header menus do;
 # unhiding a selection that spans hidden ones (B:D around a hidden C) shows them again.
 HIDES = {"hide_rows": ("ROWS", True), "hide_columns": ("COLUMNS", True), "unhide_rows": ("ROWS", False), "unhide_columns": ("COLUMNS", False)}
-ACTIONS += (*NUMBER_FORMATS, "sort_sheet_asc", "sort_sheet_desc", *FREEZES, *HIDES, "create_filter", "remove_filter")
+# Format ▸ Borders (the toolbar's borders button): the sides of the selection each one draws, a
+# solid black line (updateBorders), or takes away ("clear").
+BORDERS = {
+    "borders_all": ("top", "bottom", "left", "right", "innerHorizontal", "innerVertical"), "borders_inner": ("innerHorizontal", "innerVertical"),
+    "borders_horizontal": ("innerHorizontal",), "borders_vertical": ("innerVertical",), "borders_outer": ("top", "bottom", "left", "right"),
+    "borders_left": ("left",), "borders_top": ("top",), "borders_right": ("right",), "borders_bottom": ("bottom",),
+    "borders_clear": ("top", "bottom", "left", "right", "innerHorizontal", "innerVertical"),
+}
+ACTIONS += (*NUMBER_FORMATS, "sort_sheet_asc", "sort_sheet_desc", *FREEZES, *HIDES, "create_filter", "remove_filter", *BORDERS, "insert_checkbox")
 
 
 class UiRefusal(ValueError):
@@ -65,8 +75,8 @@ def _run(request: Request, env: Env, name: str, args: dict[str, Any]) -> Any:
     return invoke(env_store(request), env, OPERATIONS, OPERATIONS[name], args, face="ui", tool=f"POST {route}")
 
 
-def _back(env: Env, spreadsheet_id: str, sheet: int, cell: str, top: int, left: int = 0) -> RedirectResponse:
-    query = urlencode({"sheet": sheet, "cell": cell, "top": top, "left": left})
+def _back(env: Env, spreadsheet_id: str, sheet: int, cell: str, top: int, left: int = 0, panel: str = "") -> RedirectResponse:
+    query = urlencode({"sheet": sheet, "cell": cell, "top": top, "left": left, **({"panel": panel[:20]} if panel else {})})
     return RedirectResponse(f"/envs/{env.id}/sheets/d/{spreadsheet_id}?{query}", status_code=303)
 
 
@@ -156,6 +166,11 @@ def _request(action: str, tab: Any, selection: GridRange, bold_now: bool) -> dic
         return {"setBasicFilter": {"filter": {"range": _json(tab, selection)}}}
     if action == "remove_filter":
         return {"clearBasicFilter": {"sheetId": tab.sheet_id}}
+    if action in BORDERS:
+        line = {"style": "NONE"} if action == "borders_clear" else {"style": "SOLID", "width": 1, "color": {}}
+        return {"updateBorders": {"range": _json(tab, selection), **{side: dict(line) for side in BORDERS[action]}}}
+    if action == "insert_checkbox":  # Insert ▸ Checkbox: a checkbox rule on the selection
+        return {"setDataValidation": {"range": _json(tab, selection), "rule": {"condition": {"type": "BOOLEAN"}}}}
     if action == "bold":
         return {"repeatCell": {"range": _json(tab, selection), "cell": {"userEnteredFormat": {"textFormat": {"bold": not bold_now}}},
                                "fields": "userEnteredFormat.textFormat.bold"}}
@@ -193,9 +208,9 @@ def create_spreadsheet(request: Request, title: str = Form("Untitled spreadsheet
 
 @router.post("/d/{spreadsheet_id}/act")
 def act(request: Request, spreadsheet_id: str, sheet: int = Form(...), cell: str = Form("A1"), action: str = Form(...),
-        top: int = Form(0), left: int = Form(0), env: Env = Depends(current_env)) -> Response:
+        top: int = Form(0), left: int = Form(0), panel: str = Form(""), env: Env = Depends(current_env)) -> Response:
     """A menubar, context-menu or shortcut action on the selection (`cell`, the name box); the
-    window stays where it was scrolled."""
+    window stays where it was scrolled, and a side panel open stays open."""
     tab = _tab(request, env, spreadsheet_id, sheet)
     if tab is None:
         return _refused(request, env, spreadsheet_id, sheet, cell, top, "That sheet does not exist.", 404)
@@ -216,7 +231,7 @@ def act(request: Request, spreadsheet_id: str, sheet: int = Form(...), cell: str
             _run(request, env, "sheets.spreadsheets.batchUpdate", {"spreadsheetId": spreadsheet_id, "requests": [_request(action, tab, selection, bold_now)]})
     except (AppError, UiRefusal) as error:
         return _refused(request, env, spreadsheet_id, sheet, cell, top, error)
-    return _back(env, spreadsheet_id, sheet, cell if not action.startswith("delete") else _first_cell(cell), top, left)
+    return _back(env, spreadsheet_id, sheet, cell if not action.startswith("delete") else _first_cell(cell), top, left, panel)
 
 
 def _data_region(request: Request, env: Env, spreadsheet_id: str, tab: Any) -> GridRange:
