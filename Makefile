@@ -30,8 +30,13 @@ validate: setup  ## every task family: oracle scores 1.0, doing nothing 0.0
 setup: uv
 	uv sync --locked --compile-bytecode
 
+# uv from PyPI into ~/.local/bin. A distribution's own Python (Debian 12, Ubuntu 23.04+) refuses
+# pip installs (PEP 668, "externally-managed-environment"); uv is a standalone binary that
+# touches none of its packages, so that refusal is overridden for it alone, in the user's dir.
 uv:
-	@command -v uv >/dev/null 2>&1 || python3 -m pip install --quiet --user uv || python3 -m pip install --quiet uv
+	@command -v uv >/dev/null 2>&1 || python3 -m pip install --quiet --user uv 2>/dev/null \
+	  || python3 -m pip install --quiet --user --break-system-packages uv \
+	  || python3 -m pip install --quiet uv
 
 # The browser tests drive Debian's Chromium (no browser download); the emoji font lets
 # screenshot-reading agents tell reactions apart.

@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
 
-app = typer.Typer(help="officegym: a simulated company (chat, crm, sheets, tickets) for AI agents.", no_args_is_help=True)
-tasks_app = typer.Typer(help="Task families: list them, validate them.", no_args_is_help=True)
+app = typer.Typer(help="officegym: a simulated company (chat, crm, sheets, tickets) for AI agents.", no_args_is_help=True,
+                  rich_markup_mode="markdown")  # markdown: a docstring's lines are one paragraph, wrapped to the terminal
+tasks_app = typer.Typer(help="Task families: list them, validate them.", no_args_is_help=True, rich_markup_mode="markdown")
 app.add_typer(tasks_app, name="tasks")
+
+
+def _known_size(size: str) -> str:
+    """A company size every command checks before it starts work, naming the sizes there are."""
+    from seed_data.company import SIZES
+
+    if size not in SIZES:
+        raise typer.BadParameter(f"unknown company size {size!r}; accepted: {', '.join(SIZES)}")
+    return size
+
+
+def size_option(help_text: str) -> Any:
+    return typer.Option("small", help=help_text, callback=_known_size)
 
 
 @app.command()
@@ -16,7 +32,7 @@ def serve(
     control_host: str = typer.Option("127.0.0.1", help="interface the control plane binds"),
     control_port: int = typer.Option(None, help="port of the control plane (default: port + 1)"),
     seed: int = typer.Option(0, help="company seed of the default env"),
-    size: str = typer.Option("small", help="company size: small or large"),
+    size: str = size_option("company size: small or large"),
     task: str = typer.Option(None, help="task family of the default env (none: a bare company)"),
     db: str = typer.Option(None, help="where envs live: a postgresql:// URL (default: SQLite files; or OFFICEGYM_DB)"),
     tls_port: int = typer.Option(None, help="port of the same agent-facing server over HTTPS (default: port + 2; 0: none)"),
@@ -38,7 +54,7 @@ def serve(
 @tasks_app.command("list")
 def tasks_list(
     seed: int = typer.Option(0, help="company seed to count instances on"),
-    size: str = typer.Option("small", help="company size to count instances on"),
+    size: str = size_option("company size to count instances on: small or large"),
 ) -> None:
     """List the task families, with how many distinct instances (variants) each has on one
     company template."""
@@ -64,7 +80,7 @@ def tasks_list(
 def tasks_validate(
     seeds: int = typer.Option(3, help="number of seeds (0..N-1) to validate each family on"),
     variants: int = typer.Option(1, help="number of variants (0..N-1) per family and seed"),
-    size: str = typer.Option("small", help="company size"),
+    size: str = size_option("company size: small or large"),
     task: list[str] = typer.Option(None, help="only these families (repeatable)"),
 ) -> None:
     """Prove each family (all, or those given with --task) on seeds 0..N-1 and variants 0..N-1:
@@ -80,8 +96,8 @@ def tasks_validate(
 def bench(
     envs: int = typer.Option(1000, help="live envs to create for the memory figure"),
     calls: int = typer.Option(300, help="MCP tool calls to time"),
-    seed: int = typer.Option(0),
-    size: str = typer.Option("small"),
+    seed: int = typer.Option(0, help="company seed the timed envs are made from"),
+    size: str = size_option("company size the timed envs are made from: small or large"),
 ) -> None:
     """Print the performance table: each figure with the target it is judged by and its ratio."""
     from officegym.bench import run_bench

@@ -19,6 +19,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse, Response
+from fastapi_offline import FastAPIOffline
 from mcp.server.lowlevel import Server
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.requests import Request
@@ -208,7 +209,10 @@ def create_control_app(gym: Gym, token: str, agent_base_url: str, instance_url: 
     `instance_url` is the agent-facing server's HTTPS origin, when it has one."""
     from officegym import control
 
-    app = FastAPI(title="officegym control plane", docs_url="/v1/docs", openapi_url="/v1/openapi.json", redoc_url=None)
+    # The API docs page with Swagger UI's files served from here (fastapi-offline bundles them):
+    # FastAPI's own page loads them from a CDN, and a cluster node or a lab box is often offline.
+    app = FastAPIOffline(title="officegym control plane", docs_url="/v1/docs", openapi_url="/v1/openapi.json", redoc_url=None,
+                         static_url="/v1/docs/static", swagger_ui_oauth2_redirect_url="/v1/docs/oauth2-redirect")
     app.state.gym = gym
     app.state.store = gym.store
     app.state.control_token = token

@@ -84,8 +84,8 @@ def validate(
         finally:
             gym.close()
     console = Console()
-    if console.width < 150:  # a pipe or a narrow terminal: keep the table readable in logs
-        console = Console(width=150)
+    if console.width < 170:  # a pipe or a narrow terminal: keep the table readable in logs
+        console = Console(width=170)
     console.print(_table(scores))
     for failure in failures:
         echo(f"FAIL {failure}")
@@ -171,7 +171,9 @@ def _table(scores: dict[str, dict[str, list[float]]]) -> Table:
     columns = ["oracle", "alt", *ADVERSARIES]
     table.add_column("family", no_wrap=True, min_width=max((len(f) for f in scores), default=6))
     for column in columns:
-        table.add_column(column, justify="right")
+        # Hyphenated names break after their hyphens, so a header is never cut short.
+        header = column.replace("-", "-\n")
+        table.add_column(header, justify="right", min_width=max(len(part) for part in header.split("\n")))
     for family, by_column in scores.items():
         cells = []
         for column in columns:
