@@ -580,6 +580,47 @@ def test_sheets_filter_by_rule_copied_by_hand_in_the_grid(face) -> None:
     f.full_marks()
 
 
+def test_sheets_highlight_by_hand(face) -> None:
+    """Each matching row filled through repeatCell, in CSS's purple (or whichever colour is asked)."""
+    css = {"red": (1, 0, 0), "orange": (1, 0.65, 0), "yellow": (1, 1, 0), "green": (0, 0.5, 0), "blue": (0, 0, 1), "purple": (0.5, 0, 0.5)}
+    f = face("sheets/highlight-by-rule-v1", where=lambda c: not c["live"])
+    c = f.facts
+    red, green, blue = css[c["colour"]]
+    fmt = ({"backgroundColor": {"red": red, "green": green, "blue": blue}} if c["way"] == "fill"
+           else {"textFormat": {"foregroundColor": {"red": red, "green": green, "blue": blue}}})
+    what = "userEnteredFormat.backgroundColor" if c["way"] == "fill" else "userEnteredFormat.textFormat.foregroundColor"
+    f.batch(c["spreadsheet"], *[{"repeatCell": {"range": {"sheetId": c["sheet_id"], "startRowIndex": r - 1, "endRowIndex": r, "startColumnIndex": 0,
+                                                          "endColumnIndex": 9}, "cell": {"userEnteredFormat": fmt}, "fields": what}} for r in c["rows"]])
+    f.full_marks()
+
+
+def test_sheets_highlight_that_stays_up_to_date_by_a_custom_formula_rule(face) -> None:
+    f = face("sheets/highlight-by-rule-v1", where=lambda c: c["live"] and c["kind"] == "stage")
+    c = f.facts
+    stage = re.search(r'Stage is "([^"]+)"', c["rule"]).group(1)
+    shade = {"red": "#CC0000", "orange": "#E69138", "green": "#38761D", "blue": "#1155CC", "purple": "#674EA7", "yellow": "#FFD966"}[c["colour"]]
+    rgb = {k: int(shade[i:i + 2], 16) / 255 for k, i in (("red", 1), ("green", 3), ("blue", 5))}
+    fmt = {"backgroundColor": rgb} if c["way"] == "fill" else {"textFormat": {"foregroundColor": rgb}}
+    f.batch(c["spreadsheet"], {"addConditionalFormatRule": {"index": 0, "rule": {
+        "ranges": [{"sheetId": c["sheet_id"], "startRowIndex": 1, "endRowIndex": c["last"], "startColumnIndex": 0, "endColumnIndex": 9}],
+        "booleanRule": {"condition": {"type": "CUSTOM_FORMULA", "values": [{"userEnteredValue": f'=$E2="{stage}"'}]}, "format": fmt}}}})
+    f.full_marks()
+
+
+def test_sheets_add_dropdown_by_set_data_validation(face) -> None:
+    f = face("sheets/add-dropdown-v1")
+    c = f.facts
+    sid, tab, last = c["spreadsheet"], c["tab"], c["last"]
+    f.batch(sid, {"setDataValidation": {"range": {"sheetId": c["sheet_id"], "startRowIndex": 1, "endRowIndex": last, "startColumnIndex": 9, "endColumnIndex": 10},
+                                        "rule": {"condition": {"type": "ONE_OF_LIST", "values": [{"userEnteredValue": o} for o in c["options"]]},
+                                                 "showCustomUi": True, "strict": True}}})
+    keys = [row[0] if row else "" for row in f.values(sid, f"{tab}!A1:A{last}")]
+    f.sheets("POST", f"v4/spreadsheets/{sid}/values:batchUpdate", {"valueInputOption": "USER_ENTERED", "data": [
+        {"range": f"{tab}!J1", "values": [[c["header"]]]},
+        *[{"range": f"{tab}!J{keys.index(key) + 1}", "values": [[value]]} for key, value in c["asked"].items()]]})
+    f.full_marks()
+
+
 # == cross ==================================================================================
 
 def the_ask(f: Face) -> str:
