@@ -110,10 +110,13 @@ def _ranges(text: str, tab: Any) -> list[dict[str, int]]:
             sheet, grid = parse_range(part)
         except A1Error:
             sheet, grid = None, None
+        if sheet is not None and "!" not in part and sheet != tab.title:  # (a word that is no range, nor this tab's name)
+            sheet, grid = None, None
         if sheet is not None and sheet != tab.title:
             raise UiRefusal(f"{part[:60]!r} is on another sheet: a rule applies to ranges of this sheet ({tab.title})")
-        if grid is None:
+        if grid is None and sheet is None:
             raise UiRefusal(f"Unable to parse range: {part[:60]}")
+        grid = grid or GridRange(None, 0, 0, None, None)  # the tab's name alone: all of it
         out.append(_json(tab, grid))
     if not out:
         raise UiRefusal("Apply to range: type the range the rule applies to (e.g. A2:A100)")
