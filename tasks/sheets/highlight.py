@@ -1,5 +1,5 @@
 """sheets/highlight-by-rule-v1: highlight the deals of the sales pipeline that match a rule (an
-amount over a line, a close date before a day, a stage, an owner, overdue) in a colour: a fill,
+amount over a line, a close date before a day, a stage, an owner, still open and closing soon) in a colour: a fill,
 or the text coloured, across the deal's row of the table (columns A to I, as the prompt says).
 
 Graded on the Pipeline tab as the grid shows it now: each cell's own style with the first
@@ -46,16 +46,17 @@ OWNER, STAGE, AMOUNT, CLOSE = 3, 4, 5, 6  # Pipeline columns D, E, F, G
 WIDTH = 9  # the table's columns, A to I
 BELOW = 3  # blank rows under the table that must stay unhighlighted (a rule true on blanks shows there)
 CLOSED = ("closed won", "closed lost")
+SOON = (30, 60, 90)  # days ahead: "still open and due to close before <today + days>"
 
 
 @dataclass(frozen=True, slots=True)
 class Condition:
-    kind: str  # amount, close, stage, owner, overdue
+    kind: str  # amount, close, stage, owner, soon (still open, closing before a day)
     value: Any  # the line (a number, a date serial) or the text
     words: str  # the prompt's clause after "the deals "
-    other: str = ""  # stage, owner: another value of the column (where a flipped row goes)
+    other: str = ""  # stage, owner: another value of the column (where a flipped row goes); soon: the days ahead
 
-    def holds(self, row: dict[int, Any], today: float) -> bool:
+    def holds(self, row: dict[int, Any]) -> bool:
         """On a row's values (engine values or text as a reader copies it: `norm` reads both)."""
         got = norm(row.get({"amount": AMOUNT, "close": CLOSE, "stage": STAGE, "owner": OWNER}.get(self.kind, CLOSE)))
         if self.kind == "amount":
@@ -65,7 +66,7 @@ class Condition:
         if self.kind in ("stage", "owner"):
             return got == norm(self.value)
         stage = norm(row.get(STAGE))
-        return isinstance(got, float) and got < today and stage not in CLOSED and stage != ""
+        return isinstance(got, float) and got < self.value and stage not in CLOSED and stage != ""
 
     def formula(self, n: int, alternative: bool = False) -> str:
         """A custom formula for the rule, written for row `n` (1-based), its column fixed."""
@@ -79,21 +80,22 @@ class Condition:
         if self.kind == "owner":
             return f'=EXACT($D{n},"{self.value}")' if alternative else f'=$D{n}="{self.value}"'
         if alternative:
-            return f'=AND(ISNUMBER($G{n}),$G{n}<TODAY(),$E{n}<>"Closed Won",$E{n}<>"Closed Lost")'
-        return f'=AND(LEFT($E{n},6)<>"Closed",$G{n}<TODAY())'
+            return f'=AND(ISNUMBER($G{n}),$G{n}<TODAY()+{self.other},$E{n}<>"Closed Won",$E{n}<>"Closed Lost")'
+        day = from_serial(self.value)
+        return f'=AND(LEFT($E{n},6)<>"Closed",$G{n}<DATE({day.year},{day.month},{day.day}))'
 
-    def flip(self, row: dict[int, Any], today: float) -> dict[int, Any]:
+    def flip(self, row: dict[int, Any]) -> dict[int, Any]:
         """New values for a row so that the condition's answer for it flips."""
         if self.kind == "amount":
-            return {AMOUNT: round(self.value / 2) if self.holds(row, today) else round(self.value * 2)}
+            return {AMOUNT: round(self.value / 2) if self.holds(row) else round(self.value * 2)}
         if self.kind == "close":
-            return {CLOSE: self.value + 30 if self.holds(row, today) else self.value - 30}
+            return {CLOSE: self.value + 30 if self.holds(row) else self.value - 30}
         if self.kind in ("stage", "owner"):
             col = STAGE if self.kind == "stage" else OWNER
-            return {col: self.other if self.holds(row, today) else self.value}
-        if self.holds(row, today):
-            return {CLOSE: today + 30}
-        changes: dict[int, Any] = {CLOSE: today - 30}
+            return {col: self.other if self.holds(row) else self.value}
+        if self.holds(row):
+            return {CLOSE: self.value + 30}
+        changes: dict[int, Any] = {CLOSE: self.value - 10}
         if norm(row.get(STAGE)) in CLOSED or norm(row.get(STAGE)) == "":
             changes[STAGE] = "Negotiation/Review"
         return changes
@@ -140,7 +142,7 @@ def conditions_for(rows: list[dict[int, Any]], today: float) -> list[Condition]:
     out: list[Condition] = []
 
     def add(condition: Condition) -> None:
-        kept = sum(condition.holds(r, today) for r in rows)
+        kept = sum(condition.holds(r) for r in rows)
         if 3 <= kept <= len(rows) * 2 // 3 and condition not in out:
             out.append(condition)
 
@@ -166,9 +168,10 @@ def conditions_for(rows: list[dict[int, Any]], today: float) -> list[Condition]:
         for name in names:
             other = next(n for n in ([*names, "Qualification"] if kind == "stage" else names) if norm(n) != norm(name))
             add(Condition(kind, name, f'whose {label} is "{name}"' if kind == "stage" else f"whose {label} is {name}", other))
-    if today not in days:
-        add(Condition("overdue", today, 'that are overdue: still open (their Stage is neither "Closed Won" nor "Closed Lost") '
-                                        f"with a Close Date before today, {_day(today)}"))
+    for ahead in SOON:
+        if today + ahead not in days:
+            add(Condition("soon", today + ahead, 'that are still open (their Stage is neither "Closed Won" nor "Closed Lost") and '
+                                                 f"due to close before {_day(today + ahead)}, {ahead} days from today", str(ahead)))
     return out
 
 
@@ -186,7 +189,7 @@ class HighlightByRule:
             last = max(r for (s, r, c) in cells.inputs if s == sid and c == 0)
             rows = [{c: cells.get((sid, r, c)) for c in range(WIDTH)} for r in range(1, last + 1)]
             found = conditions_for(rows, today)
-            ctx.cache[f"{self.id}/rows"] = (last, today, rows)
+            ctx.cache[f"{self.id}/rows"] = (last, rows)
             return (shuffled(self.id, ctx, found, "rule"), shuffled(self.id, ctx, STYLES, "style"), shuffled(self.id, ctx, LIVE, "live"))
 
         return cached(ctx, self.id, build)
@@ -198,7 +201,7 @@ class HighlightByRule:
         condition, (way, name), live = pick(self.id, ctx, self._axes(ctx))
         book = seeded(ctx, "Sales Forecast")
         sid = book.tabs["Pipeline"]
-        last, today, start_rows = ctx.cache[f"{self.id}/rows"]
+        last, start_rows = ctx.cache[f"{self.id}/rows"]
         hue = COLOURS[name]
         text = way == "text"
         end = column_letter(WIDTH - 1)
@@ -207,7 +210,7 @@ class HighlightByRule:
         keep = ", so that the highlighting stays up to date as the deals change" if live else ""
         prompt = (f"In the Google Sheet \"{book.title}\", on the Pipeline tab, highlight the deals {condition.words}: {look}{keep}. "
                   "No other row should be highlighted. Change nothing else.")
-        matching_start = [r for r, row in enumerate(start_rows, start=1) if condition.holds(row, today)]
+        matching_start = [r for r, row in enumerate(start_rows, start=1) if condition.holds(row)]
 
         # -- grading ----------------------------------------------------------------------------
         def table_rows(cells: Any, tab: int) -> list[int]:
@@ -225,7 +228,7 @@ class HighlightByRule:
             bottom = (rows[-1] if rows else 0) + 1
             width = 26  # (a rule or fill may reach past the table: the columns of a default grid)
             seen = looks(db, sb, tab, (0, 0, bottom + BELOW, width))
-            matching = {r for r in rows if condition.holds(row_of(cells, tab, r), today)}
+            matching = {r for r in rows if condition.holds(row_of(cells, tab, r))}
             out_of_view = sorted(matching & hidden_rows(db, sb, tab))
             if out_of_view:
                 return f"row {out_of_view[0] + 1} is hidden: nobody sees it highlighted"
@@ -261,7 +264,7 @@ class HighlightByRule:
             if tab is None:
                 return failed("there is no Pipeline tab")
             why = shown_wrong(db, sb, tab)
-            n = sum(condition.holds(row_of(sb.book, tab, r), today) for r in table_rows(sb.book, tab))
+            n = sum(condition.holds(row_of(sb.book, tab, r)) for r in table_rows(sb.book, tab))
             return failed(why) if why else passed(f"exactly the {n} deals {condition.words} show {name}")
 
         def live_check(db: Any) -> CheckResult:
@@ -278,7 +281,7 @@ class HighlightByRule:
             rows = table_rows(sb.book, tab)
             for half in (0, 1):
                 trial = sb.copy() if half == 0 else sb  # the last round spends the check's own copy
-                changes = {(tab, r, c): v for r in rows[half::2] for c, v in condition.flip(row_of(sb.book, tab, r), today).items()}
+                changes = {(tab, r, c): v for r in rows[half::2] for c, v in condition.flip(row_of(sb.book, tab, r)).items()}
                 trial.write({key: Entered(None, value) for key, value in changes.items()})
                 why = shown_wrong(db, trial, tab)
                 if why:
@@ -321,10 +324,10 @@ class HighlightByRule:
                 return
             got = await tools.call("get_sheet_data", spreadsheet_id=book.id, sheet="Pipeline", range=f"A1:{end}{last + 1}")
             lines = got["valueRanges"][0]["values"]
-            picked = [i for i, line in enumerate(lines) if i > 0 and condition.holds(dict(enumerate(line)), today)]
+            picked = [i for i, line in enumerate(lines) if i > 0 and condition.holds(dict(enumerate(line)))]
             await batch(tools, by_hand(picked, alt_hex))
 
-        near = _near(condition, start_rows, today)
+        near = _near(condition, start_rows)
 
         async def say(tools: Tools, words: str) -> None:
             await tools.call("update_cells", spreadsheet_id=book.id, sheet="Pipeline", range="J1", data=[[words]])
@@ -366,19 +369,19 @@ class HighlightByRule:
         )
 
 
-def _near(condition: Condition, rows: list[dict[int, Any]], today: float) -> list[int]:
+def _near(condition: Condition, rows: list[dict[int, Any]]) -> list[int]:
     """The rows (0-based, on the tab) a near miss of the condition picks: a line or a day moved
     by a half, another stage or owner; always at least one deal the condition leaves out."""
     moved: Callable[[dict[int, Any]], bool]
     if condition.kind == "amount":
-        moved = lambda row: Condition("amount", condition.value / 2, "").holds(row, today)  # noqa: E731
+        moved = lambda row: Condition("amount", condition.value / 2, "").holds(row)  # noqa: E731
     elif condition.kind == "close":
-        moved = lambda row: Condition("close", condition.value + 45, "").holds(row, today)  # noqa: E731
+        moved = lambda row: Condition("close", condition.value + 45, "").holds(row)  # noqa: E731
     elif condition.kind in ("stage", "owner"):
-        moved = lambda row: Condition(condition.kind, condition.other, "").holds(row, today) or condition.holds(row, today)  # noqa: E731
+        moved = lambda row: Condition(condition.kind, condition.other, "").holds(row) or condition.holds(row)  # noqa: E731
     else:
-        moved = lambda row: Condition("close", today, "").holds(row, today)  # noqa: E731  (closed deals too)
+        moved = lambda row: Condition("close", condition.value, "").holds(row)  # noqa: E731  (closed deals too)
     picked = [r for r, row in enumerate(rows, start=1) if moved(row)]
-    if all(condition.holds(rows[r - 1], today) for r in picked):
-        picked.append(next(r for r, row in enumerate(rows, start=1) if not condition.holds(row, today)))
+    if all(condition.holds(rows[r - 1]) for r in picked):
+        picked.append(next(r for r, row in enumerate(rows, start=1) if not condition.holds(row)))
     return picked
