@@ -3,7 +3,8 @@ validation's side panel (a dropdown, a number rule, its edit and removal), Forma
 formatting's (a single-color rule, a color scale, a rule removed), Format ▸ Borders, and
 Insert ▸ Checkbox (its cells drawn as checkboxes, toggled by a click and by Space). Each is read
 back through the REST face (spreadsheets.get), as the API stores it; a rule the API refuses
-leaves the panel open with what was typed and the API's words."""
+leaves the panel open with what was typed and the API's words. Two task families that ask for
+such rules (sheets/add-dropdown-v1, sheets/highlight-by-rule-v1) are done this way and grade 1.0."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_sheets_ui_round6 import blank_spreadsheet, cell, enter, go, settled
+from tests.e2e.test_sheets_ui_round6 import blank_spreadsheet, cell, enter, go, graded, open_sheet, settled
 
 
 def _api(live_server: Any, env_id: str, sid: str) -> str:
@@ -233,3 +234,66 @@ def test_checkboxes_are_inserted_drawn_and_toggled_by_click_and_space(live_serve
     box.click()  # a click ticks that one alone
     settled(page)
     assert values() == [True, False, False]
+
+
+def _row_of(page: Page, key: str) -> int:
+    """Find in sheet (the search box), then the row of the cell it selects."""
+    page.get_by_label("Find in sheet").fill(key)
+    page.get_by_label("Find in sheet").press("Enter")
+    settled(page)
+    return int(re.sub(r"^[A-Z]+", "", page.get_by_label("Name box").input_value()))
+
+
+def test_the_add_dropdown_task_done_in_the_browser(live_server: Any, page: Page) -> None:
+    """sheets/add-dropdown-v1 as a person does it in Google Sheets: the header typed, Data ▸ Data
+    validation's Dropdown over the column's rows, and two rows picked from their dropdowns."""
+    env = live_server.gym.create("sheets/add-dropdown-v1", variant=2)  # (the Pipeline: 60 deals, three options)
+    try:
+        facts = env.task.facts
+        open_sheet(page, live_server, env.id, "Sales Forecast FY2026")
+        enter(page, "J1", facts["header"])
+        go(page, f"J2:J{facts['last']}")
+        _menu(page, "Data", "Data validation")
+        panel = page.get_by_role("complementary", name="Data validation rules")
+        for i, option in enumerate(facts["options"], start=1):
+            if i > 2:
+                panel.get_by_role("button", name="Add another item").click()
+                settled(page)
+            panel.get_by_label(f"Option {i}", exact=True).fill(option)
+        panel.get_by_role("button", name="Done", exact=True).click()
+        settled(page)
+        for key, option in facts["asked"].items():
+            row = _row_of(page, key)
+            go(page, f"J{row}")
+            page.get_by_label(f"Choose a value for J{row}").select_option(option)
+            page.get_by_role("button", name="Choose", exact=True).click()
+            settled(page)
+            expect(cell(page, f"J{row}")).to_have_text(option)
+        graded(live_server, env.id)
+    finally:
+        live_server.gym.delete(env.id)
+
+
+def test_the_highlight_task_done_with_a_conditional_format_rule(live_server: Any, page: Page) -> None:
+    """sheets/highlight-by-rule-v1, the variant that must stay up to date as the deals change (only
+    a rule does): Format ▸ Conditional formatting, "Custom formula is" over the table, green text."""
+    env = live_server.gym.create("sheets/highlight-by-rule-v1", variant=1)
+    try:
+        facts = env.task.facts
+        assert facts["live"] and facts["kind"] == "stage" and facts["way"] == "text" and facts["colour"] == "green"
+        stage = re.search(r'Stage is "([^"]+)"', facts["rule"]).group(1)
+        open_sheet(page, live_server, env.id, "Sales Forecast FY2026")
+        go(page, f"A2:I{facts['last']}")
+        _menu(page, "Format", "Conditional formatting")
+        panel = page.get_by_role("complementary", name="Conditional format rules")
+        expect(panel.get_by_label("Apply to range")).to_have_value(f"A2:I{facts['last']}")
+        panel.get_by_label("Format cells if…").select_option(label="Custom formula is")
+        panel.get_by_label("Value or formula", exact=True).fill(f'=$E2="{stage}"')
+        panel.get_by_label("Text color").select_option(label="dark green 1")
+        panel.get_by_label("Fill color").select_option(label="None")
+        panel.get_by_role("button", name="Done", exact=True).click()
+        settled(page)
+        expect(cell(page, f"A{facts['rows'][0]}")).to_have_css("color", "rgb(106, 168, 79)")  # (the first matching row, drawn in place)
+        graded(live_server, env.id)
+    finally:
+        live_server.gym.delete(env.id)
