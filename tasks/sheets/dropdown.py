@@ -14,7 +14,8 @@ options asked (as a pick would give them, case aside), every other row of the co
 The rule may reach below the table (a dropdown on J2:J1000, as people set one on a whole
 column, is right). A list the dropdown reads (ONE_OF_RANGE) may be written where the rule
 points, on a new tab (hidden or not) or in empty cells: that is part of the work. Nothing else
-may change; a new tab or cells elsewhere are collateral.
+may change; a new tab or cells elsewhere are collateral. An empty column inserted at J first (the
+grid's "insert column", or add_columns) is the column added: the grid grows by one, nothing moves.
 """
 
 from __future__ import annotations
@@ -259,7 +260,7 @@ class AddDropdown:
                     Check(f"every {spec.noun} row of column J has a dropdown of {list(options)}", dropdown_check, 2.0),
                     Check(f"{key_a} and {key_b} set, the other rows blank", values_check)],
             expected=[*allow_cells(book.id, sid, lambda r, c: c == COLUMN and r <= last), allow_touch(book.id), allow_formatting(book.id),
-                      _allow_validation(book.id, sid), *_allow_list(book.id, sid), *allow_discarded(seeded_ids(ctx))],
+                      _allow_tab(book.id, sid), *_allow_list(book.id, sid), *allow_discarded(seeded_ids(ctx))],
             oracle=oracle,
             alternatives=(alternative,),
             moves=Moves(say=say, wrong=wrong, everything=everything, wrong_record=wrong_record, shotgun=shotgun, wreck=vandalise),
@@ -272,17 +273,21 @@ def _area(r1: int, c1: int, r2: int, c2: int) -> str:
     return f"{cell_name(r1, c1)}:{cell_name(r2 - 1, c2 - 1)}"
 
 
-def _allow_validation(spreadsheet_id: str, sheet_id: int) -> Expect:
-    """The table's tab given its validation rules (what they hold, the checks judge), with any
-    formatting that hides nothing in the same change."""
+def _allow_tab(spreadsheet_id: str, sheet_id: int) -> Expect:
+    """The table's tab given its validation rules (what they hold, the checks judge) or a column
+    more (an empty column inserted at J, as "add a column" is done in the grid: the grid grows,
+    nothing moves), with any formatting that hides nothing in the same change."""
     def covers(change: RowChange) -> bool:
-        row = change.row
+        row, before, after = change.row, change.before or {}, change.after or {}
         if change.change != "update" or row.get("spreadsheet_id") != spreadsheet_id or row.get("sheet_id") != sheet_id:
             return False
-        if "data_validation" not in change.changed_columns:
+        changed = set(change.changed_columns)
+        if not changed & {"data_validation", "column_count"}:
             return False
-        rest = RowChange(change.table, change.key, change.change, change.before,
-                         {**(change.after or {}), "data_validation": (change.before or {}).get("data_validation")})
+        if "column_count" in changed and not (after.get("column_count") or 0) > (before.get("column_count") or 0):
+            return False
+        rest = RowChange(change.table, change.key, change.change, before,
+                         {**after, "data_validation": before.get("data_validation"), "column_count": before.get("column_count")})
         return not rest.changed_columns or tab_formatting(rest, spreadsheet_id)
 
     return Expect("sheets_tabs", "update", covers)

@@ -237,6 +237,16 @@ def test_dropdown_on_the_whole_column_below_the_header_passes(rollout: Callable[
     _passes(r.do(_dropdown(r.facts, span=_span(r.facts, 1, 1000))))
 
 
+def test_dropdown_column_inserted_at_j_first_passes(rollout: Callable[..., Rollout]) -> None:
+    r = rollout(DROPDOWN)
+    f = r.facts
+
+    async def insert(tools: McpTools) -> None:  # "insert 1 column right" of I: the grid grows, nothing moves
+        await tools.call("add_columns", spreadsheet_id=f["spreadsheet"], sheet=f["tab"], count=1, start_column=9)
+
+    _passes(r.do(insert, _dropdown(f)))
+
+
 @pytest.mark.parametrize("change", ["an extra option", "another order", "another case", "no dropdown shown"])
 def test_dropdown_options_must_be_those_asked_shown_as_a_dropdown(rollout: Callable[..., Rollout], change: str) -> None:
     r = rollout(DROPDOWN)
