@@ -368,11 +368,36 @@ def conditional_formatting(request: Request, spreadsheet_id: str, sheet: int = F
 
 
 # -- the panel's context for the page ------------------------------------------------------
+def _opened(rule: str, count: int, draft: dict[str, Any] | None, covering: int | None, open_covering: bool) -> str:
+    """Which rule the panel opens: the one asked for ("new", or its place in the list); from the
+    menu ("auto"), the rule over the selection (or the list of rules, for conditional formats,
+    when one is there), else a new rule over the selection, as Google opens it; else the list
+    (the new rule's form when there are none, or when a draft is back from a refusal)."""
+    if rule == "new" or (rule.isdigit() and int(rule) < count):
+        return rule
+    if rule == "auto":
+        if covering is None:
+            return "new"
+        return str(covering) if open_covering else ""
+    return "new" if not count or draft else ""
+
+
+def _anchor(selected: str) -> tuple[int, int] | None:
+    try:
+        area = parse_area(selected)
+    except A1Error:
+        return None
+    return area.r1, area.c1
+
+
 def panel_context(tab: Any, selected: str, panel: str, rule: str, draft: dict[str, Any] | None, error: str) -> dict[str, Any] | None:
     """What the page's side panel shows: the list of rules, or the rule open in its form."""
+    at = _anchor(selected)
     if panel == "validation":
         groups = validation_groups(tab)
-        open_rule = rule if rule == "new" or (rule.isdigit() and int(rule) < len(groups)) else ("new" if not groups or draft else "")
+        over = validation.rule_at(tab, *at) if at and rule == "auto" else None
+        covering = next((i for i, g in enumerate(groups) if g["rule"] == over), None) if over is not None else None
+        open_rule = _opened(rule, len(groups), draft, covering, True)
         if draft is None and open_rule:
             draft = validation_draft(None if open_rule == "new" else groups[int(open_rule)], selected)
         if draft is not None:  # the "Option" boxes: the items, and at least two
@@ -381,9 +406,12 @@ def panel_context(tab: Any, selected: str, panel: str, rule: str, draft: dict[st
                 "criteria": VALIDATION_CRITERIA, "takes": TAKES_V.get(draft["criteria"], "one") if draft else ""}
     if panel == "conditional":
         rules = format_rules(tab)
-        open_rule = rule if rule == "new" or (rule.isdigit() and int(rule) < len(rules)) else ("new" if not rules or draft else "")
+        stored = conditional_formats._rules(tab)
+        covering = next((i for i, r in enumerate(stored) if at and any(r1 <= at[0] < r2 and c1 <= at[1] < c2 for r1, c1, r2, c2 in r["ranges"])),
+                        None) if rule == "auto" else None
+        open_rule = _opened(rule, len(rules), draft, covering, False)
         if draft is None and open_rule:
-            draft = format_draft(None if open_rule == "new" else conditional_formats._rules(tab)[int(open_rule)], selected)
+            draft = format_draft(None if open_rule == "new" else stored[int(open_rule)], selected)
         palette = list(PALETTE)
         if draft is not None:
             for key in ("text_color", "fill_color", "min_color", "mid_color", "max_color"):

@@ -78,6 +78,12 @@ def test_data_validation_rules_are_made_edited_and_removed_in_the_side_panel(liv
     expect(cell(page, "B3")).to_have_class(re.compile(r"\bdv-list\b"))
     enter(page, "A6", "Ed")  # typing in the grid leaves the panel open, as Google's stays
     expect(panel.get_by_role("link", name=re.compile(r"^Edit rule 1: B2:B5"))).to_be_visible()
+    go(page, "B3")
+    _menu(page, "Data", "Data validation")  # from the menu on a cell with a rule: that rule, open
+    expect(panel.get_by_label("Option 1", exact=True)).to_have_value("Open")
+    expect(panel.get_by_label("Apply to range")).to_have_value("B2:B5")
+    panel.get_by_role("link", name="Cancel").click()
+    settled(page)
 
     # A rule the API refuses: its words in the panel, what was typed kept, nothing written.
     panel.get_by_role("button", name="Add rule", exact=True).click()
