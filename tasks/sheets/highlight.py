@@ -20,7 +20,9 @@ where they were) fail it, and any rule that is right for the data passes, whatev
 or its built-in condition. Changing data in a copy rather than reading the rule's condition
 means no rule is judged by its wording: one that would pass a reviewer's test of the sheet
 passes this one. New rows are not asked for (the prompt says "when the deals change"): a rule
-over exactly the table's rows is right.
+over exactly the table's rows is right. "Due to close before <day>, N days from today" names the
+day, so a rule with that day and one with TODAY()+N both pass (the rounds move close dates, not
+the clock).
 """
 
 from __future__ import annotations
