@@ -335,7 +335,8 @@ def conditional_formatting(request: Request, spreadsheet_id: str, sheet: int = F
                            env: Env = Depends(current_env)) -> Response:
     """The rule form's Done (addConditionalFormatRule at the end of the list, or
     updateConditionalFormatRule for the rule open), a rule's remove
-    (deleteConditionalFormatRule), or a switch between the "Single color" and "Color scale"
+    (deleteConditionalFormatRule) or move up or down the list (updateConditionalFormatRule's
+    newIndex), or a switch between the "Single color" and "Color scale"
     tabs (the form again, what was typed kept)."""
     draft = {"range": range, "tab": "scale" if tab_kind == "scale" else "single", "condition": condition, "value1": value1, "value2": value2,
              "date_kind": date_kind, "bold": bold, "italic": italic, "underline": underline, "strikethrough": strikethrough,
@@ -350,10 +351,12 @@ def conditional_formatting(request: Request, spreadsheet_id: str, sheet: int = F
         return _refused(request, env, spreadsheet_id, sheet, cell, top, left, "conditional", rule, draft, "", 200)
     try:
         index = int(rule) if rule.isdigit() else None
+        if step in ("remove", "up", "down") and index is None:
+            return _back(env, spreadsheet_id, sheet, cell, "conditional", top, left)
         if step == "remove":
-            if index is None:
-                return _back(env, spreadsheet_id, sheet, cell, "conditional", top, left)
             request_body: dict[str, Any] = {"deleteConditionalFormatRule": {"sheetId": tab.sheet_id, "index": index}}
+        elif step in ("up", "down"):  # a rule moved up or down the list (the first rule that holds on a cell decides its look)
+            request_body = {"updateConditionalFormatRule": {"sheetId": tab.sheet_id, "index": index, "newIndex": index + (-1 if step == "up" else 1)}}
         else:
             made = _format_rule(draft, _ranges(range, tab))
             if index is None:

@@ -169,6 +169,14 @@ def test_conditional_format_rules_are_made_in_order_and_removed_in_the_side_pane
         "minpoint": {"type": "MIN", "color": {"red": 1.0, "green": 1.0, "blue": 1.0}},
         "maxpoint": {"type": "MAX", "color": {"red": 0.3412, "green": 0.7333, "blue": 0.5412}}}}
     expect(panel.get_by_role("link", name=re.compile(r"^Edit rule 2: C2:C5, Color scale"))).to_be_visible()
+    # The order decides (the first rule that holds on a cell draws it): the scale moved first, then back.
+    panel.get_by_role("button", name="Move rule 2 up", exact=True).click()
+    settled(page)
+    assert _sheet(live_server, env_id, sid)["conditionalFormats"] == [rules[1], single]
+    expect(cell(page, "C2")).not_to_have_css("font-weight", "700")
+    panel.get_by_role("button", name="Move rule 1 down", exact=True).click()
+    settled(page)
+    assert _sheet(live_server, env_id, sid)["conditionalFormats"] == rules
 
     # Edit the first (updateConditionalFormatRule), then remove it: the color scale is left.
     panel.get_by_role("link", name=re.compile(r"^Edit rule 1: C2:C5")).click()
