@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
-from apps.sheets import auto_resize, borders, conditional_formats, dimensions, filters, validation
+from apps.sheets import auto_fill, auto_resize, borders, conditional_formats, dimensions, filters, validation
 from apps.sheets.a1 import GridRange
 from apps.sheets.entry import Entered, dump_json, enter, load_json, typed_formula
 from apps.sheets.errors import invalid
@@ -439,6 +439,7 @@ HANDLERS: dict[str, Callable[..., dict[str, Any]]] = {
     "addConditionalFormatRule": conditional_formats.add_rule, "updateConditionalFormatRule": conditional_formats.update_rule,
     "deleteConditionalFormatRule": conditional_formats.delete_rule,
     "updateBorders": borders.update_borders, "autoResizeDimensions": auto_resize.auto_resize,
+    "autoFill": auto_fill.auto_fill,
 }
 
 
