@@ -57,6 +57,8 @@ OPPORTUNITY_TYPES = ("New Business", "Existing Customer - Upgrade", "Existing Cu
                      "Existing Customer - Downgrade")
 FORECAST_CATEGORIES = ("Omitted", "Pipeline", "Best Case", "Commit", "Closed")
 RATINGS = ("Hot", "Warm", "Cold")
+ACTIVITY_TYPES = ("Call", "Email", "Meeting", "Other")
+SHOW_AS = ("Busy", "OutOfOffice", "Free")
 WHO = ("Contact", "Lead")
 WHAT = ("Account", "Opportunity", "Case")
 
@@ -78,8 +80,10 @@ ACCOUNT = SObject("Account", "Account", "Accounts", "001", "crm_account", (
     *system(),
     text("Name", 255, required=True, label="Account Name"), pick("Type", ACCOUNT_TYPES, label="Account Type"),
     pick("Industry", INDUSTRIES), money("AnnualRevenue"), number("NumberOfEmployees", "int", label="Employees"),
-    Field("Phone", "phone", length=40), Field("Website", "url", length=255), text("BillingCity", 40),
-    text("BillingCountry", 80), ref("ParentId", "Account", label="Parent Account ID"), pick("Rating", RATINGS),
+    Field("Phone", "phone", length=40), Field("Website", "url", length=255), text("AccountNumber", 40),
+    area("BillingStreet", 255), text("BillingCity", 40), text("BillingState", 80), text("BillingPostalCode", 20),
+    text("BillingCountry", 80), area("ShippingStreet", 255), text("ShippingCity", 40), text("ShippingState", 80),
+    text("ShippingPostalCode", 20), text("ShippingCountry", 80), ref("ParentId", "Account", label="Parent Account ID"), pick("Rating", RATINGS),
     area("Description"), pick("Tier__c", ("Enterprise", "Mid-Market", "SMB"), label="Tier"),
     ref("Customer_Success_Manager__c", "User", label="Customer Success Manager"),
     Field("Product_Families__c", "multipicklist", length=4099, picklist=("Platform", "Add-on", "Services"), restricted=True,
@@ -92,9 +96,11 @@ ACCOUNT = SObject("Account", "Account", "Accounts", "001", "crm_account", (
 
 CONTACT = SObject("Contact", "Contact", "Contacts", "003", "crm_contact", (
     *system(), *_person_name(), ref("AccountId", "Account", label="Account ID"),
-    Field("Email", "email", length=80), Field("Phone", "phone", length=40), text("Title", 128),
-    text("Department", 80), pick("LeadSource", LEAD_SOURCES), text("MailingCity", 40), text("MailingCountry", 80),
-    area("Description"),
+    Field("Email", "email", length=80), Field("Phone", "phone", length=40),
+    Field("MobilePhone", "phone", length=40, label="Mobile Phone"), text("Title", 128),
+    text("Department", 80), pick("LeadSource", LEAD_SOURCES), day("Birthdate"), area("MailingStreet", 255),
+    text("MailingCity", 40), text("MailingState", 80), text("MailingPostalCode", 20, label="Mailing Zip/Postal Code"),
+    text("MailingCountry", 80), area("Description"),
 ), children=(
     Child("Cases", "Case", "ContactId"), Child("Tasks", "Task", "WhoId"), Child("Events", "Event", "WhoId"),
     Child("Notes", "Note", "ParentId"),
@@ -103,9 +109,11 @@ CONTACT = SObject("Contact", "Contact", "Contacts", "003", "crm_contact", (
 LEAD = SObject("Lead", "Lead", "Leads", "00Q", "crm_lead", (
     *system(), *_person_name(), text("Company", 255, required=True), text("Title", 128),
     Field("Email", "email", length=80), Field("Phone", "phone", length=40),
+    Field("MobilePhone", "phone", length=40, label="Mobile Phone"), Field("Website", "url", length=255),
     pick("Status", LEAD_STATUSES, restricted=True, default="Open - Not Contacted", label="Lead Status"),
     pick("LeadSource", LEAD_SOURCES), pick("Industry", INDUSTRIES), pick("Rating", RATINGS),
-    text("City", 40), text("Country", 80), number("NumberOfEmployees", "int"), money("AnnualRevenue"),
+    area("Street", 255), text("City", 40), text("State", 80), text("PostalCode", 20, label="Zip/Postal Code"),
+    text("Country", 80), number("NumberOfEmployees", "int"), money("AnnualRevenue"),
     area("Description"),
     flag("IsConverted", createable=False, updateable=False, label="Converted"),
     day("ConvertedDate", createable=False, updateable=False),
@@ -189,6 +197,8 @@ TASK = SObject("Task", "Task", "Tasks", "00T", "crm_task", (
     ref("WhoId", *WHO, label="Name ID"), ref("WhatId", *WHAT, label="Related To ID"),
     pick("TaskSubtype", ("Task", "Email", "Call"), label="Task Subtype", updateable=False),
     pick("CallType", ("Internal", "Inbound", "Outbound")), number("CallDurationInSeconds", "int"),
+    pick("Type", ACTIVITY_TYPES), flag("IsReminderSet", label="Reminder Set"),
+    moment("ReminderDateTime", label="Reminder Date/Time"),
     flag("IsClosed", createable=False, updateable=False, label="Closed"),
 ), name_field="Subject", searchable=("Subject", "Description"))
 
@@ -197,7 +207,9 @@ EVENT = SObject("Event", "Event", "Events", "00U", "crm_event", (
     moment("ActivityDateTime", createable=False, updateable=False), day("ActivityDate", createable=False, updateable=False),
     number("DurationInMinutes", "int"), text("Location", 255), area("Description"),
     ref("WhoId", *WHO, label="Name ID"), ref("WhatId", *WHAT, label="Related To ID"),
-    pick("Type", ("Call", "Email", "Meeting", "Other")),
+    pick("Type", ACTIVITY_TYPES), flag("IsAllDayEvent", label="All-Day Event"),
+    pick("ShowAs", SHOW_AS, label="Show Time As", default="Busy"), flag("IsPrivate", label="Private"),
+    flag("IsReminderSet", label="Reminder Set"), moment("ReminderDateTime", label="Reminder Date/Time"),
 ), name_field="Subject", searchable=("Subject", "Location", "Description"))
 
 NOTE = SObject("Note", "Note", "Notes", "002", "crm_note", (
