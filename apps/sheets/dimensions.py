@@ -287,13 +287,13 @@ def _move_names_and_merges(self: Any, ss: Spreadsheet, tab: Sheet, rows: bool, s
         if not inside(named):
             continue
         hi = getattr(named, b)
-        setattr(named, a, _moved(getattr(named, a), start, count))
+        setattr(named, a, tab_rules.index_moved(getattr(named, a), start, count))
         if hi is not None:
             setattr(named, b, max(_end_moved(hi, start, count), getattr(named, a)))
     for merge in self.db.scalars(select(Merge).where(Merge.spreadsheet_id == ss.id, Merge.sheet_id == tab.sheet_id)).all():
         if not inside(merge):
             continue
-        lo, hi = _moved(getattr(merge, a), start, count), _end_moved(getattr(merge, b), start, count)
+        lo, hi = tab_rules.index_moved(getattr(merge, a), start, count), _end_moved(getattr(merge, b), start, count)
         if hi - lo < 1 or (count < 0 and start <= getattr(merge, a) and getattr(merge, b) <= gone_end):
             self.db.delete(merge)
         else:
@@ -305,15 +305,6 @@ def _move_names_and_merges(self: Any, ss: Spreadsheet, tab: Sheet, rows: bool, s
 def _end_moved(end_at: int, start: int, count: int) -> int:
     """An exclusive end moved: one inside deleted rows (columns) ends where they began."""
     return end_at + count if count >= 0 and end_at > start else (end_at if count >= 0 else tab_rules.end_moved(end_at, start, count))
-
-
-def _moved(at: int, start: int, count: int) -> int:
-    if count >= 0:
-        return at + count if at >= start else at
-    end = start - count
-    if at >= end:
-        return at + count
-    return min(at, start)
 
 
 def insert_dimension(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> dict[str, Any]:

@@ -32,7 +32,9 @@ def dump(value: Any) -> str | None:
     return json.dumps(value, separators=(",", ":"), sort_keys=True) if value else None
 
 
-def _along(at: int, start: int, count: int) -> int:
+def index_moved(at: int, start: int, count: int) -> int:
+    """A row (column) index after `count` rows inserted at `start` (count < 0: deleted from
+    there); one inside the deleted rows lands where they began."""
     if count >= 0:
         return at + count if at >= start else at
     end = start - count
@@ -63,7 +65,7 @@ def moved(rect: Rect, rows: bool, start: int, count: int, band: tuple[int, int] 
         end = start - count
         if start <= lo and hi <= end:
             return None
-        lo, hi = _along(lo, start, count), end_moved(hi, start, count)
+        lo, hi = index_moved(lo, start, count), end_moved(hi, start, count)
         if hi <= lo:
             return None
     return [lo, c1, hi, c2] if rows else [r1, lo, r2, hi]
@@ -114,7 +116,7 @@ def rewrite(tab: Any, change: Any) -> None:
 def _column_moved(index: int, start: int, count: int) -> int | None:
     if count < 0 and start <= index < start - count:
         return None
-    return _along(index, start, count)
+    return index_moved(index, start, count)
 
 
 def shift(tab: Any, rows: bool, start: int, count: int, band: tuple[int, int] | None = None) -> None:
