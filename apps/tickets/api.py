@@ -127,13 +127,9 @@ async def edit_issue(request: Request, version: str, issue: str, env: Env = Depe
         body = await body_of(request)
     except BadBody as problem:
         return bad(problem)
-    update = dict(body.get("update") or {}) if isinstance(body.get("update") or {}, dict) else body.get("update")
-    comment = None
-    if isinstance(update, dict) and isinstance(update.get("comment"), list):
-        adds = [c.get("add", {}).get("body") for c in update.pop("comment") if isinstance(c, dict) and isinstance(c.get("add"), dict)]
-        comment = adds[-1] if adds else None
-    return await run(request, env, "tickets.updateIssue", {"issue": issue, "fields": body.get("fields") or {}, "update": update or None,
-                                                            "comment": comment, "transition": key_of(body.get("transition"))}, status=204)
+    # `update` verbs (labels, components, fixVersions, issuelinks, comment, …) go to the operation as Jira sends them.
+    return await run(request, env, "tickets.updateIssue", {"issue": issue, "fields": body.get("fields") or {}, "update": body.get("update") or None,
+                                                            "transition": key_of(body.get("transition"))}, status=204)
 
 
 @router.delete(API + "/issue/{issue}")

@@ -209,6 +209,47 @@ def set_versions(self, issue: Issue, names: list[str], changes: list) -> None:
     changes.append(("Fix Version", None, ", ".join(old) or None, None, ", ".join(sorted(v.name for v in found)) or None))
 
 
+def _ref(value: Any) -> str | None:
+    found = (value.get("key") or value.get("id")) if isinstance(value, dict) else value
+    return str(found).strip() if isinstance(found, str | int) and not isinstance(found, bool) and str(found).strip() else None
+
+
+def link_verbs(ops: Any) -> list[tuple[str, str | None, str | None]]:
+    """Jira's `update.issuelinks` ([{"add": {"type": {"name": "Blocks"}, "outwardIssue": {"key": "ENG-2"}}}])
+    as (link type, inward issue, outward issue), None standing for the issue being edited:
+    with outwardIssue this issue is the inward end ("this issue blocks ENG-2"), with
+    inwardIssue the outward one ("ENG-2 blocks this issue"). Jira offers only "add" here
+    (a link is removed with DELETE /issueLink/{id})."""
+    if not isinstance(ops, list):
+        ops = [ops]
+    links = []
+    for op in ops:
+        if not isinstance(op, dict) or set(op) != {"add"} or not isinstance(op["add"], dict):
+            raise TicketsError("invalid_field", "update.issuelinks: each operation is {\"add\": {\"type\": {\"name\": \"Blocks\"}, "
+                                                "\"outwardIssue\": {\"key\": \"ENG-2\"}}} (or inwardIssue); links are removed with "
+                                                "DELETE /rest/api/3/issueLink/{id}.", field="issuelinks")
+        body = op["add"]
+        kind = body.get("type")
+        kind = (kind.get("name") or kind.get("id")) if isinstance(kind, dict) else kind
+        inward, outward = _ref(body.get("inwardIssue")), _ref(body.get("outwardIssue"))
+        if not isinstance(kind, str | int) or isinstance(kind, bool) or not str(kind).strip():
+            raise TicketsError("invalid_field", "update.issuelinks: add needs the link type, e.g. {\"type\": {\"name\": \"Blocks\"}}.", field="issuelinks")
+        if (inward is None) == (outward is None):
+            raise TicketsError("invalid_field", "update.issuelinks: add needs exactly one of outwardIssue (this issue <outward verb> it) "
+                                                "or inwardIssue (it <outward verb> this issue), e.g. {\"outwardIssue\": {\"key\": \"ENG-2\"}}.",
+                               field="issuelinks")
+        links.append((str(kind), inward, outward))
+    return links
+
+
+def comment_verbs(ops: Any) -> list[Any]:
+    """Jira's `update.comment` ([{"add": {"body": …}}]) as the comment bodies to add."""
+    if not isinstance(ops, list) or not all(isinstance(o, dict) and set(o) == {"add"} and isinstance(o["add"], dict) and o["add"].get("body")
+                                            for o in ops):
+        raise TicketsError("invalid_field", "update.comment: each operation is {\"add\": {\"body\": \"text or an ADF document\"}}.", field="comment")
+    return [o["add"]["body"] for o in ops]
+
+
 def verbs(self, issue: Issue, update: dict[str, Any]) -> dict[str, Any]:
     """Jira's `update` operations ({"labels": [{"add": "a"}, {"remove": "b"}]}, "set") as field values."""
     values: dict[str, Any] = {}

@@ -331,17 +331,22 @@ class TicketsService:
         values.update(F.normalize(extra, EDITABLE | {"sprint"}))
         if components is not None:
             values["components"] = components
-        values.update(self.verbs(found, decode(update, "update", dict)))
-        if not values and transition is None and comment is None and sprint is None:
+        verbs = dict(decode(update, "update", dict))
+        links = edits.link_verbs(verbs.pop(next((k for k in verbs if str(k).lower() == "issuelinks"), "issuelinks"), []))
+        notes = edits.comment_verbs(verbs.pop("comment")) if "comment" in verbs else []
+        values.update(self.verbs(found, verbs))
+        if not values and transition is None and comment is None and sprint is None and not links and not notes:
             raise TicketsError("invalid_arguments", "nothing to update: pass fields, e.g. {\"summary\": \"New title\"} or {\"priority\": {\"name\": \"High\"}}")
         self.record(found, self.apply(found, values))
         if transition:
             self._transition(found, transition, {}, None)
-        if comment:
-            collab.add_comment_row(self, found, F.text(comment, "comment"))
+        for note in [*notes, *([comment] if comment else [])]:
+            collab.add_comment_row(self, found, F.text(note, "comment"))
         if sprint == (None,):
             self._leave_open_sprints(found)
         found.save(self.db)
+        for kind, inward, outward in links:
+            self.create_issue_link(kind, inward or found.key, outward or found.key)
         if sprint is not None and sprint != (None,):
             agile.add_issues_to_sprint(self, sprint[0], found.key)
         if style == "simplified":
