@@ -80,6 +80,9 @@ class Message(Base):
     # Block Kit blocks as posted (JSON text), or None. `text` is then Slack's fallback: the
     # caller's, or rendered from the blocks when none was given (apps/chat/blocks.py).
     blocks: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # Legacy secondary attachments as posted (JSON text, each with its `id`), or None
+    # (apps/chat/attachments.py).
+    attachments: Mapped[str | None] = mapped_column(Text, nullable=True)
 
     __table_args__ = (
         # Covering for thread summaries (a history page reads its threads' reply ts and
@@ -151,6 +154,7 @@ class ScheduledMessage(Base):
     date_created: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text)
     blocks: Mapped[str | None] = mapped_column(Text, nullable=True)
+    attachments: Mapped[str | None] = mapped_column(Text, nullable=True)
     thread_ts: Mapped[str | None] = mapped_column(String(17), nullable=True)
     reply_broadcast: Mapped[bool] = mapped_column(Boolean, default=False)
 

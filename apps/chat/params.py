@@ -25,6 +25,7 @@ Topic = Annotated[str, Field(description="The new value; at most 250 characters"
 Query = Annotated[str, Field(max_length=1000, description="Search query with Slack's modifiers: in:#channel, from:@user, before:/after:/on:YYYY-MM-DD, during:YYYY-MM, has:reaction, has:pin, is:thread")]
 Email = Annotated[str, Field(max_length=MAX_REF_CHARS, description="An email address")]
 Blocks = Annotated[list[Any] | str, Field(description="Block Kit blocks: a JSON array of block objects (or that array as a JSON string), at most 50; text then becomes the fallback, rendered from the blocks when not given")]
+Attachments = Annotated[list[Any] | str, Field(description="Legacy secondary attachments: a JSON array (or that array as a JSON string) of at most 100 objects like {\"text\", \"fallback\", \"pretext\", \"title\", \"fields\": [{\"title\", \"value\", \"short\"}], \"color\"}, shown under the message")]
 ChannelQuery = Annotated[str, Field(max_length=MAX_REF_CHARS, description="Words to find in channel names, topics and purposes (case-insensitive)")]
 PeopleQuery = Annotated[str, Field(max_length=MAX_REF_CHARS, description="Words to find in people's names, handles, emails and titles (case-insensitive)")]
 PostAt = Annotated[int, Field(description="When to post, as Unix seconds (UTC); must be in the future, at most 120 days ahead")]

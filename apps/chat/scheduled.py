@@ -17,13 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
+from apps.chat import attachments as legacy
 from apps.chat import queries, shapes
 from apps.chat.blocks import dump, load
 from apps.chat.errors import ChatError
 from apps.chat.ids import encode_cursor, slack_id, ts_from_micros
 from apps.chat.listing import cursor_value
 from apps.chat.models import ScheduledMessage
-from apps.chat.params import Blocks, ChannelRef, Cursor, Limit, PostAt, ScheduledId, Text, TimeBound, Ts
+from apps.chat.params import Attachments, Blocks, ChannelRef, Cursor, Limit, PostAt, ScheduledId, Text, TimeBound, Ts
 from officegym.core import clock
 from officegym.core.operations import operation
 
@@ -54,7 +55,7 @@ def deliver_due(chat: ChatService, soonest: int | None = None) -> int:
         conv = queries.CHANNEL_BY_ID.first(db, id=row.channel_id)
         parent = queries.MESSAGE_BY_TS.first(db, channel_id=row.channel_id, ts=row.thread_ts) if row.thread_ts else None
         if conv is not None and not conv.is_archived and (parent is not None or not row.thread_ts):
-            chat.insert_message(conv, _free_ts(chat, conv.id, row.post_at), row.user_id, row.text, _blocks(row), parent, row.reply_broadcast)
+            chat.insert_message(conv, _free_ts(chat, conv.id, row.post_at), row.user_id, row.text, _blocks(row), parent, row.reply_broadcast, row.attachments)
             posted += 1
         db.delete(row)
     db.flush()
@@ -75,12 +76,13 @@ def _blocks(row: ScheduledMessage) -> Any:
 @operation("chat.scheduleMessage", writes=True)
 def chat_schedule_message(
     self, channel: ChannelRef, post_at: PostAt, text: Text = "", thread_ts: Ts | None = None,
-    reply_broadcast: bool = False, blocks: Blocks | None = None,
+    reply_broadcast: bool = False, blocks: Blocks | None = None, attachments: Attachments | None = None,
 ) -> dict[str, Any]:
     """Schedule a message to be posted when the env clock reaches post_at."""
     conv = self.destination(channel)
     self._writable(conv)
-    body, parsed = self.content(text, blocks)
+    extra = legacy.parse(attachments)
+    body, parsed = self.content(text, blocks, bool(extra))
     now_s = self._now_seconds()
     if post_at <= now_s:
         raise ChatError("time_in_past", f"post_at {post_at} is not in the future: it is now {now_s} (Unix seconds); pick a later time")
@@ -91,7 +93,7 @@ def chat_schedule_message(
     row = ScheduledMessage(
         id=slack_id("Q", self.workspace.id, "scheduled", conv.id, self.actor_id, micros),
         channel_id=conv.id, user_id=self.actor_id, post_at=post_at, date_created=micros // 1_000_000,
-        text=body, blocks=dump(parsed), thread_ts=root, reply_broadcast=bool(root and reply_broadcast),
+        text=body, blocks=dump(parsed), attachments=legacy.dump(extra), thread_ts=root, reply_broadcast=bool(root and reply_broadcast),
     )
     self.db.add(row)
     self.db.flush()

@@ -138,6 +138,7 @@ def run_search(
             "thread_ts": m.thread_ts,
             "permalink": permalink(domain, m.channel_id, m.ts, m.thread_ts),
             **({"blocks": json.loads(m.blocks)} if m.blocks else {}),  # as Slack's matches carry them
+            **({"attachments": json.loads(m.attachments)} if m.attachments else {}),
         }
         for m in window
     ]

@@ -19,6 +19,7 @@ from typing import Any, Literal
 from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session
 
+from apps.chat import attachments as legacy
 from apps.chat import blocks as block_kit
 from apps.chat import canvases, drafts, people, queries, reactions, scheduled, shapes
 from apps.chat.errors import ChatError
@@ -26,7 +27,7 @@ from apps.chat.ids import encode_cursor, is_ts, slack_id, ts_from_micros
 from apps.chat.listing import cursor_value, matches_words, page_size
 from apps.chat.models import Channel, Member, Message, Pin, Reaction, ReadCursor, User, Workspace
 from apps.chat.params import (
-    Blocks, ChannelQuery, ChannelRef, Cursor, Limit, Name, Query, Text, Topic, Ts, Types, UserRef, UserRefs,
+    Attachments, Blocks, ChannelQuery, ChannelRef, Cursor, Limit, Name, Query, Text, Topic, Ts, Types, UserRef, UserRefs,
 )
 from apps.chat.search import run_search
 from officegym.core import clock
@@ -501,12 +502,14 @@ class ChatService:
 
     # -- messages ----------------------------------------------------------------------
     @operation("chat.postMessage", writes=True)
-    def chat_post_message(self, channel: ChannelRef, text: Text = "", thread_ts: Ts | None = None, reply_broadcast: bool = False, blocks: Blocks | None = None) -> dict[str, Any]:
+    def chat_post_message(self, channel: ChannelRef, text: Text = "", thread_ts: Ts | None = None, reply_broadcast: bool = False, blocks: Blocks | None = None,
+                          attachments: Attachments | None = None) -> dict[str, Any]:
         conv = self.destination(channel)
         self._writable(conv)
-        body, parsed = self.content(text, blocks)
+        extra = legacy.parse(attachments)
+        body, parsed = self.content(text, blocks, bool(extra))
         parent = self.thread_parent(conv, thread_ts) if thread_ts else None
-        message = self.insert_message(conv, self._tick_ts(), self.actor_id, body, parsed, parent, reply_broadcast)
+        message = self.insert_message(conv, self._tick_ts(), self.actor_id, body, parsed, parent, reply_broadcast, legacy.dump(extra))
         self.db.flush()
         return {"channel": conv.id, "ts": message.ts, "message": shapes.fresh_message(message, parent.user_id if parent else None)}
 
@@ -518,7 +521,7 @@ class ChatService:
 
     def insert_message(
         self, conv: Channel, ts: str, user_id: str, text: str, parsed: list[dict[str, Any]] | None,
-        parent: Message | None, broadcast: bool,
+        parent: Message | None, broadcast: bool, attachments: str | None = None,
     ) -> queries.MessageRow:
         """Add a message (a reply when `parent` is given, which then becomes a thread parent).
         `parent` is a read-only row (`_message`): it is marked by a prepared UPDATE."""
@@ -530,19 +533,22 @@ class ChatService:
         message = queries.MessageRow(
             channel_id=conv.id, ts=ts, user_id=user_id, text=text, thread_ts=parent.ts if parent else None,
             subtype="thread_broadcast" if parent and broadcast else None, edited_ts=None, edited_by=None,
-            blocks=block_kit.dump(block_kit.with_block_ids(parsed, conv.id, ts)) if parsed else None,
+            blocks=block_kit.dump(block_kit.with_block_ids(parsed, conv.id, ts)) if parsed else None, attachments=attachments,
         )
         queries.INSERT_MESSAGE.run(self.db, **message._asdict())
         return message
 
-    def content(self, text: Any, blocks: Any) -> tuple[str, list[dict[str, Any]] | None]:
+    def content(self, text: Any, blocks: Any, attached: bool = False) -> tuple[str, list[dict[str, Any]] | None]:
         """(text, checked blocks) of a message as Slack takes them: blocks are checked first; an
-        empty text is rendered from the blocks; `no_text` only when neither carries words. The
+        empty text is rendered from the blocks; `no_text` only when neither carries words (nor
+        `attached`: the message has attachments, which may stand alone under an empty text). The
         blocks are None when not given, [] when given empty."""
         parsed = block_kit.parse(blocks)
         if text is not None and str(text).strip():
             return self._checked_text(text), parsed
         rendered = block_kit.render_text(parsed)
+        if not rendered.strip() and attached:
+            return "", parsed
         if not rendered.strip():
             if parsed:
                 raise ChatError("no_text", "these blocks have no words to show as the message text: send text, or a section, header, context, rich_text or markdown block")
@@ -558,17 +564,22 @@ class ChatService:
         return body
 
     @operation("chat.update", writes=True)
-    def chat_update(self, channel: ChannelRef, ts: Ts, text: Text | None = None, blocks: Blocks | None = None) -> dict[str, Any]:
-        """Edit a message. As in Slack, blocks left out are kept, an empty array removes them,
-        and with new blocks and no text the text is rendered from them."""
+    def chat_update(self, channel: ChannelRef, ts: Ts, text: Text | None = None, blocks: Blocks | None = None,
+                    attachments: Attachments | None = None) -> dict[str, Any]:
+        """Edit a message. As in Slack, blocks and attachments left out are kept, an empty array
+        removes them, and with new blocks and no text the text is rendered from them."""
         conv = self.channel(channel)
         self._writable(conv)
         message = self._message_for_update(conv, ts)
         if message.user_id != self.actor_id or message.subtype == "tombstone":
             raise ChatError("cant_update_message", "you can only edit your own messages")
-        message.text, parsed = self.content(text, blocks)
+        extra = legacy.parse(attachments)
+        kept = extra if extra is not None else legacy.load(message.attachments)
+        message.text, parsed = self.content(text, blocks, bool(kept))
         if parsed is not None:
             message.blocks = block_kit.dump(block_kit.with_block_ids(parsed, conv.id, ts)) if parsed else None
+        if extra is not None:
+            message.attachments = legacy.dump(extra)
         message.edited_ts, message.edited_by = self._tick_ts(), self.actor_id
         self.db.flush()
         shaped = self._shape_messages(conv, [self._message(conv, message.ts)])[0]  # as saved, a plain row

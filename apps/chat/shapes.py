@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from apps.chat import attachments as legacy
 from apps.chat import blocks as block_kit
 from apps.chat import queries
 from apps.chat.ids import permalink
@@ -72,7 +73,8 @@ def user(u: User, team_id: str) -> dict[str, Any]:
 
 # The order `messages` unpacks a row in, checked once here: a new column fails at import,
 # never in an answer.
-if queries.MESSAGE_COLUMNS != ("channel_id", "ts", "user_id", "text", "thread_ts", "subtype", "edited_ts", "edited_by", "blocks"):
+if queries.MESSAGE_COLUMNS != ("channel_id", "ts", "user_id", "text", "thread_ts", "subtype", "edited_ts", "edited_by", "blocks",
+                               "attachments"):
     raise RuntimeError(f"shapes.messages unpacks chat_messages rows as its columns were; they are now {queries.MESSAGE_COLUMNS}")
 
 
@@ -87,6 +89,8 @@ def fresh_message(m: Any, parent_user_id: str | None) -> dict[str, Any]:
     item: dict[str, Any] = {"type": "message", "user": m.user_id, "text": m.text, "ts": m.ts}
     if m.blocks:
         item["blocks"] = block_kit.load(m.blocks)
+    if m.attachments:
+        item["attachments"] = legacy.load(m.attachments)
     if m.subtype:
         item["subtype"] = m.subtype
     if m.thread_ts:
@@ -143,10 +147,12 @@ def messages(db: Session, channel_id: str, rows: Sequence[tuple[Any, ...]], pinn
         authors = queries.AUTHORS_BETWEEN.tuples(db, channel_id=channel_id, low=min(roots), high=max(roots))
         parent_users = {ts: user for ts, user in authors if ts in roots}
     shaped = []
-    for _channel_id, ts, user_id, text, thread_ts, subtype, edited_ts, edited_by, blocks in rows:
+    for _channel_id, ts, user_id, text, thread_ts, subtype, edited_ts, edited_by, blocks, attachments in rows:
         item: dict[str, Any] = {"type": "message", "user": user_id, "text": text, "ts": ts}
         if blocks:
             item["blocks"] = block_kit.load(blocks)
+        if attachments:
+            item["attachments"] = legacy.load(attachments)
         if subtype:
             item["subtype"] = subtype
         if thread_ts:
@@ -203,6 +209,8 @@ def delayed_message(s: ScheduledMessage, team_id: str) -> dict[str, Any]:
     item: dict[str, Any] = {"type": "delayed_message", "text": s.text, "user": s.user_id, "team": team_id}
     if s.blocks:
         item["blocks"] = block_kit.load(s.blocks)
+    if s.attachments:
+        item["attachments"] = legacy.load(s.attachments)
     if s.thread_ts:
         item["thread_ts"] = s.thread_ts
     return item

@@ -28,6 +28,7 @@ from fastapi.templating import Jinja2Templates
 from apps.chat.errors import ChatError
 from apps.chat.operations import OPERATIONS
 from apps.chat.service import ChatService
+from apps.chat import attachments as legacy
 from apps.chat.ui_format import EMOJI, PICKER, Resolver, clock_time, day_label, emoji_glyph, local_link, render_mrkdwn, shown_text, zone
 from officegym.core import clock
 from officegym.core.env_store import Env
@@ -58,6 +59,18 @@ def ts_anchor(ts: str, in_thread: bool = False) -> str:
 
 def _avatar_hue(user_id: str) -> int:
     return int(hashlib.sha256(user_id.encode()).hexdigest()[:4], 16) % 360
+
+
+_BAR_COLORS = {"good": "#2eb886", "warning": "#daa038", "danger": "#a30200"}
+_HEX_COLOR = re.compile(r"#?([0-9a-fA-F]{6}|[0-9a-fA-F]{3})")
+
+
+def _bar_color(color: Any) -> str:
+    """An attachment's left bar: Slack's named colours, or a hex colour; grey otherwise."""
+    if isinstance(color, str) and color in _BAR_COLORS:
+        return _BAR_COLORS[color]
+    found = _HEX_COLOR.fullmatch(color) if isinstance(color, str) else None
+    return f"#{found.group(1)}" if found else "#dddddd"
 
 
 def _initials(name: str) -> str:
@@ -221,6 +234,8 @@ class Page:
             "html": html_text,
             "plain": plain,
             "raw": shown_text(m),
+            "attachments": [{"html": render_mrkdwn(legacy.render_text([a]), self.names)[0], "color": _bar_color(a.get("color"))}
+                            for a in m.get("attachments") or () if not tombstone],
             "label": f"{author_name}, {when['short']}: {_shorten(plain, LABEL_CHARS)}",
             "when": when,
             "edited": "edited" in m,

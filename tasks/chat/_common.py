@@ -44,7 +44,7 @@ def written(db: Session, actor_id: str, since: str) -> str:
     (#sup-65-maybe). A hedge put there is said all the same."""
     found = {"actor": actor_id, "seconds": int(since.split(".")[0])}
     parts = [f"{title}\n{markdown}" for title, markdown in _CANVASES_WRITTEN.rows(db, **found)]
-    parts += [render(text, blocks) for text, blocks in _SCHEDULED_WRITTEN.rows(db, **found)]
+    parts += [render(text, blocks, attachments) for text, blocks, attachments in _SCHEDULED_WRITTEN.rows(db, **found)]
     parts += [text for (text,) in (*_TOPICS_SET.rows(db, **found), *_PURPOSES_SET.rows(db, **found), *_CHANNELS_MADE.rows(db, **found)) if text]
     return "\n".join(parts)
 
@@ -53,7 +53,7 @@ def written(db: Session, actor_id: str, since: str) -> str:
 # statements they cost ~0.15 ms each, most of a grade.
 _CANVASES_WRITTEN = Prepared(select(Canvas.title, Canvas.markdown).where(Canvas.updated_by == bindparam("actor"), Canvas.updated >= bindparam("seconds"))
                              .order_by(Canvas.id))
-_SCHEDULED_WRITTEN = Prepared(select(ScheduledMessage.text, ScheduledMessage.blocks)
+_SCHEDULED_WRITTEN = Prepared(select(ScheduledMessage.text, ScheduledMessage.blocks, ScheduledMessage.attachments)
                               .where(ScheduledMessage.user_id == bindparam("actor"), ScheduledMessage.date_created >= bindparam("seconds"))
                               .order_by(ScheduledMessage.id))
 _TOPICS_SET = Prepared(select(Channel.topic).where(Channel.topic_creator == bindparam("actor"), Channel.topic_last_set >= bindparam("seconds"))
@@ -65,8 +65,9 @@ _PURPOSES_SET = Prepared(select(Channel.purpose).where(Channel.purpose_creator =
 
 
 def text_of(messages: list[Message]) -> str:
-    """Everything in these messages as one plain text, blocks included (where messages have them)."""
-    return "\n".join(render(m.text, getattr(m, "blocks", None)) for m in messages)
+    """Everything in these messages as one plain text, blocks and attachments included (where
+    messages have them)."""
+    return "\n".join(render(m.text, getattr(m, "blocks", None), getattr(m, "attachments", None)) for m in messages)
 
 
 def is_top_level(message: Message) -> bool:

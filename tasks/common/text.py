@@ -1,8 +1,9 @@
 """Turning what someone posted into plain words a grader can compare.
 
 Slack stores a message as mrkdwn (`<@U123|priya>`, `<#C1|deals>`, `<mailto:a@b.com|a@b.com>`,
-`&amp;`) and, when it was posted with blocks, as a block tree as well. `render` flattens both
-into one plain string (mentions kept as `<@U…>` so they can be read as people), and `words`
+`&amp;`) and, when it was posted with blocks, as a block tree as well, and with legacy
+attachments, as those (their pretext, title, text, fallback and fields say things too). `render`
+flattens all of them into one plain string (mentions kept as `<@U…>` so they can be read as people), and `words`
 splits it into lowercase tokens with `&` read as "and", so "Cruz, Hunter & Bell" and
 "cruz hunter and bell" are the same words. `Lexicon` finds whole multi-word names in those
 words, longest first, so "Cole Group" is never found inside "Cole Grouping" or inside a longer
@@ -38,12 +39,14 @@ def _link(match: re.Match[str]) -> str:
     return f"{label} {target}" if label and label != target else target
 
 
-def render(text: str | None, blocks: Any = None) -> str:
-    """Plain text of a message: mrkdwn links resolved, entities decoded, blocks appended."""
+def render(text: str | None, blocks: Any = None, attachments: Any = None) -> str:
+    """Plain text of a message: mrkdwn links resolved, entities decoded, blocks and attachments
+    appended (an answer given only in an attachment is said as surely as one in the text)."""
     parts = [text or ""]
     tree = _blocks(blocks)
     if tree:
         parts.append(" ".join(_block_text(tree)))
+    parts += _attachment_text(_blocks(attachments))
     joined = "\n".join(p for p in parts if p)
     return html.unescape(_LINK.sub(_link, joined))
 
@@ -55,6 +58,25 @@ def _blocks(blocks: Any) -> Any:
         except ValueError:
             return None
     return blocks
+
+
+_ATTACHMENT_PARTS = ("pretext", "author_name", "title", "text", "fallback", "footer")
+
+
+def _attachment_text(attachments: Any) -> list[str]:
+    """Every piece of text of legacy attachments: pretext, author, title, text, fallback,
+    footer, each field's title and value, and the blocks inside them."""
+    found: list[str] = []
+    for attachment in attachments if isinstance(attachments, list) else ():
+        if not isinstance(attachment, dict):
+            continue
+        found += [attachment[k] for k in _ATTACHMENT_PARTS if isinstance(attachment.get(k), str) and attachment[k]]
+        for field in attachment.get("fields") or ():
+            if isinstance(field, dict):
+                found += [field[k] for k in ("title", "value") if isinstance(field.get(k), str) and field[k]]
+        if attachment.get("blocks"):
+            found.append(" ".join(_block_text(attachment["blocks"])))
+    return found
 
 
 def _block_text(node: Any) -> Iterable[str]:
