@@ -2,8 +2,8 @@
 
 Slack stores a message as mrkdwn (`<@U123|priya>`, `<#C1|deals>`, `<mailto:a@b.com|a@b.com>`,
 `&amp;`) and, when it was posted with blocks, as a block tree as well, and with legacy
-attachments, as those (their pretext, title, text, fallback and fields say things too). `render`
-flattens all of them into one plain string (mentions kept as `<@U…>` so they can be read as people), and `words`
+attachments, as those (their pretext, title, text and fields say things too). `render`
+flattens what the message shows into one plain string (mentions kept as `<@U…>` so they can be read as people), and `words`
 splits it into lowercase tokens with `&` read as "and", so "Cruz, Hunter & Bell" and
 "cruz hunter and bell" are the same words. `Lexicon` finds whole multi-word names in those
 words, longest first, so "Cole Group" is never found inside "Cole Grouping" or inside a longer
@@ -40,12 +40,13 @@ def _link(match: re.Match[str]) -> str:
 
 
 def render(text: str | None, blocks: Any = None, attachments: Any = None) -> str:
-    """Plain text of a message: mrkdwn links resolved, entities decoded, blocks and attachments
-    appended (an answer given only in an attachment is said as surely as one in the text)."""
-    parts = [text or ""]
+    """Plain text of a message as Slack shows it: mrkdwn links resolved, entities decoded, its
+    blocks (or its text, when it has no blocks with words: with blocks, the text is only their
+    notification fallback) and then its attachments (an answer given in an attachment is said as
+    surely as one in the text)."""
     tree = _blocks(blocks)
-    if tree:
-        parts.append(" ".join(_block_text(tree)))
+    drawn = " ".join(_block_text(tree)).strip() if tree else ""
+    parts = [drawn or text or ""]
     parts += _attachment_text(_blocks(attachments))
     joined = "\n".join(p for p in parts if p)
     return html.unescape(_LINK.sub(_link, joined))
@@ -60,22 +61,25 @@ def _blocks(blocks: Any) -> Any:
     return blocks
 
 
-_ATTACHMENT_PARTS = ("pretext", "author_name", "title", "text", "fallback", "footer")
+_ATTACHMENT_PARTS = ("pretext", "author_name", "title", "text", "footer")
 
 
 def _attachment_text(attachments: Any) -> list[str]:
-    """Every piece of text of legacy attachments: pretext, author, title, text, fallback,
-    footer, each field's title and value, and the blocks inside them."""
+    """The text legacy attachments show under a message: pretext, author, title, text, footer,
+    each field's title and value, and the blocks inside them. The fallback is what notifications
+    show instead: the message shows it only for an attachment with nothing else to show."""
     found: list[str] = []
     for attachment in attachments if isinstance(attachments, list) else ():
         if not isinstance(attachment, dict):
             continue
-        found += [attachment[k] for k in _ATTACHMENT_PARTS if isinstance(attachment.get(k), str) and attachment[k]]
-        for field in attachment.get("fields") or ():
+        shown = [attachment[k] for k in _ATTACHMENT_PARTS if isinstance(attachment.get(k), str) and attachment[k].strip()]
+        for field in attachment.get("fields") if isinstance(attachment.get("fields"), list) else ():
             if isinstance(field, dict):
-                found += [field[k] for k in ("title", "value") if isinstance(field.get(k), str) and field[k]]
+                shown += [field[k] for k in ("title", "value") if isinstance(field.get(k), str) and field[k].strip()]
         if attachment.get("blocks"):
-            found.append(" ".join(_block_text(attachment["blocks"])))
+            shown += [w for w in (" ".join(_block_text(_blocks(attachment["blocks"]))).strip(),) if w]
+        fallback = attachment.get("fallback")
+        found += shown or ([fallback] if isinstance(fallback, str) and fallback.strip() else [])
     return found
 
 

@@ -618,10 +618,10 @@ def hides(style: str | None) -> bool:
     text = parsed.get("textFormat") if isinstance(parsed.get("textFormat"), dict) else {}
 
     def colour(value: Any, default: dict[str, float]) -> tuple[float, ...]:
-        value = value.get("rgbColor", value) if isinstance(value, dict) else None
-        if not isinstance(value, dict):
-            value = default
-        return tuple(float(value.get(k, 0) or 0) for k in ("red", "green", "blue"))
+        from tasks.sheets._presentation import rgb
+
+        got = rgb(value)  # a plain colour, an rgbColor or a themeColor, as the grid draws it
+        return got if got is not None else tuple(float(default.get(k, 0)) for k in ("red", "green", "blue"))
 
     ink = colour(text.get("foregroundColorStyle") or text.get("foregroundColor"), _INK)
     paper = colour(parsed.get("backgroundColorStyle") or parsed.get("backgroundColor"), _PAPER)

@@ -42,15 +42,22 @@ FAMILIES: dict[str, tuple[tuple[float, float], ...]] = {
 FILL_CHROMA, TEXT_CHROMA = 0.075, 0.25
 
 
+# The colours a ColorStyle's themeColor names: a new spreadsheet's theme (Google Sheets' default,
+# the one every seeded book has), so {"themeColor": "ACCENT2"} is the red a reader sees.
+THEME: dict[str, RGB] = {name: tuple(int(h[i:i + 2], 16) / 255 for i in (0, 2, 4)) for name, h in {  # type: ignore[misc]
+    "TEXT": "000000", "BACKGROUND": "FFFFFF", "ACCENT1": "4285F4", "ACCENT2": "EA4335", "ACCENT3": "FBBC04",
+    "ACCENT4": "34A853", "ACCENT5": "FF6D01", "ACCENT6": "46BDC6", "LINK": "1155CC"}.items()}
+
+
 def rgb(value: Any) -> RGB | None:
-    """A Color (or a ColorStyle's rgbColor) as (red, green, blue); None when it names no rgb
-    colour (a theme colour). Missing channels are 0, as in the Sheets API."""
+    """A Color, or a ColorStyle (its rgbColor, or its themeColor in the book's theme), as (red,
+    green, blue); None when it names none. Missing channels are 0, as in the Sheets API."""
     if not isinstance(value, dict):
         return None
     if "rgbColor" in value:
         value = value["rgbColor"]
     elif "themeColor" in value:
-        return None
+        return THEME.get(str(value["themeColor"]).upper())
     if not isinstance(value, dict):
         return None
     try:

@@ -23,7 +23,7 @@ from graders.rubric import Expect
 from tasks.base import Moves, SampleContext, TaskInstance, Tools
 from tasks.common.variants import cached, count, shuffled
 from tasks.sheets._common import (
-    allow_discarded, allow_formatting, allow_recalc, allow_touch, final, follows_every, fresh_book, load, pick, reading_formulas, same, seeded, seeded_ids, tab_named, template_book, wreck,
+    allow_discarded, allow_formatting, allow_recalc, allow_touch, final, follows_every, fresh_book, hidden_by, load, pick, reading_formulas, same, seeded, seeded_ids, tab_named, template_book, wreck,
 )
 
 WORDS = (("MISMATCH", "OK"), ("Check", "Fine"), ("Differs", "Matches"))
@@ -189,6 +189,7 @@ def _allow_status_column(spreadsheet_id: str) -> list[Expect]:
     def invoices_id(db: Any) -> int | None:
         return db.scalar(select(Sheet.sheet_id).where(Sheet.spreadsheet_id == spreadsheet_id, Sheet.title == TITLE))
 
-    return [Expect("sheets_cells", "any", lambda c, sid: c.row["spreadsheet_id"] == spreadsheet_id and c.row["sheet_id"] == sid and c.row["col"] == 2,
+    return [Expect("sheets_cells", "any", lambda c, sid: c.row["spreadsheet_id"] == spreadsheet_id and c.row["sheet_id"] == sid and c.row["col"] == 2
+                   and not hidden_by(c),
                    given=invoices_id)]
 

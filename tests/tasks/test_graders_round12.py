@@ -1,0 +1,132 @@
+"""Round 12: the grid, the message and the list are graded as their reader sees them.
+
+- Theme colours: a fill or text colour given as a ColorStyle's themeColor is the colour of the
+  book's theme (a new Google Sheet's: ACCENT2 is red, ACCENT1 blue, BACKGROUND white). It read
+  as no colour at all: deals highlighted in a theme red scored 0, other deals filled in a theme
+  blue were not seen (1.0), and totals written in the theme's BACKGROUND white on white were
+  read as shown (1.0).
+- A Slack message shows its blocks (its text is then only their notification fallback), and an
+  attachment its pretext, author, title, text, fields and footer (its fallback only when it has
+  nothing else to show). An answer put only where the reader does not see it was read as said
+  (1.0).
+"""
+
+from __future__ import annotations
+
+import pytest
+from faces import Face, face_fixture  # noqa: F401  (face_fixture: the `face` fixture)
+
+from graders.rubric import PASS_LINE
+
+HIGHLIGHT = "sheets/highlight-by-rule-v1"
+THEME = {"ACCENT1": (0x42 / 255, 0x85 / 255, 0xF4 / 255), "ACCENT2": (0xEA / 255, 0x43 / 255, 0x35 / 255), "ACCENT3": (0xFB / 255, 0xBC / 255, 0x04 / 255),
+         "ACCENT4": (0x34 / 255, 0xA8 / 255, 0x53 / 255), "ACCENT5": (0xFF / 255, 0x6D / 255, 0x01 / 255)}  # a new Google Sheet's theme
+ACCENT = {"red": "ACCENT2", "orange": "ACCENT5", "yellow": "ACCENT3", "green": "ACCENT4", "blue": "ACCENT1"}
+
+
+def _fails(f: Face) -> None:
+    grade = f.grade()
+    assert not grade["passed"] and grade["reward"] < PASS_LINE, grade
+
+
+def _table(f: Face, r1: int, r2: int) -> dict:
+    return {"sheetId": f.facts["sheet_id"], "startRowIndex": r1, "endRowIndex": r2, "startColumnIndex": 0, "endColumnIndex": 9}
+
+
+def _look(f: Face, theme: str) -> dict:
+    style = {"themeColor": theme}
+    return {"textFormat": {"foregroundColorStyle": style}} if f.facts["way"] == "text" else {"backgroundColorStyle": style}
+
+
+def _rows_by_hand(f: Face, rows: list[int], theme: str, plain: bool = False) -> list[dict]:
+    """The rows filled (or their text coloured) in the theme's colour: as a ColorStyle's
+    themeColor, or (`plain`) as that colour's red, green and blue."""
+    look = _look(f, theme)
+    if plain:
+        rgb = {k: v for k, v in zip(("red", "green", "blue"), THEME[theme], strict=True)}
+        look = {"textFormat": {"foregroundColor": rgb}} if f.facts["way"] == "text" else {"backgroundColor": rgb}
+    field = "userEnteredFormat.textFormat" if f.facts["way"] == "text" else "userEnteredFormat.backgroundColor,userEnteredFormat.backgroundColorStyle"
+    return [{"repeatCell": {"range": _table(f, r - 1, r), "cell": {"userEnteredFormat": look}, "fields": field}} for r in rows]
+
+
+def _by_hand_face(face, live: bool = False) -> Face:  # noqa: ANN001
+    return face(HIGHLIGHT, where=lambda c: c["colour"] in ACCENT and c["live"] is live and not (c["way"] == "text" and c["colour"] == "orange"))
+
+
+def test_deals_highlighted_in_the_themes_colour_keep_full_marks(face) -> None:
+    f = _by_hand_face(face)
+    f.batch(f.facts["spreadsheet"], *_rows_by_hand(f, f.facts["rows"], ACCENT[f.facts["colour"]]))
+    f.full_marks()
+
+
+def test_other_deals_coloured_in_another_theme_colour_fail(face) -> None:
+    f = _by_hand_face(face)
+    c = f.facts
+    others = [r for r in range(2, c["last"] + 1) if r not in c["rows"]]
+    other = next(a for name, a in ACCENT.items() if name != c["colour"])
+    f.batch(c["spreadsheet"], *_rows_by_hand(f, c["rows"], ACCENT[c["colour"]], plain=True), *_rows_by_hand(f, others, other))
+    _fails(f)
+
+
+def _reconciled(f: Face) -> tuple[str, int, int]:
+    sid = f.facts["spreadsheet"]
+    rows = f.values(sid, "Invoices!A2:B")
+    f.put(sid, f"Invoices!C1:C{len(rows) + 1}", [["Status"]] + [[f'=IF(B{r}=VLOOKUP(A{r},Pipeline!$A$2:$F$61,6,FALSE),"Matches","Differs")']
+                                                                 for r in range(2, len(rows) + 2)])
+    book = f.sheets("GET", f"v4/spreadsheets/{sid}?fields=sheets.properties")
+    tab = next(s["properties"]["sheetId"] for s in book["sheets"] if s["properties"]["title"] == "Invoices")
+    return sid, tab, len(rows)
+
+
+@pytest.mark.parametrize("how", ["a rule", "by hand", "by hand, plain white"])
+def test_mismatches_written_in_the_themes_background_colour_still_cost(face, how: str) -> None:
+    """(Written white by hand, in any spelling, the flags the task asked for scored 1.0: the
+    column's allowance took any change to it, unreadable or not.)"""
+    f = face("sheets/reconcile-tabs-v1")
+    sid, tab, n = _reconciled(f)
+    white = {"textFormat": {"foregroundColorStyle": {"themeColor": "BACKGROUND"}}}
+    if how.endswith("plain white"):
+        white = {"textFormat": {"foregroundColor": {"red": 1, "green": 1, "blue": 1}}}
+    area = {"sheetId": tab, "startRowIndex": 1, "endRowIndex": n + 1, "startColumnIndex": 2, "endColumnIndex": 3}
+    if how == "a rule":
+        f.batch(sid, {"addConditionalFormatRule": {"index": 0, "rule": {"ranges": [area], "booleanRule": {
+            "condition": {"type": "TEXT_EQ", "values": [{"userEnteredValue": "Differs"}]}, "format": white}}}})
+    else:
+        f.batch(sid, {"repeatCell": {"range": area, "cell": {"userEnteredFormat": white}, "fields": "userEnteredFormat.textFormat"}})
+    grade = f.grade()
+    assert not grade["passed"] and grade["reward"] < 1.0, grade
+
+
+# -- what a Slack message shows ------------------------------------------------------------
+ANSWER = "chat/find-and-answer-v1"
+
+
+def test_the_answer_only_in_an_attachments_fallback_fails(face) -> None:
+    """The client shows the attachment's text; its fallback only in a notification."""
+    f = face(ANSWER)
+    c = f.facts
+    f.slack("chat.postMessage", channel=f.dm(c["asker"]), text="Found it",
+            attachments=[{"fallback": f"The ticket is {c['ticket']}", "text": "It is in the tracker."}])
+    _fails(f)
+
+
+def test_the_answer_only_in_the_text_beside_blocks_fails(face) -> None:
+    """A message with blocks shows the blocks; its text is their notification fallback."""
+    f = face(ANSWER)
+    c = f.facts
+    f.slack("chat.postMessage", channel=f.dm(c["asker"]), text=f"The ticket is {c['ticket']}",
+            blocks=[{"type": "section", "text": {"type": "mrkdwn", "text": "Found it, it is in the tracker."}}])
+    _fails(f)
+
+
+@pytest.mark.parametrize("where", ["attachment text", "attachment field", "fallback alone", "blocks"])
+def test_the_answer_where_the_message_shows_it_keeps_full_marks(face, where: str) -> None:
+    f = face(ANSWER)
+    c = f.facts
+    answer = f"The ticket is {c['ticket']}"
+    args = {"attachment text": {"text": "Found it", "attachments": [{"fallback": "ticket", "text": answer}]},
+            "attachment field": {"text": "Found it", "attachments": [{"fallback": "ticket", "fields": [{"title": "Ticket", "value": c["ticket"]}]}]},
+            "fallback alone": {"text": "Found it", "attachments": [{"fallback": answer}]},
+            "blocks": {"text": "Found it", "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": answer}}]}}[where]
+    f.slack("chat.postMessage", channel=f.dm(c["asker"]), **args)
+    f.full_marks()
