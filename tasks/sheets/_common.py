@@ -146,7 +146,7 @@ class AsShown:
 
     def __init__(self, stored: StoredBook, hidden: dict[int, tuple[list[tuple[int, int]], list[tuple[int, int]]]] | None = None) -> None:
         self.book = stored.book
-        self.unreadable = _unreadable(stored)
+        self.unreadable = _unreadable(stored) | _under_merges(stored)
         self.hidden = hidden or {}  # sheetId → (hidden rows, hidden columns), as [start, end) stretches
         self._shown: dict[int, tuple[list[int], list[int]]] = {}
         self.formulas = _ShownFormulas(self)
@@ -241,6 +241,23 @@ def _unreadable(stored: StoredBook) -> frozenset[Key]:
                 found.add(key)
             else:  # a rule can make text its own style hid readable again
                 found.discard(key)
+    return frozenset(found)
+
+
+def _under_merges(stored: StoredBook) -> frozenset[Key]:
+    """The cells holding something under a merge but not at its top left: the merged cell shows
+    only its top-left cell's content (what was written into the others is kept, out of sight)."""
+    from apps.sheets.models import Merge
+
+    merges = stored.db.execute(select(Merge.sheet_id, Merge.start_row, Merge.start_col, Merge.end_row, Merge.end_col)
+                               .where(Merge.spreadsheet_id == stored.spreadsheet_id)).all()
+    if not merges:
+        return frozenset()
+    book = stored.book
+    found = set()
+    for s, r, c in (*book.inputs, *book.formulas, *book.spill):
+        if any(s == m_s and r1 <= r < r2 and c1 <= c < c2 and (r, c) != (r1, c1) for m_s, r1, c1, r2, c2 in merges):
+            found.add((s, r, c))
     return frozenset(found)
 
 

@@ -130,3 +130,68 @@ def test_the_answer_where_the_message_shows_it_keeps_full_marks(face, where: str
             "blocks": {"text": "Found it", "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": answer}}]}}[where]
     f.slack("chat.postMessage", channel=f.dm(c["asker"]), **args)
     f.full_marks()
+
+
+# -- a report as shown: merges -------------------------------------------------------------
+REPORT = "cross/pipeline-report-v1"
+
+
+def _report_rows(facts: dict) -> list[list]:
+    return [["Group", "Amount"], *[[label, total] for label, total in sorted(facts["totals"].items())], ["Total", facts["total"]]]
+
+
+async def _report(tools, facts: dict, rows: list[list], merged: bool) -> str:  # noqa: ANN001
+    sid = (await tools.call("create_spreadsheet", title=facts["title"]))["spreadsheetId"]
+    first = (await tools.call("list_sheets", spreadsheet_id=sid))[0]
+    if merged:  # each row's A and B merged, then the totals written into B: the merged cells show A only
+        await tools.call("update_cells", spreadsheet_id=sid, sheet=first, range=f"A1:A{len(rows)}", data=[[a] for a, _ in rows])
+        await tools.call("batch_update", spreadsheet_id=sid, requests=[{"mergeCells": {"mergeType": "MERGE_ROWS", "range": {
+            "sheetId": 0, "startRowIndex": 0, "endRowIndex": len(rows), "startColumnIndex": 0, "endColumnIndex": 2}}}])
+        await tools.call("update_cells", spreadsheet_id=sid, sheet=first, range=f"B1:B{len(rows)}", data=[[b] for _, b in rows])
+    else:
+        await tools.call("update_cells", spreadsheet_id=sid, sheet=first, range=f"A1:B{len(rows)}", data=rows)
+    await tools.call("slack_post_message", channel_id=facts["dm"], text=f"Done. Overall total ${facts['total']:,.2f}")
+    return sid
+
+
+def test_report_totals_written_under_merged_cells_fail(rollout) -> None:  # noqa: ANN001
+    """A merged cell shows its top-left cell only: totals written into the rest of it are out of
+    sight (it scored 1.0)."""
+    r = rollout(REPORT, variant=1)
+    grade = r.do(lambda t: _report(t, r.facts, _report_rows(r.facts), merged=True))
+    assert not grade["passed"] and grade["reward"] < PASS_LINE, grade
+
+
+def test_report_with_a_merged_title_above_it_keeps_full_marks(rollout) -> None:  # noqa: ANN001
+    r = rollout(REPORT, variant=1)
+    f = r.facts
+
+    async def go(t) -> None:  # noqa: ANN001
+        sid = await _report(t, f, [[f["title"], None], *_report_rows(f)], merged=False)
+        await t.call("batch_update", spreadsheet_id=sid, requests=[{"mergeCells": {"mergeType": "MERGE_ALL", "range": {
+            "sheetId": 0, "startRowIndex": 0, "endRowIndex": 1, "startColumnIndex": 0, "endColumnIndex": 2}}}])
+
+    grade = r.do(go)
+    assert grade["passed"] and grade["reward"] == 1.0, grade
+
+
+def test_report_with_a_second_set_of_totals_a_filter_hides_keeps_full_marks(rollout) -> None:  # noqa: ANN001
+    """Decided: graded as shown. A filter hiding rows the reader does not see leaves the report
+    the reader sees; one hiding the right rows and showing others fails (as before)."""
+    r = rollout(REPORT, variant=1)
+    f = r.facts
+    rows = _report_rows(f)
+    body = [[*rows[0], "Keep"], *[[a, b, "yes"] for a, b in rows[1:]], *[[a, b * 2, "no"] for a, b in rows[1:]]]
+
+    async def go(t, hide: str) -> None:  # noqa: ANN001
+        sid = await _report(t, f, [x[:2] for x in body], merged=False)
+        await t.call("update_cells", spreadsheet_id=sid, sheet="Sheet1", range=f"C1:C{len(body)}", data=[[x[2]] for x in body])
+        await t.call("batch_update", spreadsheet_id=sid, requests=[{"setBasicFilter": {"filter": {
+            "range": {"sheetId": 0, "startRowIndex": 0, "endRowIndex": len(body), "startColumnIndex": 0, "endColumnIndex": 3},
+            "filterSpecs": [{"columnIndex": 2, "filterCriteria": {"hiddenValues": [hide]}}]}}}])
+
+    grade = r.do(lambda t: go(t, "no"))
+    assert grade["passed"] and grade["reward"] == 1.0, grade
+    r = rollout(REPORT, variant=1)
+    grade = r.do(lambda t: go(t, "yes"))
+    assert not grade["passed"] and grade["reward"] < PASS_LINE, grade
