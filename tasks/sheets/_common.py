@@ -580,7 +580,33 @@ class _CellsAndTabs(Expect):
     __slots__ = ()
 
     def covers(self, row: RowChange, state: Any = None) -> bool:
-        return row.table in ("sheets_cells", "sheets_tabs") and self.change in ("any", row.change) and bool(self.where(row))
+        return (row.table in ("sheets_cells", "sheets_tabs") and self.change in ("any", row.change)
+                and bool(self.where(row, state) if self.given is not None else self.where(row)))
+
+
+def _ruled_unreadable(db: Session, spreadsheet_id: str) -> frozenset[Key]:
+    """The cells holding something that a conditional format rule makes unreadable as the sheet
+    is now, over the cell's own style (the rule's text colour on the fill given by hand): their
+    own style alone shows them."""
+    import json
+
+    from apps.sheets import conditional_formats
+
+    tabs = db.scalars(select(Sheet).where(Sheet.spreadsheet_id == spreadsheet_id, Sheet.conditional_formats.is_not(None))).all()
+    if not tabs:
+        return frozenset()
+    stored = final(db, spreadsheet_id)
+    book, found = stored.book, set()
+    for tab in tabs:
+        height, width = book.extent(tab.sheet_id)
+        for (r, c), rule_format in conditional_formats.shown_formats(tab, stored, (0, 0, height, width)).items():
+            key = (tab.sheet_id, r, c)
+            if book.get(key) in (None, ""):
+                continue
+            style = stored.formats.get(key, (None, None))[1]
+            if hides(json.dumps(_over(json.loads(style) if style else {}, rule_format))) and not hides(style):
+                found.add(key)
+    return frozenset(found)
 
 
 def allow_formatting(spreadsheet_id: str) -> Expect:
@@ -592,11 +618,17 @@ def allow_formatting(spreadsheet_id: str) -> Expect:
     sized, a tab colour, a filter or a colouring rule that hides nothing (tasks/sheets/_formatting.py)."""
     from tasks.sheets._formatting import tab_formatting
 
-    def covers(change: RowChange) -> bool:
-        if change.table == "sheets_tabs":
-            return tab_formatting(change, spreadsheet_id)
+    def covers(change: RowChange, ruled: frozenset[Key] | None) -> bool:
+        # `ruled`: the cells a rule makes unreadable over their own fill, as the sheet is now (a
+        # rule's text colour and a fill by hand that each read fine alone)
         row = change.row
+        if change.table == "sheets_tabs":
+            sheet_id = row.get("sheet_id")
+            return tab_formatting(change, spreadsheet_id) and not (
+                "conditional_formats" in change.changed_columns and ruled and any(k[0] == sheet_id for k in ruled))
         if row.get("spreadsheet_id") != spreadsheet_id:
+            return False
+        if ruled and change.change == "update" and (row.get("sheet_id"), row.get("row"), row.get("col")) in ruled:
             return False
         if change.change == "insert":  # a blank cell that only carries a format
             return not row.get("kind") and row.get("formula") is None and row.get("value") in (None, "")
@@ -606,7 +638,7 @@ def allow_formatting(spreadsheet_id: str) -> Expect:
             return False
         return "number_format" not in change.changed_columns or not (change.before or {}).get("number_format")
 
-    return _CellsAndTabs("sheets_cells", "any", covers)
+    return _CellsAndTabs("sheets_cells", "any", covers, given=lambda db: _ruled_unreadable(db, spreadsheet_id))
 
 
 def hidden_by(change: RowChange) -> bool:

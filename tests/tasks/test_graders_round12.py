@@ -195,3 +195,19 @@ def test_report_with_a_second_set_of_totals_a_filter_hides_keeps_full_marks(roll
     r = rollout(REPORT, variant=1)
     grade = r.do(lambda t: go(t, "yes"))
     assert not grade["passed"] and grade["reward"] < PASS_LINE, grade
+
+
+@pytest.mark.parametrize("order", ["fill first", "rule first"])
+def test_mismatches_a_rule_colours_as_their_fill_by_hand_still_cost(face, order: str) -> None:
+    """Each reads fine alone, together the flags cannot be read: the column filled red by hand
+    and a rule writing the mismatches in that red (it scored 1.0)."""
+    f = face("sheets/reconcile-tabs-v1")
+    sid, tab, n = _reconciled(f)
+    area = {"sheetId": tab, "startRowIndex": 1, "endRowIndex": n + 1, "startColumnIndex": 2, "endColumnIndex": 3}
+    red = {"red": 0.8, "green": 0, "blue": 0}
+    fill = {"repeatCell": {"range": area, "cell": {"userEnteredFormat": {"backgroundColor": red}}, "fields": "userEnteredFormat.backgroundColor"}}
+    rule = {"addConditionalFormatRule": {"index": 0, "rule": {"ranges": [area], "booleanRule": {
+        "condition": {"type": "TEXT_EQ", "values": [{"userEnteredValue": "Differs"}]}, "format": {"textFormat": {"foregroundColor": red}}}}}}
+    f.batch(sid, *([fill, rule] if order == "fill first" else [rule, fill]))
+    grade = f.grade()
+    assert not grade["passed"] and grade["reward"] < 1.0, grade
