@@ -37,14 +37,14 @@ def said(db: Session, actor_id: str, since: str, channel_id: str | None = None) 
     return list(db.scalars(query.order_by(Message.ts)))
 
 
-def written(db: Session, actor_id: str, since: str) -> str:
+def written(db: Session, actor_id: str, since: str, everything: bool = False) -> str:
     """What the actor wrote since the task began that is not a posted message but still says
     something to colleagues: canvases they created or rewrote, messages they scheduled (which
     will be posted), channel topics and purposes they set, the names of channels they created
     (#sup-65-maybe). A hedge put there is said all the same."""
     found = {"actor": actor_id, "seconds": int(since.split(".")[0])}
     parts = [f"{title}\n{markdown}" for title, markdown in _CANVASES_WRITTEN.rows(db, **found)]
-    parts += [render(text, blocks, attachments) for text, blocks, attachments in _SCHEDULED_WRITTEN.rows(db, **found)]
+    parts += [render(text, blocks, attachments, everything) for text, blocks, attachments in _SCHEDULED_WRITTEN.rows(db, **found)]
     parts += [text for (text,) in (*_TOPICS_SET.rows(db, **found), *_PURPOSES_SET.rows(db, **found), *_CHANNELS_MADE.rows(db, **found)) if text]
     return "\n".join(parts)
 
@@ -64,10 +64,10 @@ _PURPOSES_SET = Prepared(select(Channel.purpose).where(Channel.purpose_creator =
                          .order_by(Channel.id))
 
 
-def text_of(messages: list[Message]) -> str:
-    """Everything in these messages as one plain text, blocks and attachments included (where
-    messages have them)."""
-    return "\n".join(render(m.text, getattr(m, "blocks", None), getattr(m, "attachments", None)) for m in messages)
+def text_of(messages: list[Message], everything: bool = False) -> str:
+    """These messages as one plain text, as they show, blocks and attachments included (where
+    messages have them); with `everything`, what their notifications show too (`render`)."""
+    return "\n".join(render(m.text, getattr(m, "blocks", None), getattr(m, "attachments", None), everything) for m in messages)
 
 
 def is_top_level(message: Message) -> bool:
@@ -103,10 +103,13 @@ class Answer:
             other = written(db, actor_id, since)  # canvases, scheduled posts, topics: said, never in place
             apart = "\n".join(self.beside(db)) if self.beside is not None else ""  # other apps: read with the answer
             said_text = "\n".join(t for t in (text_of(mine), other, apart) if t)
-            if echoes(said_text, self.prompt):
+            # what the messages show, and what their notifications show besides (the text beside
+            # blocks, attachments' fallbacks): a hedge in either is said, the answer must show
+            said_all = "\n".join(t for t in (text_of(mine, True), written(db, actor_id, since, True), apart) if t)
+            if echoes(said_all, self.prompt):
                 return failed("what you posted pastes the task instead of doing it")
             text = without_retracted(said_text)
-            for verdict in self.judges(text):
+            for verdict in (*self.judges(without_retracted(said_all)), *self.judges(text)):
                 if not verdict.ok:
                     return failed(f"what you posted {verdict.detail}")
             if self.beneath:  # the follow-ups add to the post; the post itself still says everything asked

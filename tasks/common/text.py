@@ -39,15 +39,16 @@ def _link(match: re.Match[str]) -> str:
     return f"{label} {target}" if label and label != target else target
 
 
-def render(text: str | None, blocks: Any = None, attachments: Any = None) -> str:
+def render(text: str | None, blocks: Any = None, attachments: Any = None, everything: bool = False) -> str:
     """Plain text of a message as Slack shows it: mrkdwn links resolved, entities decoded, its
     blocks (or its text, when it has no blocks with words: with blocks, the text is only their
     notification fallback) and then its attachments (an answer given in an attachment is said as
-    surely as one in the text)."""
+    surely as one in the text). With `everything`, what notifications show too: the text beside
+    blocks and every attachment's fallback (what the recipient may read somewhere)."""
     tree = _blocks(blocks)
     drawn = " ".join(_block_text(tree)).strip() if tree else ""
-    parts = [drawn or text or ""]
-    parts += _attachment_text(_blocks(attachments))
+    parts = [text or "", drawn] if everything else [drawn or text or ""]
+    parts += _attachment_text(_blocks(attachments), everything)
     joined = "\n".join(p for p in parts if p)
     return html.unescape(_LINK.sub(_link, joined))
 
@@ -64,7 +65,7 @@ def _blocks(blocks: Any) -> Any:
 _ATTACHMENT_PARTS = ("pretext", "author_name", "title", "text", "footer")
 
 
-def _attachment_text(attachments: Any) -> list[str]:
+def _attachment_text(attachments: Any, everything: bool = False) -> list[str]:
     """The text legacy attachments show under a message: pretext, author, title, text, footer,
     each field's title and value, and the blocks inside them. The fallback is what notifications
     show instead: the message shows it only for an attachment with nothing else to show."""
@@ -79,7 +80,8 @@ def _attachment_text(attachments: Any) -> list[str]:
         if attachment.get("blocks"):
             shown += [w for w in (" ".join(_block_text(_blocks(attachment["blocks"]))).strip(),) if w]
         fallback = attachment.get("fallback")
-        found += shown or ([fallback] if isinstance(fallback, str) and fallback.strip() else [])
+        fallback = [fallback] if isinstance(fallback, str) and fallback.strip() else []
+        found += shown + fallback if everything else shown or fallback
     return found
 
 

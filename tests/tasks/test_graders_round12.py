@@ -119,6 +119,21 @@ def test_the_answer_only_in_the_text_beside_blocks_fails(face) -> None:
     _fails(f)
 
 
+@pytest.mark.parametrize("where", ["the text beside blocks", "an attachment's fallback"])
+def test_another_answer_in_what_the_notification_shows_is_a_hedge(face, where: str) -> None:
+    """The message shows the right key; its notification (the text beside blocks, the fallback)
+    another: the asker reads both."""
+    f = face(ANSWER)
+    c = f.facts
+    project, number = c["ticket"].split("-")
+    other = f"{project}-{int(number) + 1}"
+    shown = f"The ticket is {c['ticket']}"
+    args = {"the text beside blocks": {"text": f"The ticket is {other}", "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": shown}}]},
+            "an attachment's fallback": {"text": "Found it", "attachments": [{"fallback": f"The ticket is {other}", "text": shown}]}}[where]
+    f.slack("chat.postMessage", channel=f.dm(c["asker"]), **args)
+    _fails(f)
+
+
 @pytest.mark.parametrize("where", ["attachment text", "attachment field", "fallback alone", "blocks"])
 def test_the_answer_where_the_message_shows_it_keeps_full_marks(face, where: str) -> None:
     f = face(ANSWER)
