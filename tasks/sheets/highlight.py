@@ -250,7 +250,9 @@ class HighlightByRule:
                     continue
                 for c in range(width):
                     fill, ink = seen(r, c)
-                    coloured = fill is not None and min(fill) < 0.9 or (family(ink, True) is not None and cells.get((tab, r, c)) not in (None, ""))
+                    # (a fill pale enough to pass for white still names a colour when it is tinted enough to be one)
+                    coloured = (fill is not None and (min(fill) < 0.9 or family(fill) is not None)
+                                or (family(ink, True) is not None and cells.get((tab, r, c)) not in (None, "")))
                     if coloured:
                         what = f"({cells.get((tab, r, 0))}, not a deal {condition.words})" if r < bottom else "(below the table)"
                         return f"row {r + 1} {what} is highlighted: {column_letter(c)}{r + 1} shows the fill {hex_of(fill)}, text {hex_of(ink)}"

@@ -226,3 +226,23 @@ def test_mismatches_a_rule_colours_as_their_fill_by_hand_still_cost(face, order:
     f.batch(sid, *([fill, rule] if order == "fill first" else [rule, fill]))
     grade = f.grade()
     assert not grade["passed"] and grade["reward"] < 1.0, grade
+
+
+def test_every_deal_filled_in_a_pale_tint_of_the_colour_fails(face) -> None:
+    """A tint pale enough to pass for "not highlighted" on the other rows (#E6FFE6, each channel
+    over 0.9) still named the colour on the matching ones: every row filled in it scored 1.0."""
+    f = face(HIGHLIGHT, where=lambda c: c["way"] == "fill" and c["colour"] in ("green", "red", "blue") and not c["live"])
+    c = f.facts
+    tint = {"green": {"red": 0.9, "green": 1, "blue": 0.9}, "red": {"red": 1, "green": 0.9, "blue": 0.9},
+            "blue": {"red": 0.9, "green": 0.9, "blue": 1}}[c["colour"]]
+    f.batch(c["spreadsheet"], {"repeatCell": {"range": _table(f, 1, c["last"]), "cell": {"userEnteredFormat": {"backgroundColor": tint}},
+                                              "fields": "userEnteredFormat.backgroundColor"}})
+    _fails(f)
+
+
+def test_deals_filled_in_a_pale_tint_of_the_colour_keep_full_marks(face) -> None:
+    f = face(HIGHLIGHT, where=lambda c: c["way"] == "fill" and c["colour"] == "green" and not c["live"])
+    c = f.facts
+    f.batch(c["spreadsheet"], *[{"repeatCell": {"range": _table(f, r - 1, r), "cell": {"userEnteredFormat": {"backgroundColor": {
+        "red": 0.9, "green": 1, "blue": 0.9}}}, "fields": "userEnteredFormat.backgroundColor"}} for r in c["rows"]])
+    f.full_marks()
