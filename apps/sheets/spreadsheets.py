@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, insert, select
 
-from apps.sheets import conditional_formats, filters, validation
+from apps.sheets import conditional_formats, filters, theme, validation
 from apps.sheets import dimension_properties as props_runs
 from apps.sheets import requests as kinds
 from apps.sheets.a1 import GridRange
@@ -92,7 +92,7 @@ def resource(self: Any, spreadsheet: Spreadsheet, include_grid: bool = False, ra
     body: dict[str, Any] = {
         "spreadsheetId": spreadsheet.id,
         "properties": {"title": spreadsheet.title, "locale": spreadsheet.locale, "autoRecalc": "ON_CHANGE",
-                       "timeZone": spreadsheet.time_zone},
+                       "timeZone": spreadsheet.time_zone, "spreadsheetTheme": theme.spreadsheet_theme()},
         "sheets": sheets,
         "spreadsheetUrl": f"https://docs.google.com/spreadsheets/d/{spreadsheet.id}/edit",
     }

@@ -36,7 +36,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 from sqlalchemy import func, or_, select
 
-from apps.sheets import conditional_formats, dimension_properties, filters, tab_rules, ui_actions, ui_rules, validation
+from apps.sheets import conditional_formats, dimension_properties, filters, tab_rules, theme, ui_actions, ui_rules, validation
 from apps.sheets.a1 import A1Error, GridRange, cell_name, column_letter, parse_area, quote_sheet
 from apps.sheets.drive import uploaded_file
 from apps.sheets.entry import decode, enter, load_json
@@ -165,9 +165,9 @@ def _looks_of(cell: dict[str, Any]) -> dict[str, Any]:
 
 
 def _hex(color: Any) -> str | None:
-    if not isinstance(color, dict):
-        return None
-    return rgb_to_hex(color.get("rgbColor", color))
+    """A Color or ColorStyle (an rgbColor, or a themeColor drawn in the theme's colour) as #rrggbb."""
+    found = theme.color_of(color)
+    return None if found is None else rgb_to_hex(found)
 
 
 def _css(looks: dict[str, Any]) -> str:

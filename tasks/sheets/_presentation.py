@@ -23,6 +23,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from apps.sheets import conditional_formats
+from apps.sheets.theme import theme_rgb
 from apps.sheets.models import Sheet
 
 RGB = tuple[float, float, float]
@@ -42,13 +43,6 @@ FAMILIES: dict[str, tuple[tuple[float, float], ...]] = {
 FILL_CHROMA, TEXT_CHROMA = 0.075, 0.25
 
 
-# The colours a ColorStyle's themeColor names: a new spreadsheet's theme (Google Sheets' default,
-# the one every seeded book has), so {"themeColor": "ACCENT2"} is the red a reader sees.
-THEME: dict[str, RGB] = {name: tuple(int(h[i:i + 2], 16) / 255 for i in (0, 2, 4)) for name, h in {  # type: ignore[misc]
-    "TEXT": "000000", "BACKGROUND": "FFFFFF", "ACCENT1": "4285F4", "ACCENT2": "EA4335", "ACCENT3": "FBBC04",
-    "ACCENT4": "34A853", "ACCENT5": "FF6D01", "ACCENT6": "46BDC6", "LINK": "1155CC"}.items()}
-
-
 def rgb(value: Any) -> RGB | None:
     """A Color, or a ColorStyle (its rgbColor, or its themeColor in the book's theme), as (red,
     green, blue); None when it names none. Missing channels are 0, as in the Sheets API."""
@@ -57,7 +51,7 @@ def rgb(value: Any) -> RGB | None:
     if "rgbColor" in value:
         value = value["rgbColor"]
     elif "themeColor" in value:
-        return THEME.get(str(value["themeColor"]).upper())
+        return theme_rgb(value["themeColor"])  # the book's theme (apps/sheets/theme.py), as the grid draws it
     if not isinstance(value, dict):
         return None
     try:
