@@ -62,3 +62,13 @@ class Rollout:
     def fails(self) -> bool:
         grade = self.grade()
         return not grade["passed"] and grade["reward"] < PASS_LINE
+
+
+def facts_of(sampler: Gym, task: str, seed: int, variant: int) -> Any:
+    """The facts of the instance `create(task, seed=seed, variant=variant)` makes, read on
+    `sampler` (the `sampler` fixture: a gym where an env costs a file copy)."""
+    env = sampler.create(task, seed=seed, variant=variant)
+    try:
+        return env.task.facts
+    finally:
+        sampler.delete(env.id)
