@@ -87,10 +87,7 @@ def auto_fill(self: Any, ss: Any, body: dict[str, Any], label: str) -> dict[str,
                 entries[key] = Entered(offset(formula, moved, 0) if rows else offset(formula, 0, moved), None)
             else:
                 entries[key] = Entered(None, value)
-            book.formats.pop(key, None)
-            if fmt:
-                book.formats[key] = fmt
-            book.dirty.add(key)
+            book.set_format(key, *(fmt or (None, None)))
     book.write(entries)
     return {}
 

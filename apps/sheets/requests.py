@@ -338,10 +338,7 @@ def copy_paste(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str, cut
                 else:
                     entries[key] = Entered(None, value)
             if kind in ("PASTE_NORMAL", "PASTE_FORMAT"):
-                book.formats.pop(key, None)
-                if fmt:
-                    book.formats[key] = fmt
-                book.dirty.add(key)
+                book.set_format(key, *(fmt or (None, None)))
     book.write(entries)
     return {}
 
