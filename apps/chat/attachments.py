@@ -102,3 +102,12 @@ def render_text(attachments: list[dict[str, Any]] | None) -> str:
     pretext, author, title, text, each field's title and value, blocks, footer (the fallback
     only when nothing else has words: it is what notifications show instead)."""
     return "\n".join(line for a in attachments or () for line in _words(a))
+
+
+def search_text(stored: str | None) -> str:
+    """The words Slack's search finds in a message's attachments: every part that holds text
+    (pretext, author, title, text, fields, blocks, footer) and the fallback as well."""
+    attachments = load(stored) or []
+    parts = [render_text(attachments)]
+    parts += [a["fallback"] for a in attachments if isinstance(a.get("fallback"), str)]
+    return "\n".join(parts)

@@ -16,8 +16,9 @@ import shlex
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 
+from apps.chat import attachments as legacy_attachments
 from apps.chat.errors import ChatError
 from apps.chat.ids import permalink, ts_from_micros
 from apps.chat.models import Channel, Message, Pin, Reaction, User
@@ -66,6 +67,7 @@ def run_search(
     # scored and sorted here before one page is shaped (objects cost ~5x more to load).
     stmt = select(*Message.__table__.c).where(Message.channel_id.in_(visible), Message.subtype.is_distinct_from("tombstone"))
     terms: list[str] = []
+    excluded: list[str] = []
     if "\x00" in query:  # the UI's search box reaches here without the operation's parser
         raise ChatError("invalid_query", "query contains a NUL character")
     tokens = [t for t in _tokens(query) if t.strip()]
@@ -107,13 +109,22 @@ def run_search(
         elif sep and key == "is" and value == "thread":
             stmt = stmt.where(Message.thread_ts.is_not(None))
         elif token.startswith("-") and len(token) > 1:
+            excluded.append(token[1:].lower())
             stmt = stmt.where(func.lower(Message.text).not_like(f"%{_escape(token[1:].lower())}%", escape="\\"))
         else:
             terms.append(token.lower())
-            stmt = stmt.where(func.lower(Message.text).like(f"%{_escape(token.lower())}%", escape="\\"))
+            # A message's legacy attachments are searched too, as Slack's index holds them
+            # (their text, pretext, title, fields, footer and fallback): such a message is
+            # kept here and its words matched below.
+            stmt = stmt.where(or_(func.lower(Message.text).like(f"%{_escape(token.lower())}%", escape="\\"),
+                                  Message.attachments.is_not(None)))
     found = list(db.connection().execute(stmt))
+    words = {(m.channel_id, m.ts): (m.text + "\n" + legacy_attachments.search_text(m.attachments)).lower() for m in found if m.attachments}
+    if words:
+        found = [m for m in found if (m.channel_id, m.ts) not in words
+                 or (all(t in words[m.channel_id, m.ts] for t in terms) and not any(x in words[m.channel_id, m.ts] for x in excluded))]
     if sort == "score":
-        found.sort(key=lambda m: (sum(m.text.lower().count(t) for t in terms), m.ts), reverse=sort_dir == "desc")
+        found.sort(key=lambda m: (sum(words.get((m.channel_id, m.ts), m.text.lower()).count(t) for t in terms), m.ts), reverse=sort_dir == "desc")
     else:
         found.sort(key=lambda m: m.ts, reverse=sort_dir == "desc")
     total = len(found)
