@@ -8,7 +8,8 @@ more (3 of 4 fields set scores above 2 of 4) but 3 of 4 no longer passes for don
 left, so one stray post hurts but does not erase a correct solution and a rampage drives the
 reward to ~0. Destroying what was there (a row deleted, a value overwritten: an archived
 channel, an edited or deleted message) keeps 0.4: one such change alone takes a perfect
-solution below the pass line. `passed` needs every check to pass and no collateral at all.
+solution below the pass line. `passed` needs every check to pass and no collateral at all;
+`share` is the share of the weight met as it is, for a study that shapes its own reward.
 Columns every save moves (a record's last-modified time and author: `STAMP` on the model) are
 no data: a record saved with nothing else changed is no change, and one whose blank field
 was filled is an addition, not an overwrite.
@@ -102,14 +103,16 @@ def grade(db: Session, checks: Sequence[Check], changes: Sequence[RowChange], ex
         results.append({"name": check.name, "weight": check.weight, "passed": ok, "detail": detail})
     states = [_given(e, db) for e in expected]
     stray = [c for c in changes if not unchanged(c) and not any(e.covers(c, state) for e, state in zip(expected, states, strict=True))]
-    reward = earned / total if total else 0.0
-    if earned < total:
-        reward = partial(reward)
+    share = earned / total if total else 0.0
+    reward = share if earned == total else partial(share)
     for change in stray:
         reward *= cost(change)
     return {
         "reward": round(reward, 6),
         "passed": bool(checks) and earned == total and not stray,
+        # The share of the weight met, as it is (before the squeeze and collateral), for a
+        # study that wants linear partial credit or its own shaping from the same grade.
+        "share": round(share, 6),
         "checks": results,
         "collateral": [{"table": c.table, "key": c.key, "change": c.describe()} for c in stray],
     }

@@ -127,6 +127,7 @@ def test_reward_is_the_weighted_share_of_passed_checks(db: Session) -> None:
     result = grade(db, checks, [], [])
     assert result["reward"] == pytest.approx(partial(0.75)) and result["reward"] < PASS_LINE, "3/4 of the weight is not the task done"
     assert result["passed"] is False
+    assert result["share"] == 0.75, "the share met is reported as it is, for a study's own shaping"
     assert result["checks"] == [
         {"name": "big", "weight": 3.0, "passed": True, "detail": "ok"},
         {"name": "small", "weight": 1.0, "passed": False, "detail": "nope"},
@@ -199,6 +200,7 @@ def test_collateral_scales_a_partial_score(db: Session) -> None:
     checks = [Check("a", const(passed("ok"))), Check("b", const(failed("no")))]
     result = grade(db, checks, [change("x", "1"), change("x", "2")], [])
     assert result["reward"] == pytest.approx(partial(0.5) * 0.8**2)
+    assert result["share"] == 0.5 and result["collateral"], "the share is of the checks alone; collateral is listed apart"
 
 
 def test_a_crashing_check_fails_without_crashing_the_grade(db: Session) -> None:
