@@ -14,6 +14,10 @@ on its own, as Google extends it:
 - text ending in a number continues that number, keeping the rest and the digits' padding
   ("Item 9" → "Item 10", "Q01" → "Q02"), when every source cell is that text with the same
   head;
+- month and weekday names, full or short (January, Jan, Monday, Mon), continue round the
+  year or week (December → January, Sun → Mon), by the step the source takes between them
+  (Jan, Mar → May, Jul) and in each name's own case (JAN → FEB, jan → feb), when every source
+  cell is a name of the same list;
 - anything else (plain text, booleans, mixed lines) is repeated in turn; formulas are copied
   with their relative references moved as far as the cell moved ("=A2*2" one row down is
   "=A3*2"), absolute ones ($A$1) kept.
@@ -32,6 +36,12 @@ from apps.sheets.rewrite import offset
 
 _TRAILING_NUMBER = re.compile(r"^(.*?)(\d+)$", re.DOTALL)
 DIMENSIONS = ("ROWS", "COLUMNS")
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+          "December")
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+# The lists a fill continues by name, each as the names it holds in lower case; the short ones
+# first, so a lone "May" (both a short and a full name) goes on as the short names do.
+NAMED_SERIES = tuple([name.lower() for name in names] for names in ([m[:3] for m in MONTHS], MONTHS, [d[:3] for d in WEEKDAYS], WEEKDAYS))
 
 
 def auto_fill(self: Any, ss: Any, body: dict[str, Any], label: str) -> dict[str, Any]:
@@ -101,12 +111,38 @@ def _series(cells: list[tuple[Any, Any, Any]]) -> Any:
         at = _trend([float(v) for v in values])
         return lambda i: _tidy(at(i))
     if all(isinstance(v, str) for v in values):
+        named = _named(values)
+        if named is not None:
+            return named
         parts = [_TRAILING_NUMBER.match(v) for v in values]
         if all(parts) and len({p.group(1) for p in parts}) == 1:  # type: ignore[union-attr]
             head = parts[0].group(1)  # type: ignore[union-attr]
             width = len(parts[0].group(2)) if parts[0].group(2).startswith("0") else 1  # type: ignore[union-attr]
             at = _trend([float(p.group(2)) for p in parts])  # type: ignore[union-attr]
             return lambda i: f"{head}{abs(round(at(i))):0{width}d}"
+    return None
+
+
+def _named(values: list[str]) -> Any:
+    """position → name of the month or weekday series the values follow (a constant step
+    round the list; one name steps by one), or None. Each name keeps the case of the source
+    cell it stands in for: all capitals, all small letters, or capitalised."""
+    for names in NAMED_SERIES:
+        at = [names.index(v.strip().lower()) if v.strip().lower() in names else -1 for v in values]
+        if -1 in at:
+            continue
+        n = len(names)
+        steps = {(b - a) % n for a, b in zip(at, at[1:])}
+        if len(steps) > 1:
+            return None
+        step = steps.pop() if steps else 1
+        size = len(values)
+
+        def name(i: int, at: list[int] = at, names: list[str] = names, step: int = step, size: int = size) -> str:
+            word = names[(at[0] + step * i) % len(names)]
+            like = values[i % size].strip()
+            return word.upper() if like.isupper() and len(like) > 1 else word if like.islower() else word.capitalize()
+        return name
     return None
 
 
