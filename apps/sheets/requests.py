@@ -297,6 +297,9 @@ def sort_range(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -> 
                 continue
             entries[key] = Entered(moved, None if formula else value)  # (a literal left as it was is skipped by write)
     book.write(entries)
+    # Each cell's data validation moves with its value, as its format does.
+    validation.rows_sorted(tab, grid.r1, grid.c1, grid.c2 or 0, [line[0][3] for line in ordered])
+    self.db.flush()
     return {}
 
 

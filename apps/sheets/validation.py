@@ -90,6 +90,57 @@ def set_data_validation(self: Any, ss: Spreadsheet, body: dict[str, Any], label:
     return {}
 
 
+def _moved_rule(rule: dict[str, Any], d_rows: int, d_cols: int) -> dict[str, Any]:
+    """The rule as it reads from `d_rows` down and `d_cols` right (a custom formula's relative
+    references, like a cell formula's, move with it)."""
+    if not (d_rows or d_cols):
+        return rule
+    from apps.sheets.rewrite import offset
+
+    return tab_rules._formulas_with(rule, lambda text: offset(text, d_rows, d_cols))
+
+
+def rows_sorted(tab: Any, r1: int, c1: int, c2: int, sources: list[int]) -> None:
+    """The rules of the cells in columns c1:c2 from row r1 on moved as a sort moved their rows
+    (row r1 + i now holds what row sources[i] held), as Google's sort moves each cell's data
+    validation (a checkbox, a dropdown) with its value."""
+    block = [r1, c1, r1 + len(sources), c2]
+    found = rules(tab)
+    if all(src == r1 + i for i, src in enumerate(sources)) or not any(
+            tab_rules.subtract(rect, block) != [rect] for rect, _ in found):
+        return
+    kept: list[list[Any]] = []
+    by_cell: dict[tuple[int, int], dict[str, Any]] = {}
+    for rect, rule in found:
+        for piece in tab_rules.subtract(rect, block):  # what lies outside the block stays
+            kept.append([*piece, _moved_rule(rule, piece[0] - rect[0], piece[1] - rect[1])])
+        for r in range(max(rect[0], block[0]), min(rect[2], block[2])):
+            for c in range(max(rect[1], c1), min(rect[3], c2)):
+                by_cell[(r, c)] = (rule, r - rect[0], c - rect[1])  # type: ignore[assignment]
+    runs: list[list[Any]] = []  # [r1, c, r2, rule as read from r1] down each column
+    for c in range(c1, c2):
+        for i, src in enumerate(sources):
+            got = by_cell.get((src, c))
+            if got is None:
+                continue
+            rule, d_rows, d_cols = got  # type: ignore[misc]
+            row = r1 + i
+            here = _moved_rule(rule, d_rows + row - src, d_cols)  # moved with its cell, as a sorted formula is
+            if runs and runs[-1][1] == c and runs[-1][2] == row and _moved_rule(runs[-1][3], row - runs[-1][0], 0) == here:
+                runs[-1][2] = row + 1
+            else:
+                runs.append([row, c, row + 1, here])
+    kept += [[top, c, bottom, c + 1, rule] for top, c, bottom, rule in runs]
+    joined: list[list[Any]] = []  # a rectangle the sort cut and put back together is one again
+    for item in sorted(kept, key=lambda item: (item[1], item[3], item[0])):
+        last = joined[-1] if joined else None
+        if last and last[1] == item[1] and last[3] == item[3] and last[2] == item[0] and _moved_rule(last[4], item[0] - last[0], 0) == item[4]:
+            last[2] = item[2]
+        else:
+            joined.append(item)
+    tab.data_validation = tab_rules.dump(sorted(joined, key=lambda item: item[:4]))
+
+
 def rules(tab: Any) -> list[tuple[list[int], dict[str, Any]]]:
     return [(rect, rule) for *rect, rule in tab_rules.load(tab.data_validation) or []]
 
