@@ -3,7 +3,10 @@ in spreadsheets.get): one per tab, over a range whose first row is its header.
 
 Each FilterSpec's FilterCriteria hides the data rows (below the header) whose cell in its
 column is listed in `hiddenValues` (as the cell shows it; "" for a blank) or fails its
-`condition`; a row is shown when every column's criteria pass. Which rows are hidden is worked
+`condition`, or (`visibleBackgroundColorStyle`, `visibleForegroundColorStyle` and their
+deprecated Color forms) does not show the fill or text colour asked for, as the cell shows it:
+a conditional format's colour over its own, a theme colour in the theme's colour, no fill as
+white and no text colour as black; a row is shown when every column's criteria pass. Which rows are hidden is worked
 out from the cells as they are now, so a row edited to fail the criteria is hidden, as Google
 shows a filtered sheet after an edit; rowMetadata says `hiddenByFilter` for them, apart from
 `hiddenByUser`. `sortSpecs` sort the data rows when the filter is set, as sortRange would.
@@ -17,7 +20,8 @@ from typing import Any
 
 from sqlalchemy import select
 
-from apps.sheets import conditions, tab_rules
+from apps.sheets import conditions, tab_rules, theme
+from apps.sheets.entry import load_json
 from apps.sheets.errors import invalid
 from apps.sheets.formulas.formats import display
 from apps.sheets.models import Sheet, Spreadsheet
@@ -26,16 +30,48 @@ CRITERIA_FIELDS = ("hiddenValues", "condition")
 COLOR_FIELDS = ("visibleBackgroundColor", "visibleBackgroundColorStyle", "visibleForegroundColor", "visibleForegroundColorStyle")
 
 
+def _color(value: Any, label: str, where: str) -> dict[str, Any]:
+    """A Color {red, green, blue, alpha} as given (a part left out is 0), checked."""
+    if not isinstance(value, dict) or set(value) - {"red", "green", "blue", "alpha"}:
+        raise invalid(f"{label}: {where} must be a Color {{red, green, blue}}, each from 0 to 1")
+    for part, number in value.items():
+        if isinstance(number, bool) or not isinstance(number, (int, float)) or not 0 <= number <= 1:
+            raise invalid(f"{label}: {where}.{part} must be a number from 0 to 1; got {number!r}")
+    return dict(value)
+
+
+def _color_criteria(crit: dict[str, Any], label: str, where: str) -> dict[str, Any]:
+    """The fill or text colour a FilterCriteria shows, checked as Google checks it: fill and
+    text colour are mutually exclusive, and a ColorStyle must be an RGB colour."""
+    given = [k for k in COLOR_FIELDS if crit.get(k) is not None]
+    if any(k.startswith("visibleBackground") for k in given) and any(k.startswith("visibleForeground") for k in given):
+        raise invalid(f"{label}: {where}: visibleBackgroundColor and visibleForegroundColor are mutually exclusive; filter by a fill "
+                      "colour or by a text colour")
+    out: dict[str, Any] = {}
+    for key in given:
+        if key.endswith("Style"):
+            style = crit[key]
+            if not isinstance(style, dict) or "rgbColor" not in style:
+                theme_named = isinstance(style, dict) and "themeColor" in style
+                raise invalid(f"{label}: {where}.{key} must be set to an RGB-type color ({{\"rgbColor\": {{red, green, blue}}}})"
+                              + ("; a themeColor is not accepted here" if theme_named else ""))
+            if set(style) - {"rgbColor"}:
+                raise invalid(f"{label}: {where}.{key} takes rgbColor only")
+            out[key] = {"rgbColor": _color(style["rgbColor"], label, f"{where}.{key}.rgbColor")}
+        else:
+            out[key] = _color(crit[key], label, f"{where}.{key}")
+    return out
+
+
 def _criteria(crit: Any, label: str, where: str) -> dict[str, Any]:
     if not isinstance(crit, dict):
-        raise invalid(f"{label}: {where} must be a FilterCriteria object {{hiddenValues, condition}}")
-    colored = sorted(set(crit) & set(COLOR_FIELDS))
-    if colored:
-        raise invalid(f"{label}: {where}.{colored[0]} is not supported here: filter by hiddenValues or condition")
-    unknown = sorted(set(crit) - set(CRITERIA_FIELDS))
+        raise invalid(f"{label}: {where} must be a FilterCriteria object {{hiddenValues, condition, visibleBackgroundColorStyle, "
+                      "visibleForegroundColorStyle}}")
+    unknown = sorted(set(crit) - set(CRITERIA_FIELDS) - set(COLOR_FIELDS))
     if unknown:
-        raise invalid(f"{label}: {where} has {', '.join(map(repr, unknown))}; a FilterCriteria takes {', '.join(CRITERIA_FIELDS)}")
-    out: dict[str, Any] = {}
+        raise invalid(f"{label}: {where} has {', '.join(map(repr, unknown))}; a FilterCriteria takes "
+                      f"{', '.join(CRITERIA_FIELDS + COLOR_FIELDS)}")
+    out: dict[str, Any] = _color_criteria(crit, label, where)
     if crit.get("hiddenValues") is not None:
         hidden = crit["hiddenValues"]
         if not isinstance(hidden, list) or not all(isinstance(v, str) for v in hidden):
@@ -162,9 +198,21 @@ def hidden_rows(tab: Any, stored: Any) -> list[tuple[int, int]]:
     specs = [(s["columnIndex"], s["filterCriteria"]) for s in found["filterSpecs"]]
     reader = conditions.reader_for(stored, sid)
 
+    colored = {col: crit for col, crit in specs if any(k in crit for k in COLOR_FIELDS)}
+    shown: dict[tuple[int, int], dict[str, Any]] = {}
+    painted: set[int] = set()  # rows whose cell in a colour-filtered column has a fill or text colour of its own or by a rule
+    if colored:
+        from apps.sheets import conditional_formats
+
+        for col in colored:
+            shown.update(conditional_formats.shown_formats(tab, stored, (first, col, r2, col + 1)))
+        painted = {r for (s, r, c) in stored.formats if s == sid and c in colored and first <= r < r2} | {r for r, _ in shown}
+
     def fails(row: int) -> bool:
         for col, crit in specs:
             value = book.get((sid, row, col))
+            if col in colored and not _color_shown(crit, stored.formats.get((sid, row, col)), shown.get((row, col))):
+                return True
             if crit.get("hiddenValues") and str(display(value, stored.number_format((sid, row, col)))) in crit["hiddenValues"]:
                 return True
             condition = crit.get("condition")
@@ -175,13 +223,13 @@ def hidden_rows(tab: Any, stored: Any) -> list[tuple[int, int]]:
     if any((c.get("condition") or {}).get("type") == "CUSTOM_FORMULA" for _, c in specs):
         # A formula may read any column: every row up to the last one used is asked, and the
         # first row past it answers for the empty ones after it.
-        used = min(r2, max(first, book.extent(sid)[0]))
+        used = min(r2, max(first, book.extent(sid)[0], max(painted, default=first - 1) + 1))
         rows: list[int] = list(range(first, used))
         blank_fails = used < r2 and fails(used)
     else:
         columns = {col for col, _ in specs}
         rows = sorted({r for source in (book.inputs, book.formulas, book.spill) for (s, r, c) in source
-                       if s == sid and c in columns and first <= r < r2})
+                       if s == sid and c in columns and first <= r < r2} | painted)
         blank_fails = fails(-1)  # a row blank in every filtered column (row -1 is never filled)
     failing = [r for r in rows if fails(r)]
     if not blank_fails:
@@ -203,6 +251,34 @@ def hidden_rows(tab: Any, stored: Any) -> list[tuple[int, int]]:
         else:
             merged.append((a, b))
     return merged
+
+
+def _hex(color: Any) -> str | None:
+    found = theme.color_of(color)
+    if found is None:
+        return None
+    return "".join(f"{round(float(found.get(k, 0) or 0) * 255):02x}" for k in ("red", "green", "blue"))
+
+
+def _color_shown(crit: dict[str, Any], own: Any, by_rule: dict[str, Any] | None) -> bool:
+    """Whether a cell shows the fill (text) colour the criteria ask for: its conditional
+    format's colour over its own, a theme colour as the theme draws it, and a cell with none
+    shown in white (in black text), as Google shows it."""
+    style = load_json(own[1]) if own else None
+    style = style if isinstance(style, dict) else {}
+    rule = by_rule or {}
+    if "visibleBackgroundColorStyle" in crit or "visibleBackgroundColor" in crit:
+        wanted = crit.get("visibleBackgroundColorStyle") or crit.get("visibleBackgroundColor")
+        looks = [rule.get("backgroundColorStyle"), rule.get("backgroundColor"), style.get("backgroundColorStyle"), style.get("backgroundColor")]
+        default = "ffffff"
+    else:
+        wanted = crit.get("visibleForegroundColorStyle") or crit.get("visibleForegroundColor")
+        rule_text, own_text = rule.get("textFormat") or {}, style.get("textFormat") or {}
+        looks = [rule_text.get("foregroundColorStyle"), rule_text.get("foregroundColor"), own_text.get("foregroundColorStyle"),
+                 own_text.get("foregroundColor")]
+        default = "000000"
+    seen = next((h for h in map(_hex, looks) if h is not None), default)
+    return seen == _hex(wanted)
 
 
 def _stretches(rows: list[int]) -> list[tuple[int, int]]:
