@@ -10,11 +10,11 @@ from typing import Any
 
 from sqlalchemy import bindparam, insert, select
 
-from apps.sheets import conditional_formats, filters, theme, validation
+from apps.sheets import budget, conditional_formats, filters, theme, validation
 from apps.sheets import dimension_properties as props_runs
 from apps.sheets import requests as kinds
 from apps.sheets.a1 import GridRange
-from apps.sheets.entry import decode, load_json, plain
+from apps.sheets.entry import decode, dump_json, load_json, plain
 from apps.sheets.errors import invalid
 from apps.sheets.formulas.formats import display
 from apps.sheets.ids import google_id, permission_id
@@ -67,6 +67,7 @@ def resource(self: Any, spreadsheet: Spreadsheet, include_grid: bool = False, ra
     charts = CHARTS.rows(self.db, ss=spreadsheet.id)
     sheets = []
     wanted = None
+    allowance = budget.GridAllowance()
     if ranges:
         wanted = {}
         for text in ranges:
@@ -86,7 +87,7 @@ def resource(self: Any, spreadsheet: Spreadsheet, include_grid: bool = False, ra
             entry["charts"] = [{"chartId": c.chart_id, "spec": load_json(c.spec)} for c in own_charts]
         if include_grid and (wanted is None or tab.sheet_id in wanted):
             grids = wanted.get(tab.sheet_id) if wanted else [GridRange(tab.title, 0, 0, None, None)]
-            entry["data"] = [grid_data(self, spreadsheet.id, tab, g) for g in grids]
+            entry["data"] = [grid_data(self, spreadsheet.id, tab, g, allowance) for g in grids]
         sheets.append(entry)
     names = NAMES.rows(self.db, ss=spreadsheet.id)
     body: dict[str, Any] = {
@@ -112,8 +113,11 @@ def _extended(value: Any) -> dict[str, Any]:
     return {"stringValue": value}
 
 
-def grid_data(self: Any, spreadsheet_id: str, tab: Sheet, grid: GridRange) -> dict[str, Any]:
-    """GridData for spreadsheets.get with includeGridData: entered and effective values, formats."""
+def grid_data(self: Any, spreadsheet_id: str, tab: Sheet, grid: GridRange, allowance: budget.GridAllowance | None = None) -> dict[str, Any]:
+    """GridData for spreadsheets.get with includeGridData: entered and effective values, formats.
+    Each cell listed is paid for from `allowance` as it is listed (budget.py): a rule repeated
+    on every cell of a big grid is refused before it is built, not after."""
+    allowance = allowance or budget.GridAllowance()
     bounded = grid.bounded(tab.row_count, tab.column_count)
     self.book(spreadsheet_id).save()
     rows = self.db.execute(select(Cell).where(
@@ -133,6 +137,7 @@ def grid_data(self: Any, spreadsheet_id: str, tab: Sheet, grid: GridRange) -> di
     checks = [((max(r1, bounded.r1), max(c1, bounded.c1), min(r2, bounded.r2), min(c2, bounded.c2)), rule)  # type: ignore[type-var]
               for (r1, c1, r2, c2), rule in validation.rules(tab)]
     checks = [(rect, rule) for rect, rule in checks if rect[0] < rect[2] and rect[1] < rect[3]]
+    rule_chars = {id(rule): len(dump_json(rule)) for _, rule in checks}
     last = max(max(by_row, default=bounded.r1 - 1), max((rect[2] - 1 for rect, _ in checks), default=bounded.r1 - 1))
     for r in range(bounded.r1, last + 1):
         cells = by_row.get(r, {})
@@ -142,6 +147,7 @@ def grid_data(self: Any, spreadsheet_id: str, tab: Sheet, grid: GridRange) -> di
         for c in range(bounded.c1, end):
             cell = cells.get(c)
             rule = next((rl for rect, rl in ruled if rect[1] <= c < rect[3]), None)
+            allowance.spend(_LISTED + (rule_chars[id(rule)] if rule is not None else 0) + (_cell_chars(cell) if cell is not None else 0))
             if cell is None:
                 values.append({"dataValidation": rule} if rule is not None else {})
                 continue
@@ -175,6 +181,15 @@ def grid_data(self: Any, spreadsheet_id: str, tab: Sheet, grid: GridRange) -> di
     return {"startRow": bounded.r1, "startColumn": bounded.c1, "rowData": row_data, "rowMetadata": row_metadata,
             "columnMetadata": props_runs.metadata(props_runs.load(tab.column_properties), bounded.c1, bounded.c2,
                                                   props_runs.COLUMN_PIXELS)}
+
+
+_LISTED = 16  # what listing a cell costs beyond its contents, in characters (its braces and keys)
+
+
+def _cell_chars(cell: Cell) -> int:
+    # Its value is listed twice or three times (entered, effective, formatted), its format twice.
+    return (len(cell.formula or "") + 3 * len(cell.value or "") + len(cell.note or "")
+            + 2 * (len(cell.number_format or "") + len(cell.style or "")))
 
 
 @operation("sheets.spreadsheets.get")

@@ -20,7 +20,7 @@ from sqlalchemy import and_, bindparam, delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from apps.sheets import kept_books
+from apps.sheets import budget, kept_books
 from apps.sheets.a1 import GridRange
 from apps.sheets.entry import Entered, decode, dump_json, encode, load_json
 from apps.sheets.formulas.engine import Book, Key, SheetInfo, deps_from_json, deps_json
@@ -93,6 +93,9 @@ class StoredBook:
         self.book = Book([SheetInfo(*tab) for tab in tabs], names, now)
         self.formats: dict[Key, tuple[str | None, str | None]] = {}  # number_format, style (JSON)
         self.dirty: set[Key] = set()
+        # Characters entered since the last save: a write over budget (budget.py) is refused
+        # as it grows, before it has cost its whole size in memory and time.
+        self.entered_chars = 0
         # The rows as stored when a structural edit rebuilt this book in memory: later saves
         # write the book over them (save_over), and the next structural edit of the same
         # batch starts from this book instead of reading and writing every cell again.
@@ -152,6 +155,7 @@ class StoredBook:
         found.db = db
         found.book.now = now
         found.read_at = revision
+        found.entered_chars = 0
         return found
 
     def copy(self, stored: bool = False) -> StoredBook:
@@ -164,6 +168,7 @@ class StoredBook:
         new.book = self.book.copy()
         new.formats = dict(self.formats)
         new.dirty = set(self.dirty)
+        new.entered_chars = self.entered_chars
         new.baseline = None if self.baseline is None else dict(self.baseline)
         new.stored_rows = new.revision = new.read_at = None
         if stored and self.stored_rows is not None:
@@ -175,6 +180,8 @@ class StoredBook:
         """Enter new contents and recalculate; returns the cells whose value changed."""
         book = self.book
         changed = set()
+        self._entering(sum(len(e.formula) if e.formula is not None else len(e.value) if isinstance(e.value, str) else 8
+                           for e in entries.values()))
         for key, entry in entries.items():
             if entry.formula is not None:
                 # (No number format is stored for it: a date function's result shows as a date
@@ -196,11 +203,17 @@ class StoredBook:
         return touched | changed
 
     def set_format(self, key: Key, number_format: str | None, style: str | None) -> None:
+        self._entering(len(number_format or "") + len(style or ""))
         if number_format or style:
             self.formats[key] = (number_format, style)
         else:
             self.formats.pop(key, None)
         self.dirty.add(key)
+
+    def _entering(self, chars: int) -> None:
+        self.entered_chars += chars
+        if self.entered_chars > budget.MAX_WRITE_CHARS:
+            budget.refuse_write(self.entered_chars)
 
     def number_format(self, key: Key) -> dict[str, str] | None:
         return load_json(self.formats.get(key, (None, None))[0])
@@ -257,12 +270,15 @@ class StoredBook:
             kept_books.keep(self)
             return False
         rows = {key: self.row_of(key) for key in sorted(self.dirty)}
+        size = budget.check_write(rows.values())
+        self.entered_chars = 0
         self.db.flush()
         DELETE_CELL.run_many(self.db, [{"b_ss": self.spreadsheet_id, "b_sheet": s, "b_row": r, "b_col": c}
                                        for (s, r, c), row in rows.items() if row is None])
         stored = self.stored_rows
         if stored is None:
             UPSERT_CELL[self.db.get_bind().dialect.name].run_many(self.db, [row for row in rows.values() if row is not None])
+            budget.check_book(self.db, self.spreadsheet_id, size)
             self.dirty.clear()
             self.forget_revision()
             return False
@@ -288,6 +304,7 @@ class StoredBook:
             written.append(line)
         UPSERT_CELL[self.db.get_bind().dialect.name].run_many(self.db, upserts)
         SET_CELL_VALUE.run_many(self.db, values)
+        budget.check_book(self.db, self.spreadsheet_id, size)
         revision = kept_books.chain(self.revision, written, deleted)
         if kept_books.advance(self.db, self.spreadsheet_id, self.read_at, revision, modified):
             self.revision = self.read_at = revision
@@ -306,10 +323,13 @@ class StoredBook:
         cells now empty are deleted and only rows that differ are written, so a structural
         edit writes what moved or changed, not the whole spreadsheet twice."""
         rows = {(row["sheet_id"], row["row"], row["col"]): row for row in self.cell_rows()}
+        changed = [row for key, row in rows.items() if stored.get(key) != row]
+        written = budget.check_write(changed)
         self.db.flush()
         DELETE_CELL.run_many(self.db, [{"b_ss": self.spreadsheet_id, "b_sheet": s, "b_row": r, "b_col": c}
                                        for (s, r, c) in sorted(stored) if (s, r, c) not in rows])
-        UPSERT_CELL[self.db.get_bind().dialect.name].run_many(self.db, [row for key, row in rows.items() if stored.get(key) != row])
+        UPSERT_CELL[self.db.get_bind().dialect.name].run_many(self.db, changed)
+        budget.check_book(self.db, self.spreadsheet_id, written)
         self.dirty.clear()
         self.baseline = None
         self.forget_revision()
@@ -317,7 +337,10 @@ class StoredBook:
     def insert_all(self) -> None:
         """Write every cell of a book built in memory for a spreadsheet that has none stored
         (an imported file): one insert each, nothing to diff against."""
+        rows = self.cell_rows()
+        written = budget.check_write(rows)
         self.db.flush()
-        INSERT_CELL.run_many(self.db, self.cell_rows())
+        INSERT_CELL.run_many(self.db, rows)
+        budget.check_book(self.db, self.spreadsheet_id, written)
         self.dirty.clear()
         self.forget_revision()

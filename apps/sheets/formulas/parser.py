@@ -269,11 +269,43 @@ def _count(node: Any) -> int:
 
 def _parse_body(body: str) -> tuple[Any, ...]:
     try:
-        return _parser.parse(body)
+        tree = _parser.parse(body)
     except FormulaSyntaxError:
         raise
     except LarkError as bad:
         raise FormulaSyntaxError(_explain(body, bad)) from None
+    if _depth(tree) > MAX_DEPTH:
+        raise FormulaSyntaxError("The formula is nested too deeply.")
+    return tree
+
+
+# How deep a formula's tree may be: the LALR parse builds any depth without recursing, but
+# what reads a tree (filling in references, evaluating, inferring formats, dependency shapes)
+# recurses once or twice per level, and a chain of 5,000 additions overflowed Python's stack
+# there: a write answered 500 and every later read of the spreadsheet too. 400 levels is a
+# sum of 400 terms, or functions nested 400 deep, far beyond a workbook's formulas.
+MAX_DEPTH = 400
+
+
+def _depth(tree: Any) -> int:
+    """The tree's depth, walked with a stack of its own (so it cannot overflow Python's)."""
+    deepest, stack = 0, [(tree, 1)]
+    while stack:
+        node, level = stack.pop()
+        if level > deepest:
+            deepest = level
+        if not (isinstance(node, tuple) and node and isinstance(node[0], str)):
+            continue
+        kind = node[0]
+        if kind == "op":
+            stack += ((node[2], level + 1), (node[3], level + 1))
+        elif kind in ("neg", "pct"):
+            stack.append((node[1], level + 1))
+        elif kind == "call":
+            stack += ((arg, level + 1) for arg in node[2])
+        elif kind == "array":
+            stack += ((item, level + 1) for row in node[1] for item in row)
+    return deepest
 
 
 def _explain(body: str, bad: LarkError) -> str:
