@@ -200,6 +200,8 @@ TASK = SObject("Task", "Task", "Tasks", "00T", "crm_task", (
     pick("Type", ACTIVITY_TYPES), flag("IsReminderSet", label="Reminder Set"),
     moment("ReminderDateTime", label="Reminder Date/Time"),
     flag("IsClosed", createable=False, updateable=False, label="Closed"),
+    flag("IsHighPriority", createable=False, updateable=False, label="High Priority"),
+    moment("CompletedDateTime", createable=False, updateable=False, label="Completed Date/Time"),
 ), name_field="Subject", searchable=("Subject", "Description"))
 
 EVENT = SObject("Event", "Event", "Events", "00U", "crm_event", (

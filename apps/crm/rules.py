@@ -7,7 +7,8 @@
 - Case: CaseNumber is the next number; IsClosed/ClosedDate follow the status; validation
   rule: closing a case needs a Resolution__c (the org's custom field, a common pattern:
   standard Case has no resolution field, so orgs add one and require it on close).
-- Task/Event: IsClosed follows the status; an Event's end, duration and activity date
+- Task/Event: IsClosed follows the status (a Task's IsHighPriority its priority, CompletedDateTime when it
+  was closed); an Event's end, duration and activity date
   agree. OpportunityLineItem: price from its price book entry, TotalPrice = Quantity ×
   UnitPrice less Discount. A converted lead cannot be edited.
 - Deleting an Account removes its contacts, opportunities and cases; deleting any record
@@ -63,8 +64,7 @@ def before_save(records: Records, obj: SObject, record: dict[str, Any], before: 
     elif name == "Case":
         _case(records, record, before)
     elif name == "Task":
-        record["IsClosed"] = record.get("Status") in CLOSED_TASK_STATUSES
-        record["TaskSubtype"] = record.get("TaskSubtype") or "Task"
+        _task(records, record, before)
     elif name == "Event":
         _event(record)
     elif name == "OpportunityLineItem":
@@ -110,6 +110,20 @@ def _case(records: Records, record: dict[str, Any], before: dict[str, Any] | Non
         record["ClosedDate"] = None
     record["IsClosed"] = closed
     record["IsEscalated"] = bool(record.get("IsEscalated")) or record.get("Status") == "Escalated"
+
+
+def _task(records: Records, record: dict[str, Any], before: dict[str, Any] | None) -> None:
+    """IsClosed follows the status and IsHighPriority the priority; CompletedDateTime is when the
+    task was saved closed (created closed, or moved from an open status to a closed one),
+    cleared when it is opened again."""
+    closed = record.get("Status") in CLOSED_TASK_STATUSES
+    if closed and not (before and before["IsClosed"]):
+        record["CompletedDateTime"] = sf_datetime(clock.now(records.db))
+    if not closed:
+        record["CompletedDateTime"] = None
+    record["IsClosed"] = closed
+    record["IsHighPriority"] = record.get("Priority") == "High"
+    record["TaskSubtype"] = record.get("TaskSubtype") or "Task"
 
 
 def _event(record: dict[str, Any]) -> None:
