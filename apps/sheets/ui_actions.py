@@ -220,7 +220,7 @@ def act(request: Request, spreadsheet_id: str, sheet: int = Form(...), cell: str
         if action == "add_sheet":
             title = _next_title(request, env, spreadsheet_id)
             reply = _run(request, env, "sheets.spreadsheets.batchUpdate", {"spreadsheetId": spreadsheet_id, "requests": [{"addSheet": {"properties": {"title": title}}}]})
-            return _back(env, spreadsheet_id, reply["replies"][0]["addSheet"]["properties"]["sheetId"], "A1", 0)
+            return _back(env, spreadsheet_id, reply["replies"][0]["addSheet"]["properties"]["sheetId"], "A1", 0, 0, panel)
         selection = _selection(cell, tab)
         if action == "create_filter" and selection.is_cell:
             selection = _data_region(request, env, spreadsheet_id, tab)
