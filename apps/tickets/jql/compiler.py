@@ -115,8 +115,11 @@ class Compiler:
                 return and_(*parts)
             if node.op == "or":
                 return or_(*parts)
-            # NOT is the complement as a set of issues: an unassigned issue is in NOT (assignee = x).
-            return Issue.id.not_in(select(Issue.id).where(parts[0]))
+            # NOT is the complement as a set of issues: an unassigned issue is in NOT (assignee = x),
+            # so it is "not true" (false or unknown), not SQL's NOT (which leaves the unknown out).
+            # Said in place, not as a subquery of issues: NOTs nested in parentheses then nest no
+            # queries (SQLite's parser overflowed at ten).
+            return parts[0].is_not(true())
         return self.clause(node)
 
     def clause(self, c: Clause) -> Any:

@@ -144,7 +144,11 @@ class _Build(Transformer):
     def and_expr(self, *parts: Any) -> Bool:
         return Bool("and", parts)
 
-    def negation(self, part: Any) -> Bool:
+    def negation(self, part: Any) -> Any:
+        # NOT NOT x is x (the complement of the complement): a chain of NOTs is one or none,
+        # not a query nested as deep as the chain is long.
+        if isinstance(part, Bool) and part.op == "not":
+            return part.parts[0]
         return Bool("not", (part,))
 
     def field(self, token: Token) -> tuple[str, int]:
@@ -261,11 +265,30 @@ def parse(text: str) -> Query:
     A malformed query raises every time (errors are not cached)."""
     try:
         tree = _parser().parse(text)
-        return _Build().transform(tree)
+        query = _Build().transform(tree)
     except UnexpectedInput as error:
         raise JqlError(_explain(error, text)) from None
     except VisitError as error:  # pragma: no cover - the transformer has no failing paths
         raise JqlError(f"Error in the JQL Query: {error.orig_exc}") from None
+    if _depth(query.where) > MAX_NESTING:
+        raise JqlError(f"Error in the JQL Query: the query nests too deeply (at most {MAX_NESTING} levels of parentheses and NOT).")
+    return query
+
+
+# How deep AND, OR and NOT may nest: each level is a level of the SQL the query runs as, and
+# SQLite's parser refuses a statement nested around 40 deep (a 500 before); no query a person
+# writes comes near.
+MAX_NESTING = 25
+
+
+def _depth(node: Any) -> int:
+    deepest, stack = 0, [(node, 0)]
+    while stack:
+        node, level = stack.pop()
+        if isinstance(node, Bool):
+            deepest = max(deepest, level + 1)
+            stack += ((part, level + 1) for part in node.parts)
+    return deepest
 
 
 __all__ = ["Bool", "Clause", "Empty", "Func", "JqlError", "Query", "parse"]
