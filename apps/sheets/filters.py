@@ -260,25 +260,40 @@ def _hex(color: Any) -> str | None:
     return "".join(f"{round(float(found.get(k, 0) or 0) * 255):02x}" for k in ("red", "green", "blue"))
 
 
-def _color_shown(crit: dict[str, Any], own: Any, by_rule: dict[str, Any] | None) -> bool:
-    """Whether a cell shows the fill (text) colour the criteria ask for: its conditional
-    format's colour over its own, a theme colour as the theme draws it, and a cell with none
-    shown in white (in black text), as Google shows it."""
+def shown_color(fill: bool, own: Any, by_rule: dict[str, Any] | None) -> str:
+    """The fill (or text) colour a cell shows, as rrggbb: its conditional format's colour over
+    its own, a theme colour as the theme draws it, white (black text) when it has none, as
+    Google shows it. `own` is the cell's stored (number format, style)."""
     style = load_json(own[1]) if own else None
     style = style if isinstance(style, dict) else {}
     rule = by_rule or {}
-    if "visibleBackgroundColorStyle" in crit or "visibleBackgroundColor" in crit:
-        wanted = crit.get("visibleBackgroundColorStyle") or crit.get("visibleBackgroundColor")
+    if fill:
         looks = [rule.get("backgroundColorStyle"), rule.get("backgroundColor"), style.get("backgroundColorStyle"), style.get("backgroundColor")]
-        default = "ffffff"
     else:
-        wanted = crit.get("visibleForegroundColorStyle") or crit.get("visibleForegroundColor")
         rule_text, own_text = rule.get("textFormat") or {}, style.get("textFormat") or {}
         looks = [rule_text.get("foregroundColorStyle"), rule_text.get("foregroundColor"), own_text.get("foregroundColorStyle"),
                  own_text.get("foregroundColor")]
-        default = "000000"
-    seen = next((h for h in map(_hex, looks) if h is not None), default)
-    return seen == _hex(wanted)
+    return next((h for h in map(_hex, looks) if h is not None), DEFAULT_FILL if fill else DEFAULT_TEXT)
+
+
+DEFAULT_FILL, DEFAULT_TEXT = "ffffff", "000000"
+
+
+def wanted_color(crit: dict[str, Any]) -> tuple[bool, str] | None:
+    """The colour a FilterCriteria keeps, as (fill?, rrggbb), or None when it asks for none
+    (the Style over the deprecated Color, as Google reads them)."""
+    for fill, names in ((True, ("visibleBackgroundColorStyle", "visibleBackgroundColor")),
+                        (False, ("visibleForegroundColorStyle", "visibleForegroundColor"))):
+        given = next((crit[n] for n in names if crit.get(n) is not None), None)
+        if given is not None:
+            return fill, _hex(given) or DEFAULT_TEXT
+    return None
+
+
+def _color_shown(crit: dict[str, Any], own: Any, by_rule: dict[str, Any] | None) -> bool:
+    """Whether a cell shows the fill (text) colour the criteria ask for."""
+    fill, wanted = wanted_color(crit)  # type: ignore[misc]
+    return shown_color(fill, own, by_rule) == wanted
 
 
 def _stretches(rows: list[int]) -> list[tuple[int, int]]:

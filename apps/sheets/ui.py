@@ -616,8 +616,18 @@ def _filter_menu(service: SheetsService, spreadsheet_id: str, tab: Any, at: tupl
     hidden = set(((spec or {}).get("filterCriteria") or {}).get("hiddenValues") or [])
     shown = sorted({str(display(stored.book.get((tab.sheet_id, r, col)), stored.number_format((tab.sheet_id, r, col))))
                     for r in range(r1 + 1, r2)}, key=lambda v: (v == "", v.lower()))[:1000]
+    # "Filter by colour": the fill and text colours the column's rows show (their own or a
+    # conditional format's), as Google lists them, and the one the filter keeps now.
+    by_rule = conditional_formats.shown_formats(tab, stored, (r1 + 1, col, r2, col + 1)) if tab.conditional_formats else {}
+    rows = {r for (s, r, c) in stored.formats if s == tab.sheet_id and c == col and r1 < r < r2} | {r for r, _ in by_rule}
+    colors: dict[str, list[str]] = {}
+    for kind, fill, default in (("fill", True, filters.DEFAULT_FILL), ("text", False, filters.DEFAULT_TEXT)):
+        seen = {filters.shown_color(fill, stored.formats.get((tab.sheet_id, r, col)), by_rule.get((r, col))) for r in rows}
+        colors[kind] = sorted(seen - {default})[:50]
+    wanted = filters.wanted_color((spec or {}).get("filterCriteria") or {})
+    keeps = f"{'fill' if wanted[0] else 'text'}:{wanted[1]}" if wanted else ""
     return {"col": col, "letter": column_letter(col), "values": [(v, v not in hidden) for v in shown],
-            "condition": bool(((spec or {}).get("filterCriteria") or {}).get("condition"))}
+            "condition": bool(((spec or {}).get("filterCriteria") or {}).get("condition")), "colors": colors, "by_color": keeps}
 
 
 @router.post("/d/{spreadsheet_id}/cells")

@@ -3,7 +3,7 @@ insert and delete rows and columns, clear, fill down or right (Ctrl+D, Ctrl+R), 
 Format ▸ Number (plain text, number, percent, currency, currency rounded, date), Format ▸ Borders
 (all, inner, horizontal, vertical, outer, left, top, right, bottom, clear: updateBorders), Insert ▸
 Checkbox (a checkbox rule, setDataValidation), View ▸ Freeze (rows
-and columns), Data ▸ Create a filter / Remove filter and a filter header's Filter by values
+and columns), Data ▸ Create a filter / Remove filter and a filter header's Filter by values and Filter by color
 (setBasicFilter, clearBasicFilter),
 sort a range (Data ▸ Sort range, with or without a header row) or the sheet (Data ▸ Sort sheet, by the
 selected column, frozen rows left on top), Insert ▸ Pivot table (a
@@ -21,17 +21,19 @@ it with face "ui" and the state is the same as through any other face.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import RedirectResponse, Response
 
-from apps.sheets import tab_rules
+from apps.sheets import filters, tab_rules
 from apps.sheets.a1 import A1Error, GridRange, column_letter, parse_area, quote_sheet
 from apps.sheets.entry import load_json
 from apps.sheets.errors import SheetsError
 from apps.sheets.operations import OPERATIONS
+from apps.sheets.requests import hex_to_rgb
 from apps.sheets.service import SheetsService
 from officegym.core.env_store import Env
 from officegym.core.errors import AppError
@@ -296,6 +298,39 @@ def filter_by_values(request: Request, spreadsheet_id: str, sheet: int = Form(..
         own = next((s["filterCriteria"] for s in found.get("filterSpecs", []) if s["columnIndex"] == column), {})
         hidden = sorted(set(value) - set(show))
         criteria = {**{k: v for k, v in own.items() if k != "hiddenValues"}, **({"hiddenValues": hidden} if hidden else {})}
+        if criteria:
+            specs.append({"columnIndex": column, "filterCriteria": criteria})
+        body: dict[str, Any] = {"range": tab_rules.grid_range(tab.sheet_id, found["range"]),
+                                **({"filterSpecs": sorted(specs, key=lambda s: s["columnIndex"])} if specs else {}),
+                                **({"sortSpecs": found["sortSpecs"]} if found.get("sortSpecs") else {})}
+        _run(request, env, "sheets.spreadsheets.batchUpdate", {"spreadsheetId": spreadsheet_id, "requests": [{"setBasicFilter": {"filter": body}}]})
+    except (AppError, UiRefusal) as error:
+        return _refused(request, env, spreadsheet_id, sheet, cell, top, error)
+    return _back(env, spreadsheet_id, sheet, cell, top, left)
+
+
+@router.post("/d/{spreadsheet_id}/filter_color")
+def filter_by_color(request: Request, spreadsheet_id: str, sheet: int = Form(...), cell: str = Form("A1"), column: int = Form(...),
+                    color: str = Form(...), top: int = Form(0), left: int = Form(0), env: Env = Depends(current_env)) -> Response:
+    """The filter icon's "Filter by color": only the rows whose cell shows that fill (or text)
+    colour stay ("fill:rrggbb", "text:rrggbb"), or "none" to stop filtering the column by
+    colour (setBasicFilter with the filter as it is, that column's colour criteria replaced)."""
+    tab = _tab(request, env, spreadsheet_id, sheet)
+    if tab is None:
+        return _refused(request, env, spreadsheet_id, sheet, cell, top, "That sheet does not exist.", 404)
+    try:
+        found = tab_rules.load(tab.basic_filter)
+        if not found:
+            raise UiRefusal("this sheet has no filter: choose Data ▸ Create a filter first")
+        kind, _, shade = color.partition(":")
+        if color != "none" and (kind not in ("fill", "text") or not re.fullmatch(r"[0-9a-fA-F]{6}", shade)):
+            raise UiRefusal("choose a fill or text color from the list")
+        specs = [s for s in found.get("filterSpecs", []) if s["columnIndex"] != column]
+        own = next((s["filterCriteria"] for s in found.get("filterSpecs", []) if s["columnIndex"] == column), {})
+        criteria = {k: v for k, v in own.items() if k not in filters.COLOR_FIELDS}
+        if color != "none":
+            field = "visibleBackgroundColorStyle" if kind == "fill" else "visibleForegroundColorStyle"
+            criteria[field] = {"rgbColor": hex_to_rgb(shade)}
         if criteria:
             specs.append({"columnIndex": column, "filterCriteria": criteria})
         body: dict[str, Any] = {"range": tab_rules.grid_range(tab.sheet_id, found["range"]),
