@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
-from apps.sheets import auto_fill, auto_resize, borders, conditional_formats, dimensions, filters, validation
+from apps.sheets import auto_fill, auto_resize, borders, conditional_formats, dimensions, filters, regex, validation
 from apps.sheets.a1 import GridRange
 from apps.sheets.entry import Entered, dump_json, enter, load_json, typed_formula
 from apps.sheets.errors import invalid
@@ -378,13 +378,12 @@ def find_replace(self: Any, ss: Spreadsheet, body: dict[str, Any], label: str) -
     if not find:
         raise invalid(f"{label}: find must not be empty")
     replacement = str(body.get("replacement") or "")
-    flags = 0 if body.get("matchCase") else re.I
-    pattern = find if body.get("searchByRegex") else re.escape(find)
+    pattern = find if body.get("searchByRegex") else regex.escaped(find)
     if body.get("matchEntireCell"):
         pattern = f"^(?:{pattern})$"
     try:
-        matcher = re.compile(pattern, flags)
-    except re.error as bad:
+        matcher = regex.compiled(pattern, ignore_case=not body.get("matchCase"))
+    except regex.BadPattern as bad:
         raise invalid(f"{label}: invalid regular expression: {bad}") from None
     if body.get("range"):
         tab, grid = grid_of(self, ss, body["range"], label)

@@ -30,6 +30,7 @@ from typing import Any
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import LarkError
 
+from apps.sheets import regex
 from apps.sheets.a1 import column_index, column_letter
 from apps.sheets.formulas.evaluator import evaluate, function
 from apps.sheets.formulas.values import (
@@ -470,8 +471,8 @@ def _text_test(kind: str, a: Any, b: Any) -> bool:
     if kind == "like":
         return _like(b).fullmatch(a) is not None
     try:
-        return re.fullmatch(b, a) is not None
-    except re.error:
+        return regex.compiled(b).fullmatch(a) is not None
+    except regex.BadPattern:
         raise QueryError(f"Invalid regular expression in matches: {b}") from None
 
 

@@ -4,10 +4,10 @@ regular expressions REGEXMATCH, REGEXEXTRACT, REGEXREPLACE."""
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import Any
 
+from apps.sheets import regex
 from apps.sheets.formulas.evaluator import function
 from apps.sheets.formulas.formats import format_number
 from apps.sheets.formulas.values import (
@@ -198,11 +198,10 @@ def _split(text: Any, delimiter: Any, split_by_each: Any = True, remove_empty: A
     return Matrix([r + [None] * (width - len(r)) for r in rows])
 
 
-@functools.lru_cache(maxsize=256)
-def _regex(pattern: str) -> re.Pattern[str]:
+def _regex(pattern: str) -> Any:
     try:
-        return re.compile(pattern)
-    except re.error as bad:
+        return regex.compiled(pattern)
+    except regex.BadPattern as bad:
         raise fail("#REF!", f"Function REGEX parameter 2 value \"{pattern}\" is not a valid regular expression: {bad}.") from None
 
 
@@ -240,7 +239,7 @@ def _regexreplace(text: Any, pattern: Any, replacement: Any) -> str:
     template = re.sub(r"\$(\d+)", r"\\g<\1>", to_text(replacement).replace("\\", "\\\\"))
     try:
         return _regex(to_text(pattern)).sub(template, to_text(text))
-    except (re.error, IndexError) as bad:
+    except (IndexError, ValueError) as bad:  # a group the pattern does not have
         raise fail("#VALUE!", f"REGEXREPLACE: {bad}") from None
 
 
