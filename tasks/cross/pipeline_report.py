@@ -139,9 +139,13 @@ class PipelineReport:
                     if not chosen or any(not v for v in labels) or any(d["Amount"] is None for d in chosen):
                         continue
                     totals: dict[str, float] = {}
+                    whose: dict[str, set[str]] = {}  # a group's name → the owners it stands for
                     for label, deal in zip(labels, chosen):
                         totals[label] = totals.get(label, 0.0) + float(deal["Amount"])
-                    if len(totals) >= 2 and len({_key(k) for k in totals}) == len(totals):
+                        whose.setdefault(_key(label), set()).add(deal["OwnerId"] if grouping.field == "Owner.Name" else label)
+                    # Two owners of one name (a large company has them) are two rows by owner, or
+                    # one by name: either reading fits, so such a report is not asked for.
+                    if len(totals) >= 2 and len(whose) == len(totals) and all(len(w) == 1 for w in whose.values()):
                         found.append((grouping, kind, tuple(sorted(totals.items()))))
             return shuffled(self.id, ctx, found)
 

@@ -1,0 +1,45 @@
+"""Round 13: the chat, CRM and cross-app tasks solved from the prompt alone, as an agent would,
+each finding a reasonable solution the grader refused (or an unreasonable one it took)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rollouts import Rollout, facts_of
+
+from officegym.gym import Gym
+from tasks.crm._common import rows
+
+Make = Callable[..., Rollout]
+PIPELINE_REPORT = "cross/pipeline-report-v1"
+
+
+# -- cross/pipeline-report: a report by owner where two owners share a name -------------------
+def test_a_report_by_owner_is_never_asked_where_two_owners_share_a_name(sampler: Gym) -> None:
+    """The large seed-1 company has two reps named Matthew Rogers, both with deals won this year.
+    "One row per opportunity owner" is then two rows (one per person, as GROUP BY OwnerId gives)
+    or one (as GROUP BY Owner.Name gives): the grader can take only one, so no such report is
+    asked for. Every owner-grouped instance names each of its owners once."""
+    instances = sampler.count_instances(PIPELINE_REPORT, seed=1, size="large")
+    assert instances
+    for variant in range(instances):
+        env = sampler.create(PIPELINE_REPORT, seed=1, size="large", variant=variant)
+        try:
+            facts = env.task.facts
+            if facts["grouping"] != "Owner.Name":
+                continue
+            with sampler.store.session(env) as db:
+                users = {u["Id"]: u["Name"] for u in rows(db, "User")}
+                deals = rows(db, "Opportunity")
+            year = str(sampler.template(1, "large").company.now.year)
+            counted = [d for d in deals if (not d["IsClosed"] if facts["kind"] == "open" else d["IsWon"] and str(d["CloseDate"]).startswith(year))]
+            owners: dict[str, set[str]] = {}
+            for d in counted:
+                owners.setdefault(users[d["OwnerId"]], set()).add(d["OwnerId"])
+            shared = {name: ids for name, ids in owners.items() if len(ids) > 1}
+            assert not shared, (variant, facts["kind"], shared)
+        finally:
+            sampler.delete(env.id)
+    # Where names are unique (the small company), the report by owner is still asked.
+    small = {facts_of(sampler, PIPELINE_REPORT, 0, v)["grouping"] for v in range(sampler.count_instances(PIPELINE_REPORT, seed=0) or 0)}
+    assert "Owner.Name" in small
