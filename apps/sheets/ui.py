@@ -331,10 +331,12 @@ def spreadsheet_page(request: Request, spreadsheet_id: str, sheet: int | None = 
 
 def render_page(request: Request, env: Env, spreadsheet_id: str, sheet: int | None, cell: str, top: int,
                 error: str = "", typed: str | None = None, status: int = 200, left: int = 0, find: str = "", scrolled: bool = False,
-                panel: str = "", rule: str = "", draft: dict[str, Any] | None = None, panel_error: str = "") -> HTMLResponse:
+                panel: str = "", rule: str = "", draft: dict[str, Any] | None = None, panel_error: str = "",
+                confirm: dict[str, str] | None = None) -> HTMLResponse:
     """One tab of a spreadsheet, `cell` (a cell or a range, as the name box shows it) selected;
     `panel` the side panel open beside the grid (ui_rules.py: "validation" or "conditional", `rule`
-    the rule open in it, `draft` what its form holds, `panel_error` why it was refused)."""
+    the rule open in it, `draft` what its form holds, `panel_error` why it was refused); `confirm`
+    an action that asks before it is done ({action, title, message}: its dialog's OK does it)."""
     with env_store(request).session(env) as db:
         service = SheetsService(db)
         try:
@@ -379,7 +381,7 @@ def render_page(request: Request, env: Env, spreadsheet_id: str, sheet: int | No
             "ends_text": f"{cell_name(*anchor)}:{cell_name(*corner)}" if RANGE_ENDS.match(cell) else (
                 cell_name(selected.r1, selected.c1) if area.is_cell else area.a1(with_sheet=False)),
             "used_rows": (last_row or 0) + 1, "find": find, "headers": [h for h in headers if h.strip()], "figures": _selection_figures(service, spreadsheet.id, tab, selected), "page": _paging(tab, top, left),
-            "choices": choices, "has_filter": bool(tab.basic_filter), "filter_menu": filter_menu,
+            "choices": choices, "has_filter": bool(tab.basic_filter), "filter_menu": filter_menu, "confirm": confirm,
         }
         context["panel"] = ui_rules.panel_context(tab, context["selected"], panel, rule, draft, panel_error)
     if request.headers.get(VIEW_HEADER) == "1":  # the page's script asks for the view alone, to swap in

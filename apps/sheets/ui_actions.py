@@ -65,7 +65,11 @@ BORDERS = {
     "borders_left": ("left",), "borders_top": ("top",), "borders_right": ("right",), "borders_bottom": ("bottom",),
     "borders_clear": ("top", "bottom", "left", "right", "innerHorizontal", "innerVertical"),
 }
-ACTIONS += (*NUMBER_FORMATS, "sort_sheet_asc", "sort_sheet_desc", *FREEZES, *HIDES, "create_filter", "remove_filter", *BORDERS, "insert_checkbox")
+# Format ▸ Merge cells: how each item merges the selection (mergeCells' mergeType), or unmerges it.
+MERGES = {"merge_all": "MERGE_ALL", "merge_horizontally": "MERGE_ROWS", "merge_vertically": "MERGE_COLUMNS"}
+MERGE_WARNING = "Merging cells will only preserve the top-leftmost value. Merge anyway?"
+ACTIONS += (*NUMBER_FORMATS, "sort_sheet_asc", "sort_sheet_desc", *FREEZES, *HIDES, "create_filter", "remove_filter", *BORDERS, "insert_checkbox",
+            *MERGES, "unmerge")
 
 
 class UiRefusal(ValueError):
@@ -171,6 +175,10 @@ def _request(action: str, tab: Any, selection: GridRange, bold_now: bool) -> dic
     if action in BORDERS:
         line = {"style": "NONE"} if action == "borders_clear" else {"style": "SOLID", "width": 1, "color": {}}
         return {"updateBorders": {"range": _json(tab, selection), **{side: dict(line) for side in BORDERS[action]}}}
+    if action in MERGES:
+        return {"mergeCells": {"range": _json(tab, selection), "mergeType": MERGES[action]}}
+    if action == "unmerge":
+        return {"unmergeCells": {"range": _json(tab, selection)}}
     if action == "insert_checkbox":  # Insert ▸ Checkbox: a checkbox rule on the selection
         return {"setDataValidation": {"range": _json(tab, selection), "rule": {"condition": {"type": "BOOLEAN"}}}}
     if action == "bold":
@@ -210,9 +218,11 @@ def create_spreadsheet(request: Request, title: str = Form("Untitled spreadsheet
 
 @router.post("/d/{spreadsheet_id}/act")
 def act(request: Request, spreadsheet_id: str, sheet: int = Form(...), cell: str = Form("A1"), action: str = Form(...),
-        top: int = Form(0), left: int = Form(0), panel: str = Form(""), env: Env = Depends(current_env)) -> Response:
+        top: int = Form(0), left: int = Form(0), panel: str = Form(""), confirmed: bool = Form(False),
+        env: Env = Depends(current_env)) -> Response:
     """A menubar, context-menu or shortcut action on the selection (`cell`, the name box); the
-    window stays where it was scrolled, and a side panel open stays open."""
+    window stays where it was scrolled, and a side panel open stays open. A merge that would
+    drop values asks first, as Google's does (`confirmed` once the user says OK)."""
     tab = _tab(request, env, spreadsheet_id, sheet)
     if tab is None:
         return _refused(request, env, spreadsheet_id, sheet, cell, top, "That sheet does not exist.", 404)
@@ -226,6 +236,11 @@ def act(request: Request, spreadsheet_id: str, sheet: int = Form(...), cell: str
         selection = _selection(cell, tab)
         if action == "create_filter" and selection.is_cell:
             selection = _data_region(request, env, spreadsheet_id, tab)
+        if action in MERGES and not confirmed and _merge_drops_values(request, env, spreadsheet_id, tab, selection, MERGES[action]):
+            from apps.sheets.ui import render_page  # (ui.py includes this module's routes)
+
+            return render_page(request, env, spreadsheet_id, sheet, cell, top, left=left, scrolled=True, panel=panel,
+                               confirm={"action": action, "message": MERGE_WARNING, "title": "Merge cells"})
         if action == "clear":
             _run(request, env, "sheets.values.clear", {"spreadsheetId": spreadsheet_id, "range": f"{quote_sheet(tab.title)}!{selection.a1(with_sheet=False)}"})
         else:
@@ -234,6 +249,21 @@ def act(request: Request, spreadsheet_id: str, sheet: int = Form(...), cell: str
     except (AppError, UiRefusal) as error:
         return _refused(request, env, spreadsheet_id, sheet, cell, top, error)
     return _back(env, spreadsheet_id, sheet, cell if not action.startswith("delete") else _first_cell(cell), top, left, panel)
+
+
+def _merge_drops_values(request: Request, env: Env, spreadsheet_id: str, tab: Any, selection: GridRange, kind: str) -> bool:
+    """Whether merging the selection this way would drop a value: one in a cell that is not the
+    top-left of its merged piece."""
+    bounded = selection.bounded(tab.row_count, tab.column_count)
+    with env_store(request).session(env, reading=True) as db:
+        book = SheetsService(db).book(spreadsheet_id).book
+        for (sid, r, c) in (*book.inputs, *book.formulas):
+            if sid != tab.sheet_id or not bounded.contains(r, c):
+                continue
+            kept = (r == bounded.r1 or kind == "MERGE_ROWS") and (c == bounded.c1 or kind == "MERGE_COLUMNS")
+            if not kept and book.get((sid, r, c)) not in (None, ""):
+                return True
+    return False
 
 
 def _data_region(request: Request, env: Env, spreadsheet_id: str, tab: Any) -> GridRange:
