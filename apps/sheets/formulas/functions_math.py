@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from decimal import ROUND_DOWN, ROUND_HALF_UP, ROUND_UP, Decimal
 from typing import Any
 
+from apps.sheets import regex
 from apps.sheets.formulas.evaluator import function
 from apps.sheets.formulas.values import (
     CellError, Matrix, check, compare, fail, number_text, parse_date_text, parse_number_text, to_number,
@@ -254,8 +255,13 @@ def _test(op: str, c: int) -> bool:
     return {"=": c == 0, "<>": c != 0, "<": c < 0, ">": c > 0, "<=": c <= 0, ">=": c >= 0}[op]
 
 
-def _wildcard(text: str) -> re.Pattern[str]:
+def _wildcard(text: str) -> Any:
+    """The criterion's pattern (* any run, ? any one character, ~ escapes), case-blind. One
+    with wildcards runs on RE2 (regex.py): "*a*a*a*…b" backtracks on Python's re for seconds
+    a cell. One without, a literal, stays on re, a third as dear a test (a SUMIF's criterion,
+    tried on every row of its range on every recalculation)."""
     out = []
+    wild = False
     i = 0
     while i < len(text):
         ch = text[i]
@@ -263,8 +269,11 @@ def _wildcard(text: str) -> re.Pattern[str]:
             out.append(re.escape(text[i + 1]))
             i += 2
             continue
+        wild = wild or ch in "*?"
         out.append(".*" if ch == "*" else "." if ch == "?" else re.escape(ch))
         i += 1
+    if wild:
+        return regex.compiled("(?s)" + "".join(out), ignore_case=True)
     return re.compile("".join(out), re.I | re.S)
 
 

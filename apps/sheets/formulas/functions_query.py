@@ -454,9 +454,9 @@ def _compare(symbol: str, a: Any, b: Any) -> bool:
     return a >= b
 
 
-@lru_cache(maxsize=256)
-def _like(pattern: str) -> re.Pattern[str]:
-    return re.compile("".join(".*" if ch == "%" else "." if ch == "_" else re.escape(ch) for ch in pattern), re.S)
+def _like(pattern: str) -> Any:
+    """LIKE's pattern (% any run, _ any one character), on RE2 (regex.py): "%a%a%a%…b" backtracks."""
+    return regex.compiled("(?s)" + "".join(".*" if ch == "%" else "." if ch == "_" else regex.escaped(ch) for ch in pattern))
 
 
 def _text_test(kind: str, a: Any, b: Any) -> bool:

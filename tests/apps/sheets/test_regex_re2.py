@@ -75,3 +75,19 @@ def test_find_replace_and_query_matches_run_on_re2(made: tuple[Any, str]) -> Non
         api.batchUpdate(spreadsheetId=sid, body={"requests": [{"findReplace": {
             "find": "(?=SUP)", "replacement": "x", "searchByRegex": True, "allSheets": True}}]}).execute()
     assert refused.value.resp.status == 400 and "invalid regular expression" in str(refused.value)
+
+
+def test_criteria_with_many_wildcards_answer_at_once(made: tuple[Any, str]) -> None:
+    """COUNTIF's * and ?, and QUERY's LIKE with %, are patterns too: "*a*a*…*b" backtracked on
+    every cell of the range (seconds a cell); literal criteria still match case-blind."""
+    api, sid = made
+    column = [["a" * 40] for _ in range(30)] + [["Closed Won"], ["closed won"], ["a-b?c"]]
+    api.values().update(spreadsheetId=sid, range="Sheet1!A1:A33", valueInputOption="RAW", body={"values": column}).execute()
+    stars = "*a" * 7 + "*b"  # on Python's re: ~3 s a cell
+    formulas = [[f'=COUNTIF(A1:A33, "{stars}")', '=COUNTIF(A1:A33, "Closed Won")', '=COUNTIF(A1:A33, "a~-b~?c")',
+                 f"=ROWS(QUERY(A1:A33, \"select A where A like '{stars.replace('*', '%')}'\", 0))", '=COUNTIF(A1:A33, "a*")']]
+    started = time.perf_counter()
+    api.values().update(spreadsheetId=sid, range="Sheet1!B1:F1", valueInputOption="USER_ENTERED", body={"values": formulas}).execute()
+    got = shown(api, sid, "Sheet1!B1:F1")
+    assert time.perf_counter() - started < GUARD_SECONDS
+    assert got[0][:3] == ["0", "2", "1"] and got[0][4] == "31"
