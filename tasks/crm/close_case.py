@@ -4,8 +4,8 @@ resolution, the way this org requires (Status Closed and the Resolution field fi
 The resolution is read in the writer's own words (tasks.common.phrases): it must say what was
 done and claim no other likely fix. A closing comment, a note or an activity logged on the
 case (the call confirming the fix) is what support staff often add, so it is allowed; it and any other note or activity you added are read with
-the resolution: a hedge put there is still a hedge. Only the case's status and resolution may change (the stamps closing sets follow): a
-case closed with the resolution but re-prioritised, or other cases closed too, is
+the resolution: a hedge put there is still a hedge. Only the case's status and resolution may change (the stamps closing sets follow), and its
+Case Reason, which Salesforce's close-case page asks for beside them: a case closed with the resolution but re-prioritised, or other cases closed too, is
 collateral."""
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ RESOLUTIONS = ("Reset the SSO certificate; logins work again", "Raised the API r
                "Rebuilt the search index; results are back", "Fixed the export timeout in the 2.14 release",
                "Re-sent the invoice with the corrected VAT number")
 CLOSING = {"Status", "Resolution__c", "IsClosed", "ClosedDate"}  # what closing sets (escalating it on the way is not closing it)
+# The Case Reason sits on Salesforce's close-case page beside Status: support staff pick one as they close.
+CLOSE_PAGE = CLOSING | {"Reason"}
 
 
 class CloseCase:
@@ -96,7 +98,7 @@ class CloseCase:
         return TaskInstance(
             prompt=prompt,
             checks=[Check(f"case {case['CaseNumber']} closed with its resolution", closed)],
-            expected=[allow_update("Case", case["Id"], CLOSING),
+            expected=[allow_update("Case", case["Id"], CLOSE_PAGE),
                       allow("CaseComment", "insert", ParentId=case["Id"]), *allow_notes_and_activities(me(ctx), around(ctx, "Case", {case["Id"]}))],
             oracle=oracle,
             alternatives=(in_two_steps, with_a_closing_comment),

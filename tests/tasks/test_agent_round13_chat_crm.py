@@ -43,3 +43,15 @@ def test_a_report_by_owner_is_never_asked_where_two_owners_share_a_name(sampler:
     # Where names are unique (the small company), the report by owner is still asked.
     small = {facts_of(sampler, PIPELINE_REPORT, 0, v)["grouping"] for v in range(sampler.count_instances(PIPELINE_REPORT, seed=0) or 0)}
     assert "Owner.Name" in small
+
+
+# -- crm/close-case: the Case Reason picked while closing -------------------------------------
+def test_a_case_closed_with_a_case_reason_picked_passes(rollout: Make) -> None:
+    """Salesforce's close-case page asks for the Case Reason beside Status; support staff pick one
+    as they close. Closing the case with the resolution and a reason scored 0.4 (collateral)."""
+    r = rollout("crm/close-case-v1", seed=3)
+    f = r.facts
+    r.call("salesforce_dml_records", operation="update", objectName="Case",
+           records=[{"Id": f["case"], "Status": "Closed", "Reason": "Other", "Resolution__c": f["resolution"]}])
+    assert r.passes(), r.grade()
+
