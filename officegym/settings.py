@@ -48,6 +48,20 @@ def env_ttl() -> float | None:
     return value or None
 
 
+def env_max_bytes() -> int | None:
+    """How large one env's database may grow (OFFICEGYM_ENV_MAX_MB; 0 = no bound). A write
+    that would take it further is refused in the product's shape, so an agent looping on big
+    posts fills its own env, not the server's disk. Enforced on SQLite files; a PostgreSQL
+    server's space is its operator's to bound."""
+    raw = os.environ.get("OFFICEGYM_ENV_MAX_MB")
+    if raw is None or raw.strip() == "":
+        return 1024 * 1024 * 1024
+    value = float(raw)
+    if value < 0:
+        raise ValueError(f"OFFICEGYM_ENV_MAX_MB must be 0 (no bound) or a number of megabytes; got {raw!r}")
+    return int(value * 1024 * 1024) or None
+
+
 def state_file() -> Path:
     """Where a running `serve` leaves its control URL and token for the CLI and Python API
     (OFFICEGYM_STATE_FILE); private to the user (mode 0600)."""

@@ -40,7 +40,7 @@ from sqlalchemy.orm import Session
 from officegym.core import events
 from officegym.core.backend import Backend, RowChange, open_backend
 from officegym.core.backend.base import Created, Gone, logical_dump
-from officegym.core.errors import EnvNotFound
+from officegym.core.errors import EnvNotFound, storage_full
 
 _ENV_ID = re.compile(r"[0-9a-f]{32}")
 DEFAULT_TTL = 6 * 3600.0  # seconds an env may sit unused before it expires
@@ -229,8 +229,7 @@ class EnvStore:
             written = 0
             with self.backend.session(env.handle) as db:
                 if late and (not reading or len(late) >= MAX_LATE_ROWS or env.late_chars >= MAX_LATE_CHARS):
-                    written = len(late)
-                    events.write_entries(db, late[:written])
+                    written = self._write_late(db, late)
                 yield db
             if written:  # committed: they are in the log (a rollback leaves them waiting)
                 del late[:written]
@@ -247,6 +246,20 @@ class EnvStore:
             self._holders.pop(env.id, None)
             lock.release()
         self.touch(env)
+
+    @staticmethod
+    def _write_late(db: Session, late: list[dict[str, Any]]) -> int:
+        """Write the reads' waiting rows first in `db`'s transaction; how many were written.
+        In an env that is full (OFFICEGYM_ENV_MAX_MB) they keep waiting, behind a savepoint,
+        and the transaction goes on: a grade or a read of the log still runs."""
+        try:
+            with db.begin_nested():
+                events.write_entries(db, late)
+        except DBAPIError as error:
+            if not storage_full(error):
+                raise
+            return 0
+        return len(late)
 
     def diff(self, env: Env, exclude: frozenset[str] = frozenset(), *, db: Session | None = None) -> list[RowChange]:
         """Row changes since the start state. Pass `db` (a session of this env) to read them

@@ -35,3 +35,13 @@ class EnvNotFound(LookupError):
     def __init__(self, env_id: str) -> None:
         super().__init__(f"no env with id {env_id!r}")
         self.env_id = env_id
+
+
+STORAGE_LIMIT = "storage_limit_exceeded"
+
+
+def storage_full(error: BaseException) -> bool:
+    """Whether a database error is the env's storage being full: SQLite's SQLITE_FULL (the
+    env's bound, OFFICEGYM_ENV_MAX_MB, or the disk) or PostgreSQL's disk_full (53100)."""
+    orig = getattr(error, "orig", error)
+    return "database or disk is full" in str(orig) or getattr(orig, "sqlstate", None) == "53100"

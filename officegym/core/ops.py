@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from officegym import settings
 from officegym.core import events
 from officegym.core.env_store import Env, EnvStore
-from officegym.core.errors import AppError
+from officegym.core.errors import STORAGE_LIMIT, AppError, storage_full
 from officegym.core.operations import Operation, OperationSet
 
 FACES = ("mcp", "rest", "ui")
@@ -57,6 +58,15 @@ def invoke(
     except AppError as error:
         if log:
             log_failure(store, env, face=face, app=ops.app, operation=op.name, tool=tool, args=shown if shown is not None else dict(raw), error=error)
+        raise
+    except Exception as error:
+        # The env is full: the product's error, the change rolled back (and not logged: the
+        # log is in the same full database).
+        if storage_full(error):
+            bound = settings.env_max_bytes()
+            limit = f" ({bound // (1024 * 1024)} MB)" if bound else ""
+            raise ops.error(STORAGE_LIMIT, f"this env holds as much data as it may{limit}: nothing was changed, and it "
+                                           "takes no more writes (reads and grading go on); start a new env") from None
         raise
 
 

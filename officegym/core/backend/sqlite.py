@@ -40,6 +40,7 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import QueuePool, StaticPool
 
+from officegym import settings
 from officegym.core.backend.base import Backend, Created, Gone, RowChange
 from officegym.core.backend.held import HeldConnections
 from officegym.core.backend.registry import Registry
@@ -67,6 +68,10 @@ def connect(path: Path | str, start: Path | str | None = None) -> sqlite3.Connec
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("PRAGMA recursive_triggers=ON")  # rows REPLACE deletes get noted for the diff too
     conn.execute("PRAGMA cache_size=-2000")  # ≤ 2 MiB page cache per open env
+    bound = settings.env_max_bytes()
+    if bound is not None:  # past it a write fails with SQLITE_FULL: officegym.core.errors.storage_full
+        page = conn.execute("PRAGMA page_size").fetchone()[0]
+        conn.execute(f"PRAGMA max_page_count={max(bound // page, 1)}")
     if start is not None:
         attach_start(conn, start)
     return conn
