@@ -4,7 +4,8 @@ Negotiation/Review with the next step (its words as given; case, quotes, punctua
 articles aside).
 
 Only the stage, what it drives (probability, forecast category, closed/won) and the fields
-the prompt names may change on that opportunity: anything else touched is collateral; what the
+the prompt names may change on that opportunity (and, on a deal closed won, its next step,
+which is done: reps clear it or write the hand-off): anything else touched is collateral; what the
 stage drives must be what the stage makes it (its probability and forecast category: a deal
 moved to negotiation but taken out of the forecast is not the move asked). A note
 or an activity logged on the deal is what reps add, so it is allowed; it and anything else you
@@ -110,7 +111,8 @@ class AdvanceOpportunity:
         return TaskInstance(
             prompt=f"You are {ctx.actor.name}. News on the opportunity \"{opp['Name']}\": {ask}. Update it in Salesforce.",
             checks=[Check(f"{opp['Name']} at {target} with the fields it needs", moved)],
-            expected=[allow_update("Opportunity", opp["Id"], DERIVED | set(fields)),
+            # won: the deal's old next step is done, and a rep clears it (or writes the hand-off) as they close it
+            expected=[allow_update("Opportunity", opp["Id"], DERIVED | set(fields) | ({"NextStep"} if won else set())),
                       *allow_notes_and_activities(me(ctx), around(ctx, "Opportunity", {opp["Id"]})),
                       # won: the signed amount may come from its products (lines added or repriced), but
                       # deleting the deal's quote lines is not part of winning it
