@@ -66,9 +66,11 @@ def activity_rows(seeder: CrmSeeder) -> Iterator[tuple[SObject, dict[str, Any]]]
             )
         if not opp["IsClosed"]:
             due = now + timedelta(days=rng.randint(-5, 14))
+            status = rng.choice(("Not Started", "In Progress"))
+            priority = rng.choice(("High", "Normal"))  # drawn in the same order as before: the seed's stream stays
             yield O.TASK, dict(
-                Subject=(opp["NextStep"] or "Follow up")[:255], Status=rng.choice(("Not Started", "In Progress")),
-                Priority=rng.choice(("High", "Normal")), ActivityDate=sf_date(due), WhatId=opp["Id"], TaskSubtype="Task",
+                Subject=(opp["NextStep"] or "Follow up")[:255], Status=status, Priority=priority, IsHighPriority=priority == "High",
+                ActivityDate=sf_date(due), WhatId=opp["Id"], TaskSubtype="Task",
                 OwnerId=opp["OwnerId"], CreatedDate=sf_datetime(now - timedelta(days=rng.randint(1, 10))), CreatedById=opp["OwnerId"],
             )
     for case in seeder.rows["Case"]:

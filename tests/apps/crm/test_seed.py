@@ -63,6 +63,16 @@ def test_history_is_in_the_past_and_ids_are_well_formed(org: dict[str, Any], gym
     assert converted and all(contacts[lead["ConvertedContactId"]]["Email"] == lead["Email"] for lead in converted)
 
 
+def test_seeded_tasks_keep_the_rules_a_saved_task_keeps(org: dict[str, Any]) -> None:
+    """What Salesforce works out on save holds for seeded tasks too: a High task is
+    IsHighPriority (it read false for every seeded one), and IsClosed follows the status."""
+    tasks = org["Task"]
+    assert any(t["Priority"] == "High" for t in tasks) and any(t["Priority"] != "High" for t in tasks)
+    for task in tasks:
+        assert bool(task["IsHighPriority"]) == (task["Priority"] == "High"), task["Id"]
+        assert bool(task["IsClosed"]) == (task["Status"] == "Completed"), task["Id"]
+
+
 def test_seeding_is_deterministic(gym: Any) -> None:
     from sqlalchemy import create_engine, select
     from sqlalchemy.orm import Session
