@@ -4,8 +4,8 @@ Negotiation/Review with the next step (its words as given; case, quotes, punctua
 articles aside).
 
 Only the stage, what it drives (probability, forecast category, closed/won) and the fields
-the prompt names may change on that opportunity (and, on a deal closed won, its next step,
-which is done: reps clear it or write the hand-off): anything else touched is collateral; what the
+the prompt names may change on that opportunity (and, on a deal closed won, its next step may
+be cleared: it is done, and reps clear it as they close the deal): anything else touched is collateral; what the
 stage drives must be what the stage makes it (its probability and forecast category: a deal
 moved to negotiation but taken out of the forecast is not the move asked). A note
 or an activity logged on the deal is what reps add, so it is allowed; it and anything else you
@@ -18,12 +18,13 @@ import random
 from apps.crm.models import TABLES
 from apps.crm.objects import STAGES
 from graders.checks import Check, CheckResult, failed, passed
+from graders.rubric import Expect
 from tasks.base import Moves, nothing, SampleContext, TaskInstance, Tools
 from tasks.common.phrases import claims, content_words
 from tasks.common.text import words
 from tasks.common.variants import cached, choose, count, shuffled
-from tasks.crm._common import (allow, allow_notes_and_activities, allow_update, around, by_id, dml, me, quoted, row, rows,
-                               say_as_task, snapshot, soql, try_dml, wreck)
+from tasks.crm._common import (AUDIT, allow, allow_notes_and_activities, allow_update, around, by_id, dml, me, quoted, row, rows,
+                               say_as_task, snapshot, soql, table, try_dml, wreck)
 from tasks.crm._notes import written
 
 DERIVED = {"StageName", "Probability", "ForecastCategoryName", "IsClosed", "IsWon"}
@@ -111,8 +112,10 @@ class AdvanceOpportunity:
         return TaskInstance(
             prompt=f"You are {ctx.actor.name}. News on the opportunity \"{opp['Name']}\": {ask}. Update it in Salesforce.",
             checks=[Check(f"{opp['Name']} at {target} with the fields it needs", moved)],
-            # won: the deal's old next step is done, and a rep clears it (or writes the hand-off) as they close it
-            expected=[allow_update("Opportunity", opp["Id"], DERIVED | set(fields) | ({"NextStep"} if won else set())),
+            expected=[allow_update("Opportunity", opp["Id"], DERIVED | set(fields)),
+                      # won: the deal's old next step is done, and a rep clears it as they close it
+                      *([Expect(table("Opportunity"), "update", lambda rc: rc.row.get("Id") == opp["Id"] and not (rc.row.get("NextStep") or "").strip()
+                                and set(rc.changed_columns) <= AUDIT | DERIVED | set(fields) | {"NextStep"})] if won else []),
                       *allow_notes_and_activities(me(ctx), around(ctx, "Opportunity", {opp["Id"]})),
                       # won: the signed amount may come from its products (lines added or repriced), but
                       # deleting the deal's quote lines is not part of winning it

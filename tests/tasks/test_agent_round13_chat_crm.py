@@ -60,18 +60,18 @@ def test_a_case_closed_with_a_case_reason_picked_passes(rollout: Make) -> None:
 # -- crm/advance-opportunity: a won deal's stale next step cleared ----------------------------
 def test_a_deal_closed_won_with_its_old_next_step_cleared_passes(rollout: Make) -> None:
     """A deal signed and marked Closed Won still shows its old next step ("Security review
-    call"); a careful rep clears it (or writes the hand-off) as they close it. That scored 0.4."""
+    call"); a careful rep clears it as they close it. That scored 0.4 (collateral)."""
     r = rollout("crm/advance-opportunity-v1", seed=0, where=lambda f: f["target"] == "Closed Won")
     f = r.facts
-    for step in ("", "Hand off to onboarding"):
+    for step in ("", None):
         r.call("salesforce_dml_records", operation="update", objectName="Opportunity",
                records=[{"Id": f["opportunity"], **f["fields"], "NextStep": step}])
         assert r.passes(), (step, r.grade())
 
 
-def test_a_deal_moved_to_negotiation_keeps_every_field_but_the_next_step(rollout: Make) -> None:
-    r = rollout("crm/advance-opportunity-v1", seed=0, where=lambda f: f["target"] == "Negotiation/Review")
+def test_a_deal_closed_won_with_a_next_step_saying_it_was_lost_fails(rollout: Make) -> None:
+    r = rollout("crm/advance-opportunity-v1", seed=0, where=lambda f: f["target"] == "Closed Won")
     f = r.facts
     r.call("salesforce_dml_records", operation="update", objectName="Opportunity",
-           records=[{"Id": f["opportunity"], **f["fields"], "Amount": 1234}])
-    assert not r.passes()
+           records=[{"Id": f["opportunity"], **f["fields"], "NextStep": "Lost to a competitor"}])
+    assert r.fails()
