@@ -22,6 +22,7 @@ it with face "ui" and the state is the same as through any other face.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
@@ -317,26 +318,12 @@ def filter_by_values(request: Request, spreadsheet_id: str, sheet: int = Form(..
                      env: Env = Depends(current_env)) -> Response:
     """The filter icon's "Filter by values": the column's values left unticked are hidden
     (setBasicFilter with the filter as it is, that column's hiddenValues replaced)."""
-    tab = _tab(request, env, spreadsheet_id, sheet)
-    if tab is None:
-        return _refused(request, env, spreadsheet_id, sheet, cell, top, "That sheet does not exist.", 404)
-    try:
-        found = tab_rules.load(tab.basic_filter)
-        if not found:
-            raise UiRefusal("this sheet has no filter: choose Data ▸ Create a filter first")
-        specs = [s for s in found.get("filterSpecs", []) if s["columnIndex"] != column]
-        own = next((s["filterCriteria"] for s in found.get("filterSpecs", []) if s["columnIndex"] == column), {})
-        hidden = sorted(set(value) - set(show))
-        criteria = {**{k: v for k, v in own.items() if k != "hiddenValues"}, **({"hiddenValues": hidden} if hidden else {})}
-        if criteria:
-            specs.append({"columnIndex": column, "filterCriteria": criteria})
-        body: dict[str, Any] = {"range": tab_rules.grid_range(tab.sheet_id, found["range"]),
-                                **({"filterSpecs": sorted(specs, key=lambda s: s["columnIndex"])} if specs else {}),
-                                **({"sortSpecs": found["sortSpecs"]} if found.get("sortSpecs") else {})}
-        _run(request, env, "sheets.spreadsheets.batchUpdate", {"spreadsheetId": spreadsheet_id, "requests": [{"setBasicFilter": {"filter": body}}]})
-    except (AppError, UiRefusal) as error:
-        return _refused(request, env, spreadsheet_id, sheet, cell, top, error)
-    return _back(env, spreadsheet_id, sheet, cell, top, left)
+    hidden = sorted(set(value) - set(show))
+
+    def with_values(own: dict[str, Any]) -> dict[str, Any]:
+        return {**{k: v for k, v in own.items() if k != "hiddenValues"}, **({"hiddenValues": hidden} if hidden else {})}
+
+    return _refilter(request, env, spreadsheet_id, sheet, cell, top, left, column, with_values)
 
 
 @router.post("/d/{spreadsheet_id}/filter_color")
@@ -345,6 +332,24 @@ def filter_by_color(request: Request, spreadsheet_id: str, sheet: int = Form(...
     """The filter icon's "Filter by color": only the rows whose cell shows that fill (or text)
     colour stay ("fill:rrggbb", "text:rrggbb"), or "none" to stop filtering the column by
     colour (setBasicFilter with the filter as it is, that column's colour criteria replaced)."""
+    kind, _, shade = color.partition(":")
+
+    def with_color(own: dict[str, Any]) -> dict[str, Any]:
+        if color != "none" and (kind not in ("fill", "text") or not re.fullmatch(r"[0-9a-fA-F]{6}", shade)):
+            raise UiRefusal("choose a fill or text color from the list")
+        criteria = {k: v for k, v in own.items() if k not in filters.COLOR_FIELDS}
+        if color != "none":
+            field = "visibleBackgroundColorStyle" if kind == "fill" else "visibleForegroundColorStyle"
+            criteria[field] = {"rgbColor": hex_to_rgb(shade)}
+        return criteria
+
+    return _refilter(request, env, spreadsheet_id, sheet, cell, top, left, column, with_color)
+
+
+def _refilter(request: Request, env: Env, spreadsheet_id: str, sheet: int, cell: str, top: int, left: int, column: int,
+              change: Callable[[dict[str, Any]], dict[str, Any]]) -> Response:
+    """The tab's basic filter set again as it is, with `column`'s criteria made `change(own)`
+    (own: the column's criteria now; none left: the column is not filtered)."""
     tab = _tab(request, env, spreadsheet_id, sheet)
     if tab is None:
         return _refused(request, env, spreadsheet_id, sheet, cell, top, "That sheet does not exist.", 404)
@@ -352,15 +357,9 @@ def filter_by_color(request: Request, spreadsheet_id: str, sheet: int = Form(...
         found = tab_rules.load(tab.basic_filter)
         if not found:
             raise UiRefusal("this sheet has no filter: choose Data ▸ Create a filter first")
-        kind, _, shade = color.partition(":")
-        if color != "none" and (kind not in ("fill", "text") or not re.fullmatch(r"[0-9a-fA-F]{6}", shade)):
-            raise UiRefusal("choose a fill or text color from the list")
         specs = [s for s in found.get("filterSpecs", []) if s["columnIndex"] != column]
         own = next((s["filterCriteria"] for s in found.get("filterSpecs", []) if s["columnIndex"] == column), {})
-        criteria = {k: v for k, v in own.items() if k not in filters.COLOR_FIELDS}
-        if color != "none":
-            field = "visibleBackgroundColorStyle" if kind == "fill" else "visibleForegroundColorStyle"
-            criteria[field] = {"rgbColor": hex_to_rgb(shade)}
+        criteria = change(own)
         if criteria:
             specs.append({"columnIndex": column, "filterCriteria": criteria})
         body: dict[str, Any] = {"range": tab_rules.grid_range(tab.sheet_id, found["range"]),
