@@ -109,7 +109,8 @@ class PushStaleDeals:
         return TaskInstance(
             prompt=(f"You are {ctx.actor.name}. Pipeline hygiene{f' for {owner_name}' if owner else ''}: every open opportunity "
                     f"{f'owned by {owner_name} ' if owner else ''}still in {listed} whose close date is "
-                    f"between today ({today.isoformat()}) and {days} days from now (inclusive) will not close in time. In Salesforce, "
+                    f"between today ({today.isoformat()}) and {days} days from now ({(today + timedelta(days=days)).isoformat()}), both inclusive, "
+                    "will not close in time. In Salesforce, "
                     f"push the close date of each of them to the last day of next quarter ({target}). Leave other deals alone."),
             checks=[Check(f"every matching deal pushed to {target}", pushed)],
             expected=[*(allow_update("Opportunity", i, {"CloseDate"}) for i in stale), *allow_notes_and_activities(me(ctx), around(ctx, "Opportunity", stale))],

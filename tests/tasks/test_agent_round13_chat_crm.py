@@ -75,3 +75,20 @@ def test_a_deal_closed_won_with_a_next_step_saying_it_was_lost_fails(rollout: Ma
     r.call("salesforce_dml_records", operation="update", objectName="Opportunity",
            records=[{"Id": f["opportunity"], **f["fields"], "NextStep": "Lost to a competitor"}])
     assert r.fails()
+
+
+# -- crm/push-stale-deals: the window's last day stated ---------------------------------------
+def test_the_stale_deals_window_names_its_last_day(sampler: Gym) -> None:
+    """"Between today and 30 days from now (inclusive)" reads as ending on today + 30 or, counting
+    today as the first of the 30 days, on today + 29; a deal closing on that last day is pushed
+    under one reading and left under the other. The prompt names the last day."""
+    from datetime import date, timedelta
+    for seed, variant in ((0, 0), (1, 3), (2, 5)):
+        f = facts_of(sampler, "crm/push-stale-deals-v1", seed, variant)
+        env = sampler.create("crm/push-stale-deals-v1", seed=seed, variant=variant)
+        try:
+            today = sampler.template(seed).company.now.date()
+            assert isinstance(today, date)
+            assert (today + timedelta(days=f["days"])).isoformat() in env.task.prompt, env.task.prompt
+        finally:
+            sampler.delete(env.id)
