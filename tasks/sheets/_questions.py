@@ -35,6 +35,7 @@ class Question:
     value: Decimal  # the answer
     text: str  # the question, as the asker writes it
     book: str  # the spreadsheet's title prefix
+    parts: tuple[Decimal, ...] = ()  # the amounts the answer is the sum of (each deal's, a plan row's salary and opex), when it is one
 
 
 def _whole(value: float) -> Decimal | None:
@@ -60,18 +61,19 @@ def questions(family_id: str, ctx: SampleContext) -> tuple[Question, ...]:
     last = max(r for (s, r, c) in cells.inputs if s == pipe and c == 0)
     deals = [[cells.get((pipe, r, c)) for c in range(9)] for r in range(1, last + 1)]
     title = forecast.title
-    found: dict[str, list[tuple[str, float | None, str, str]]] = {}  # kind -> (subject, value, question, book)
+    found: dict[str, list[tuple[str, float | None, str, str, tuple[Any, ...]]]] = {}  # kind -> (subject, value, question, book, parts)
 
-    def ask(kind: str, subject: str, value: float | None, text: str, book: str = FORECAST) -> None:
-        found.setdefault(kind, []).append((subject, value, text, book))
+    def ask(kind: str, subject: str, value: float | None, text: str, book: str = FORECAST, parts: tuple[Any, ...] = ()) -> None:
+        found.setdefault(kind, []).append((subject, value, text, book, parts))
 
     reps = sorted({d[3] for d in deals})
     for rep in reps:
         theirs = [d for d in deals if d[3] == rep]
         won = [d[5] for d in theirs if d[4] == "Closed Won"]
         open_ = [d[5] for d in theirs if d[4] not in CLOSED]
-        ask("won", rep, sum(won), f"Quick one: how much has {rep} closed-won so far? Check the \"{title}\" sheet please.")
-        ask("open", rep, sum(open_), f"Quick one: what's {rep}'s open pipeline on the \"{title}\" sheet, the total of their open deals?")
+        ask("won", rep, sum(won), f"Quick one: how much has {rep} closed-won so far? Check the \"{title}\" sheet please.", parts=tuple(won))
+        ask("open", rep, sum(open_), f"Quick one: what's {rep}'s open pipeline on the \"{title}\" sheet, the total of their open deals?",
+            parts=tuple(open_))
         top = sorted(won, reverse=True)
         if len(top) >= 2 and top[0] != top[1]:
             ask("biggest", rep, top[0], f"Quick one: what was {rep}'s biggest closed-won deal worth? It's all in the \"{title}\" sheet.")
@@ -81,10 +83,12 @@ def questions(family_id: str, ctx: SampleContext) -> tuple[Question, ...]:
                 f"Quick one: what's the average amount of {rep}'s open deals? You'll find them in the \"{title}\" sheet.")
     for r in range(1, 11):  # the Summary's block by stage
         stage, amount, weighted = cells.get((summary, r, 0)), cells.get((summary, r, 2)), cells.get((summary, r, 3))
-        ask("stage", stage, amount, f"Quick one: how much is in {stage} on the \"{title}\" sheet, the total amount of those deals?")
+        ask("stage", stage, amount, f"Quick one: how much is in {stage} on the \"{title}\" sheet, the total amount of those deals?",
+            parts=tuple(d[5] for d in deals if d[4] == stage))
         if stage not in CLOSED:
             ask("weighted", stage, weighted if _whole(weighted) is not None else None,
-                f"Quick one: what's the weighted amount of the deals in {stage} on the \"{title}\" sheet?")
+                f"Quick one: what's the weighted amount of the deals in {stage} on the \"{title}\" sheet?",
+                parts=tuple(d[8] for d in deals if d[4] == stage))
     names = [d[2] for d in deals]
     for d in deals:
         if names.count(d[2]) == 1 and d[4] not in CLOSED:
@@ -97,14 +101,22 @@ def questions(family_id: str, ctx: SampleContext) -> tuple[Question, ...]:
             if team in (None, "", "Total"):
                 break
             ask(kind, team, plan.get((sheet, r, column)),
-                f"Quick one: what's the {what} of the {team} team in the \"{book.title}\" sheet?", prefix)
+                f"Quick one: what's the {what} of the {team} team in the \"{book.title}\" sheet?", prefix,
+                parts=(plan.get((sheet, r, 2)), plan.get((sheet, r, 3))) if kind == "cost" else ())
     chosen: list[Question] = []
     for kind, asked in found.items():
-        values = [v for _, v, _, _ in asked]
-        fit = [Question(kind, subject, Decimal(str(round(value, 2))).normalize(), text, book) for subject, value, text, book in asked
-               if value and values.count(value) == 1]
+        values = [v for _, v, _, _, _ in asked]
+        fit = [Question(kind, subject, Decimal(str(round(value, 2))).normalize(), text, book, _amounts(parts))
+               for subject, value, text, book, parts in asked if value and values.count(value) == 1]
         chosen += shuffled(family_id, ctx, fit, kind)[:MOST_PER_KIND]
     return shuffled(family_id, ctx, chosen)
+
+
+def _amounts(parts: tuple[Any, ...]) -> tuple[Decimal, ...]:
+    """The parts of an answer as amounts, when every one is a number (else none: no breakdown is read)."""
+    if not all(isinstance(p, (int, float)) and not isinstance(p, bool) for p in parts):
+        return ()
+    return tuple(Decimal(str(round(p, 2))).normalize() for p in parts)
 
 
 # -- reading the answer through the tools -------------------------------------------------------

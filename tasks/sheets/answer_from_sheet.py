@@ -5,19 +5,22 @@ rep's open deals, a team's planned cost (the Headcount Plan) or total cost (the 
 it from the sheet and reply in that DM. (The questions: tasks/sheets/_questions.py.)
 
 The answer is everything the agent said in that DM since the question, read as the set of money
-amounts it names: exactly the right one, in any common form ("$1,234,500", "1.2345M"). Only
-questions whose answer no other question of its kind shares are asked.
+amounts it names: exactly the right one, in any common form ("$1,234,500", "1.2345M"); said with
+it, a rounding of it ("about $1.2M") or the parts it adds up from ("$486,000: $450,000 salary and
+$36,000 opex", each deal's amount) explain it and offer no other figure. Only questions whose
+answer no other question of its kind shares are asked.
 """
 
 from __future__ import annotations
 
 import random
+from decimal import Decimal
 
 from graders.checks import Check
 from tasks.base import SampleContext, TaskInstance, TaskUnavailable, Tools
 from tasks.chat._common import Answer, answer_moves, answered_in_dm, service_as
 from tasks.chat._workspace import workspace
-from tasks.common.answers import amounts, judge
+from tasks.common.answers import amounts, breakdown, judge, money, roundings
 from tasks.common.variants import cached, choose, count
 from tasks.sheets._common import allow_discarded, seeded, seeded_ids
 from tasks.sheets._questions import Question, questions, reader, worker
@@ -54,11 +57,18 @@ class AnswerFromSheet:
             theirs.conversations_open(me.id)
             theirs.chat_post_message(dm, question)
 
+        def restating(text: str) -> set[Decimal]:
+            """Roundings of the figure said with it, and the parts it is broken down into (each deal's
+            amount, a team's salary and opex): the answer explained, no other figure offered."""
+            rounded = roundings(total)
+            # Named parts must add up to the figure: one deal's amount said alone is another answer.
+            return rounded | (breakdown(text, total, rounded) if len(q.parts) >= 2 else set())
+
         answer = Answer(
             place=f"your DM with {asker.real_name}",
             inside=lambda m: m.channel_id == dm,
             prompt=prompt,
-            judges=lambda text: (judge("amounts", amounts(text), {total}),),
+            judges=lambda text: (judge("amounts", amounts(text), {total}, tolerated=restating(text), show=money),),
             asserts=lambda text: bool(amounts(text)),
         )
         read, work = reader(q, book.id), worker(q, book.id)

@@ -6,8 +6,9 @@ The file reaches the agent only through its tools: the link in the DM names an u
 (tasks/sheets/_upload.py says why this shape), which the agent converts with import_xlsx
 (file_id=…) and reads. Its numbers are drawn for the task, so no seeded sheet or CRM record
 answers the question. The answer is everything the agent said in the DM since the question,
-read as the set of money amounts it names: exactly the asked figure (in any common form); a
-hedge or a list of every figure fails. Only files where the asked figure differs from every
+read as the set of money amounts it names: exactly the asked figure (in any common form); said
+with it, a rounding of it or the invoice amounts it adds up from explain it; a hedge or a list of
+every figure fails. Only files where the asked figure differs from every
 other figure the file yields are used.
 """
 
@@ -29,7 +30,7 @@ from graders.rubric import Expect
 from tasks.base import SampleContext, TaskInstance, TaskUnavailable, Tools
 from tasks.chat._common import Answer, answer_moves, answered_in_dm, service_as
 from tasks.chat._workspace import workspace
-from tasks.common.answers import amounts, judge
+from tasks.common.answers import amounts, breakdown, judge, money, roundings
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.sheets._common import SPREADSHEET_TABLES
 from tasks.sheets._upload import Invoice, Upload, upload
@@ -44,6 +45,7 @@ class Question:
     text: str  # as the manager asks it
     answer: int
     subject: str  # the product or month it is about ("" when none)
+    parts: tuple[int, ...] = ()  # the invoice amounts the answer adds up (none for the largest invoice)
 
 
 def figures(invoices: tuple[Invoice, ...]) -> dict[str, int]:
@@ -78,6 +80,8 @@ def questions(invoices: tuple[Invoice, ...]) -> list[Question]:
         "month": (month, f"What's the total they were invoiced in {month[6:]}?" if month else "", month[6:] if month else ""),
         "largest": ("largest", "What's the single largest invoice on it?", ""),
     }
+    summed = {"unpaid": lambda i: i.status != "Paid", "overdue": lambda i: i.status == "Overdue",
+              "product": lambda i: i.product == (product or "")[8:], "month": lambda i: i.day.strftime("%B %Y") == (month or "")[6:]}
     out = []
     for kind in KINDS:
         key, text, subject = asked[kind]
@@ -85,7 +89,8 @@ def questions(invoices: tuple[Invoice, ...]) -> list[Question]:
             continue
         if any(v == found[key] for k, v in found.items() if k != key):
             continue  # two readings give the same number: the answer could not tell them apart
-        out.append(Question(kind, text, found[key], subject))
+        parts = tuple(i.amount for i in invoices if summed[kind](i)) if kind in summed else ()
+        out.append(Question(kind, text, found[key], subject, parts))
     return out
 
 
@@ -138,11 +143,21 @@ class AnswerFromXlsx:
             theirs.chat_post_message(dm, message)
 
         others = sorted({v for k, v in figures(made.invoices).items() if v != question.answer}) or [question.answer + 1000]
+        figure = Decimal(question.answer)
+
+        def restating(text: str) -> set[Decimal]:
+            """Roundings of the figure said with it, and the invoice amounts it adds up from: the
+            answer explained ("$16,200: INV-1004 $7,200 and INV-1010 $9,000"), no other figure offered."""
+            rounded = roundings(figure)
+            # Named parts must add up to the figure: one invoice's amount said alone ("It's $900.")
+            # is another answer, not a part, so the known amounts do not vouch for it.
+            return rounded | (breakdown(text, figure, rounded) if len(question.parts) >= 2 else set())
+
         answer = Answer(
             place=f"your DM with {asker.real_name}",
             inside=lambda m: m.channel_id == dm,
             prompt=prompt,
-            judges=lambda text: (judge("amounts", amounts(text), {Decimal(question.answer)}),),
+            judges=lambda text: (judge("amounts", amounts(text), {figure}, tolerated=restating(text), show=money),),
             asserts=lambda text: bool(amounts(text)),
         )
 
