@@ -27,7 +27,7 @@ from tasks.sheets._common import (
 
 FIELDS = (("Type", 2, "C"), ("Priority", 3, "D"), ("Status", 4, "E"), ("Assignee", 6, "G"))  # header, column, letter
 SCOPES = ("open", "all")
-TITLES = ("By Field", "Ticket Counts", "Summary")
+TITLES = ("By {field}", "Ticket Counts", "{field} Summary")  # "By Type": a tab named for what it counts, never a placeholder
 
 
 class SummaryTab:
@@ -48,7 +48,7 @@ class SummaryTab:
         (field, col, letter), scope, title = pick(self.id, ctx, self._axes(ctx))
         if field == "Status" and scope == "open":
             scope = "all"  # every open status counted as open would be a one-row table
-        title = f"{field} {title}" if title == "Summary" else title
+        title = title.format(field=field)
         tickets = book.tabs["Tickets"]
         start = template_book(ctx, book.id)
         last = max(r for (s, r, c) in start.inputs if s == tickets and c == 0) + 1  # 1-based last row

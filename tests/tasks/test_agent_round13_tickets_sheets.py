@@ -110,3 +110,20 @@ def test_answer_from_xlsx_one_invoice_said_as_the_answer_then_the_total_fails(ro
 
     r.run(solve)
     assert r.fails(), json.dumps(r.grade())
+
+
+# -- prompts read like a colleague's request --------------------------------------------------------
+def test_summary_tab_names_its_tab_for_the_field_it_counts(sampler: Any) -> None:
+    """'add a tab named "By Field" that counts the tickets by Type' read as a template's
+    placeholder left in; the tab is named for its field ("By Type")."""
+    titles = set()
+    for variant in range(24):
+        env = sampler.create("sheets/summary-tab-v1", seed=0, variant=variant)
+        prompt = env.task.prompt
+        sampler.delete(env.id)
+        field = re.search(r"by (\w+): header", prompt).group(1)
+        title = re.search(r'add a tab named "(.+?)"', prompt).group(1)
+        titles.add(title)
+        assert "Field" not in title, prompt
+        assert title in {f"By {field}", "Ticket Counts", f"{field} Summary"}, prompt
+    assert any(t.startswith("By ") for t in titles), titles
