@@ -64,7 +64,7 @@ class ReopenWithComment:
 
         # A ticket's summary may carry the customer's name, so a comment that pastes the prompt would name them.
         prompt = (f"You are {s.me.name}. {ticket.key} (\"{ticket.summary}\") was closed by mistake: the customer {said}. "
-                  f"In Jira, reopen it and add a comment saying which customer reported it again.")
+                  f"In Jira, reopen it and add a comment saying which customer (the company) reported it again.")
 
         def reopened(db) -> CheckResult:
             issue = Q.issue_by_id(db, ticket.id)  # a plain row: graders read, never write

@@ -127,3 +127,14 @@ def test_summary_tab_names_its_tab_for_the_field_it_counts(sampler: Any) -> None
         assert "Field" not in title, prompt
         assert title in {f"By {field}", "Ticket Counts", f"{field} Summary"}, prompt
     assert any(t.startswith("By ") for t in titles), titles
+
+
+def test_reopen_prompt_says_the_customer_named_is_the_company(sampler: Any) -> None:
+    """The ticket reads "Reported by Karina Jackson (CFO) at Alvarez Ltd": both are "the customer"
+    to a support agent, and a comment naming the person scored 0.33. The grader wants the
+    company; the prompt now says so."""
+    for seed in (0, 2):
+        env = sampler.create("tickets/reopen-with-comment-v1", seed=seed, variant=1)
+        prompt = env.task.prompt
+        sampler.delete(env.id)
+        assert "which customer (the company) reported it again" in prompt, prompt
