@@ -9,17 +9,25 @@ serve: setup  ## set up, then serve the company (all apps, one default env) on 1
 	uv run officegym serve $(ARGS)
 
 # The whole suite runs twice, in two worker processes (pytest-xdist; each has its own server,
-# Gym and scratch database): envs on SQLite files, then envs on PostgreSQL (OFFICEGYM_DB);
-# the parity tests compare both in each pass. OFFICEGYM_REQUIRE_PG=1 turns a missing server
-# into a failure, never a skip.
+# Gym and scratch database): envs on SQLite files, then envs on PostgreSQL (OFFICEGYM_DB).
+# A test whose result cannot depend on that choice (pure functions, the company generator, the
+# parity tests, which make both backends themselves) runs once, in the SQLite pass; every test
+# that creates an env, grades or serves on the pass's backend runs in both (tests/conftest.py).
+# OFFICEGYM_REQUIRE_PG=1 turns a missing server into a failure, never a skip.
 test: test-sqlite test-postgres  ## set up, then run the whole test suite (unit, MCP over HTTP, REST, Chromium UI) on SQLite, then on PostgreSQL
 
+# Python's bytecode and pytest's rewritten test modules are kept in __pycache__ even where the
+# environment turns that off (PYTHONDONTWRITEBYTECODE=1): without them every worker, and every CLI
+# and server a test starts, compiles the project and rewrites ~200 test modules again (~9 s of CPU
+# per worker and pass on a 2-core box).
+PYTEST := env -u PYTHONDONTWRITEBYTECODE uv run pytest -q -n 2
+
 test-sqlite: setup chromium postgres libreoffice
-	OFFICEGYM_REQUIRE_PG=1 uv run pytest -q -n 2
+	OFFICEGYM_REQUIRE_PG=1 $(PYTEST)
 
 test-postgres: setup chromium postgres libreoffice
 	uv run python -c "from officegym.core.backend.pgtools import reset_database; reset_database('$(PG_URL)')"
-	OFFICEGYM_REQUIRE_PG=1 OFFICEGYM_DB=$(PG_URL) uv run pytest -q -n 2
+	OFFICEGYM_REQUIRE_PG=1 OFFICEGYM_DB=$(PG_URL) $(PYTEST)
 
 bench: setup  ## the performance table
 	uv run officegym bench

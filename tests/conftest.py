@@ -104,36 +104,53 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
     return LoadWithOneWorkerModules(config, log)
 
 
-# -- Tests the PostgreSQL pass skips -----------------------------------------------------------
+# -- Tests whose result cannot depend on the pass's backend: run once, in the SQLite pass ----------
 #
-# These modules never open an env database: they test pure functions (formula engine books in
-# memory, A1 notation, Salesforce ids and date literals, JSON text, answer reading, URL and
-# time rendering, TLS certificates, the state file's errors) or the company generator, or seed
-# and grade their own in-memory SQLite (chat seeding, rubric collateral) whatever OFFICEGYM_DB
-# says. Their result cannot depend on the pass's backend, so the SQLite pass runs them once. A
-# test of these modules that asks for the session's Gym or an env store (so a database of the
-# pass's backend) still runs in both passes.
-BACKEND_FREE = (
-    "tests/apps/crm/test_ids_dates.py",
-    "tests/apps/sheets/test_a1.py",
-    "tests/apps/sheets/test_bench_kernel.py",
-    "tests/apps/sheets/test_formula_arrays.py",
-    "tests/apps/sheets/test_formula_fuzz.py",
-    "tests/apps/sheets/test_recalc_caches.py",
-    "tests/apps/sheets/test_xlsx_formulas.py",
-    "tests/apps/tickets/test_tickets_rest_links.py",
-    "tests/core/test_jsontext.py",
-    "tests/core/test_remote_errors.py",
-    "tests/core/test_tls.py",
-    "tests/graders/test_rubric_collateral.py",
-    "tests/seed_data/test_chat_seed.py",
-    "tests/seed_data/test_company.py",
-    "tests/seed_data/test_sheets_seed.py",
-    "tests/tasks/test_answers.py",
-    "tests/tasks/test_answers_round3.py",
-    "tests/tasks/test_answers_round6.py",
-)
-DATABASE_FIXTURES = {"gym", "store", "backend_url", "pg_server", "live_server"}
+# The two passes differ in one thing only: OFFICEGYM_DB, the backend the session's Gym (and every
+# fixture built on it: env, rollout, live_server, agent_url, …) and the store tests' `backend_url`
+# put envs on. A test that asks for none of PASS_BACKEND_FIXTURES, directly or through another
+# fixture, and does not reach that backend by itself, gets the same result on both passes: pure
+# functions (formula engine, A1 notation, JQL and SOQL parsing, answer reading, rubric arithmetic),
+# the company generator and template files, and tests that name their backends themselves (the
+# parity tests make their own SQLite gym and PostgreSQL database, whatever the pass). The SQLite
+# pass runs them, the PostgreSQL pass skips them.
+#
+# A test that reaches the pass's backend without such a fixture (a Gym made without a db_url, a CLI
+# or a server started in a subprocess: each reads OFFICEGYM_DB) carries the mark `pass_backend`,
+# and runs on both passes. The rule checks itself: in the SQLite pass, a test judged the same on
+# both runs with OFFICEGYM_DB naming no backend (PASS_BACKEND_UNREACHABLE), so one that reaches the
+# pass's backend unmarked fails there ("unsupported database URL …") instead of silently losing its
+# PostgreSQL run.
+PASS_BACKEND_FIXTURES = {"gym", "backend_url"}  # store → backend_url; env, rollout, live_server … → gym
+PASS_BACKEND_UNREACHABLE = "not-the-pass-backend:ask-for-the-gym-fixture-or-mark-the-test-pass_backend"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "pass_backend: the test reaches the pass's backend (OFFICEGYM_DB) without the gym or backend_url "
+        "fixture, e.g. through a subprocess: it runs on both passes (tests/conftest.py)",
+    )
+
+
+def follows_pass_backend(item: pytest.Item) -> bool:
+    return bool(PASS_BACKEND_FIXTURES & set(getattr(item, "fixturenames", ()))) or item.get_closest_marker("pass_backend") is not None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """A test judged the same on both passes runs (set-up, call, teardown) without a pass backend
+    to reach: the check above."""
+    if not getattr(item, "_officegym_same_on_both_passes", False):
+        return (yield)
+    before = os.environ.get("OFFICEGYM_DB")
+    os.environ["OFFICEGYM_DB"] = PASS_BACKEND_UNREACHABLE
+    try:
+        return (yield)
+    finally:
+        if before is None:
+            os.environ.pop("OFFICEGYM_DB", None)
+        else:
+            os.environ["OFFICEGYM_DB"] = before
 
 
 def _rank(item: pytest.Item) -> int:
@@ -146,8 +163,12 @@ def _rank(item: pytest.Item) -> int:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     items.sort(key=_rank)  # stable: within a rank, the collection order
-    if backend_name(os.environ.get("OFFICEGYM_DB")) == "postgresql":
-        skip = pytest.mark.skip(reason="backend-free (tests/conftest.py BACKEND_FREE): run once, in the SQLite pass")
-        for item in items:
-            if item.nodeid.split("::")[0] in BACKEND_FREE and not DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())):
-                item.add_marker(skip)
+    postgres_pass = backend_name(os.environ.get("OFFICEGYM_DB")) == "postgresql"
+    skip = pytest.mark.skip(reason="the same on both passes (tests/conftest.py PASS_BACKEND_FIXTURES): run once, in the SQLite pass")
+    for item in items:
+        if follows_pass_backend(item):
+            continue
+        if postgres_pass:
+            item.add_marker(skip)
+        else:
+            item._officegym_same_on_both_passes = True  # type: ignore[attr-defined]

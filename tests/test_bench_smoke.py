@@ -35,6 +35,7 @@ ROWS = {
     backend_name(os.environ.get("OFFICEGYM_DB")) != "sqlite",
     reason="the bench times both backends itself (its own SQLite and PostgreSQL rows): once, in the SQLite pass",
 )
+@pytest.mark.pass_backend  # the bench's own Gym is on OFFICEGYM_DB's backend (tests/conftest.py)
 def test_bench_prints_and_returns_every_figure() -> None:
     lines: list[str] = []
     figures = run_bench(envs=20, calls=20, seed=0, size="small", echo=lines.append, rollout_seconds=1.0)

@@ -35,6 +35,7 @@ from mcp import Client
 
 SECONDS = float(os.environ.get("OFFICEGYM_SOAK_SECONDS", "20"))
 ENVS = int(os.environ.get("OFFICEGYM_SOAK_ENVS", "120"))
+pytestmark = pytest.mark.pass_backend  # `officegym serve` in a child process, on OFFICEGYM_DB's backend (tests/conftest.py)
 UI_THREADS, REST_THREADS, MCP_TASKS = 4, 4, 8
 HOT = 4  # half the writes go to the first few envs, so writers also collide inside one env
 

@@ -31,6 +31,7 @@ def act(gym: Gym, env_id: str, *calls: tuple[str, dict[str, Any]]) -> list[Any]:
     return asyncio.run(run())
 
 
+@pytest.mark.pass_backend  # reaches OFFICEGYM_DB's backend itself (tests/conftest.py)
 def test_tasks_validate_cli_passes_on_every_family(tmp_path) -> None:
     # Two companies on SQLite; one on PostgreSQL, where grading is the same code over another
     # backend (tests/core/test_backend_parity.py compares the two) and each env costs more.
@@ -43,6 +44,7 @@ def test_tasks_validate_cli_passes_on_every_family(tmp_path) -> None:
     assert f"all {seeds * len(registry.all_families())} family×seed pairs valid" in done.stdout
 
 
+@pytest.mark.pass_backend  # reaches OFFICEGYM_DB's backend itself (tests/conftest.py)
 def test_tasks_list_names_every_family() -> None:
     done = subprocess.run([sys.executable, "-m", "officegym.cli", "tasks", "list"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0
@@ -50,6 +52,7 @@ def test_tasks_list_names_every_family() -> None:
         assert family.id in done.stdout
 
 
+@pytest.mark.pass_backend  # reaches OFFICEGYM_DB's backend itself (tests/conftest.py)
 def test_validate_reports_a_family_whose_oracle_does_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     family = registry.get("chat/post-in-channel-v1")
     sample = family.sample

@@ -31,6 +31,7 @@ def test_there_are_crm_families_of_every_tier() -> None:
     assert len(CRM_FAMILIES) >= 6 and tiers == {"easy", "medium", "hard"}
 
 
+@pytest.mark.pass_backend  # reaches OFFICEGYM_DB's backend itself (tests/conftest.py)
 def test_every_crm_family_validates_on_more_variants() -> None:
     # Every family on seeds 0-2, variant 0, is validated with all the others (test_chat_tasks):
     # here the next variants, which pick other records and other axes.
