@@ -146,7 +146,7 @@ class PlanSprintByCapacity:
         wrong = [*want[:-1], *skipped[:1]] if skipped else want[:-1]
         return TaskInstance(
             prompt=(f"You are {s.me.name}. Plan {sprint_name} in Jira (the ENG board's next sprint) with a capacity of {capacity} story "
-                    f"points. From the ENG backlog — unresolved issues with story points that are in no sprint — take issues most urgent "
+                    f"{'point' if capacity == 1 else 'points'}. From the ENG backlog — unresolved issues with story points that are in no sprint — take issues most urgent "
                     f"priority first, then lowest key number first; add each one whose points still fit within {capacity} in total, and "
                     f"skip those that do not fit."),
             checks=[Check(f"{sprint_name} planned to {capacity} points by the rule", planned)],

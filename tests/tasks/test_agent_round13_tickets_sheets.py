@@ -138,3 +138,11 @@ def test_reopen_prompt_says_the_customer_named_is_the_company(sampler: Any) -> N
         prompt = env.task.prompt
         sampler.delete(env.id)
         assert "which customer (the company) reported it again" in prompt, prompt
+
+
+def test_plan_sprint_prompt_of_one_point_reads_as_english(sampler: Any) -> None:
+    """"a capacity of 1 story points" read as a template; one point is "1 story point"."""
+    env = sampler.create("tickets/plan-sprint-by-capacity-v1", seed=4, variant=17)
+    prompt = env.task.prompt
+    sampler.delete(env.id)
+    assert "capacity of 1 story point." in prompt, prompt
