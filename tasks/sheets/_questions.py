@@ -36,6 +36,7 @@ class Question:
     text: str  # the question, as the asker writes it
     book: str  # the spreadsheet's title prefix
     parts: tuple[Decimal, ...] = ()  # the amounts the answer is the sum of (each deal's, a plan row's salary and opex), when it is one
+    rate: Decimal | None = None  # the amount per head the answer is a multiple of (a team's planned cost), when it is one
 
 
 def _whole(value: float) -> Decimal | None:
@@ -61,10 +62,11 @@ def questions(family_id: str, ctx: SampleContext) -> tuple[Question, ...]:
     last = max(r for (s, r, c) in cells.inputs if s == pipe and c == 0)
     deals = [[cells.get((pipe, r, c)) for c in range(9)] for r in range(1, last + 1)]
     title = forecast.title
-    found: dict[str, list[tuple[str, float | None, str, str, tuple[Any, ...]]]] = {}  # kind -> (subject, value, question, book, parts)
+    found: dict[str, list[tuple[str, float | None, str, str, tuple[Any, ...], Any]]] = {}  # kind -> (subject, value, question, book, parts, rate)
 
-    def ask(kind: str, subject: str, value: float | None, text: str, book: str = FORECAST, parts: tuple[Any, ...] = ()) -> None:
-        found.setdefault(kind, []).append((subject, value, text, book, parts))
+    def ask(kind: str, subject: str, value: float | None, text: str, book: str = FORECAST, parts: tuple[Any, ...] = (),
+            rate: Any = None) -> None:
+        found.setdefault(kind, []).append((subject, value, text, book, parts, rate))
 
     reps = sorted({d[3] for d in deals})
     for rep in reps:
@@ -102,12 +104,14 @@ def questions(family_id: str, ctx: SampleContext) -> tuple[Question, ...]:
                 break
             ask(kind, team, plan.get((sheet, r, column)),
                 f"Quick one: what's the {what} of the {team} team in the \"{book.title}\" sheet?", prefix,
-                parts=(plan.get((sheet, r, 2)), plan.get((sheet, r, 3))) if kind == "cost" else ())
+                parts=(plan.get((sheet, r, 2)), plan.get((sheet, r, 3))) if kind == "cost" else (),
+                rate=plan.get((sheet, r, 4)) if kind == "planned" else None)
     chosen: list[Question] = []
     for kind, asked in found.items():
-        values = [v for _, v, _, _, _ in asked]
-        fit = [Question(kind, subject, Decimal(str(round(value, 2))).normalize(), text, book, _amounts(parts))
-               for subject, value, text, book, parts in asked if value and values.count(value) == 1]
+        values = [v for _, v, _, _, _, _ in asked]
+        fit = [Question(kind, subject, Decimal(str(round(value, 2))).normalize(), text, book, _amounts(parts),
+                        (_amounts((rate,)) or (None,))[0] if rate is not None else None)
+               for subject, value, text, book, parts, rate in asked if value and values.count(value) == 1]
         chosen += shuffled(family_id, ctx, fit, kind)[:MOST_PER_KIND]
     return shuffled(family_id, ctx, chosen)
 

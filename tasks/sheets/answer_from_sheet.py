@@ -14,6 +14,7 @@ answer no other question of its kind shares are asked.
 from __future__ import annotations
 
 import random
+import re
 from decimal import Decimal
 
 from graders.checks import Check
@@ -24,6 +25,9 @@ from tasks.common.answers import amounts, breakdown, judge, money, roundings
 from tasks.common.variants import cached, choose, count
 from tasks.sheets._common import allow_discarded, seeded, seeded_ids
 from tasks.sheets._questions import Question, questions, reader, worker
+
+# An amount said as a rate: "$320,000 each", "320k per head", "$320,000/head".
+PER_HEAD = re.compile(r"(?:[$€£]\s?)?\d[\d,.]*\s?(?:[kKmM]\b)?\s?(?:each|per\s+(?:head|person|hire|seat)|a\s+head|/\s?head)\b", re.IGNORECASE)
 
 
 class AnswerFromSheet:
@@ -62,7 +66,11 @@ class AnswerFromSheet:
             amount, a team's salary and opex): the answer explained, no other figure offered."""
             rounded = roundings(total)
             # Named parts must add up to the figure: one deal's amount said alone is another answer.
-            return rounded | (breakdown(text, total, rounded) if len(q.parts) >= 2 else set())
+            said = rounded | (breakdown(text, total, rounded) if len(q.parts) >= 2 else set())
+            # The cost per head a planned cost multiplies, said as a rate ("4 heads at $320,000 each").
+            if q.rate is not None and any(q.rate in amounts(rate) for rate in PER_HEAD.findall(text)):
+                said.add(q.rate)
+            return said
 
         answer = Answer(
             place=f"your DM with {asker.real_name}",

@@ -146,3 +146,34 @@ def test_plan_sprint_prompt_of_one_point_reads_as_english(sampler: Any) -> None:
     prompt = env.task.prompt
     sampler.delete(env.id)
     assert "capacity of 1 story point." in prompt, prompt
+
+
+async def _planned_row(tools: Any, facts: dict) -> list[str]:
+    sid = (await tools.call("list_spreadsheets"))
+    book = next(s["id"] for s in sid if s["title"].startswith("Headcount Plan"))
+    rows = (await tools.call("get_sheet_data", spreadsheet_id=book, sheet="By Team"))["valueRanges"][0]["values"]
+    return next(x for x in rows if x and x[0] == facts["subject"])
+
+
+def test_answer_from_sheet_planned_cost_with_heads_times_rate_passes(rollout: Make) -> None:
+    """"$1,280,000 — 4 heads at $320,000 each": the rate is how the figure is made, not another answer."""
+    r = rollout("sheets/answer-from-sheet-v1", seed=0, where=lambda f: f["kind"] == "planned")
+
+    async def solve(tools: Any) -> None:
+        row = await _planned_row(tools, r.facts)
+        await tools.call("slack_post_message", channel_id=r.facts["dm"], text=f"{row[5]} — {row[3]} heads at {row[4]} each.")
+
+    r.run(solve)
+    assert r.passes(), json.dumps(r.grade())
+
+
+@pytest.mark.parametrize("say", ["{total}, or {rate} if you meant per head", "{rate} per head"])
+def test_answer_from_sheet_planned_cost_rate_as_an_answer_still_fails(rollout: Make, say: str) -> None:
+    r = rollout("sheets/answer-from-sheet-v1", seed=0, where=lambda f: f["kind"] == "planned")
+
+    async def solve(tools: Any) -> None:
+        row = await _planned_row(tools, r.facts)
+        await tools.call("slack_post_message", channel_id=r.facts["dm"], text=say.format(total=row[5], rate=row[4]))
+
+    r.run(solve)
+    assert r.fails(), json.dumps(r.grade())
