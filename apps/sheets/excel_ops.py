@@ -14,7 +14,7 @@ from apps.sheets.formulas.evaluator import FUNCTIONS
 from apps.sheets.formulas.formats import display
 from apps.sheets.formulas.parser import FormulaSyntaxError, parse, scoped
 from apps.sheets.params import Cell, Formula, SheetTitle, SpreadsheetId, Values
-from apps.sheets.requests import hex_to_rgb
+from apps.sheets.theme import hex_to_rgb
 from officegym.core.operations import operation
 
 AGGREGATES = {"sum": "SUMIFS", "count": "COUNTIFS", "average": "AVERAGEIFS", "mean": "AVERAGEIFS", "min": "MINIFS", "max": "MAXIFS"}

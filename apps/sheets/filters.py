@@ -254,10 +254,9 @@ def hidden_rows(tab: Any, stored: Any) -> list[tuple[int, int]]:
 
 
 def _hex(color: Any) -> str | None:
-    found = theme.color_of(color)
-    if found is None:
-        return None
-    return "".join(f"{round(float(found.get(k, 0) or 0) * 255):02x}" for k in ("red", "green", "blue"))
+    """rrggbb, as the filter menu names a colour (theme.hex_of without its #)."""
+    found = theme.hex_of(color)
+    return None if found is None else found[1:]
 
 
 def shown_color(fill: bool, own: Any, by_rule: dict[str, Any] | None) -> str:

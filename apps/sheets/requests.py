@@ -29,15 +29,6 @@ ERROR_TYPES = {"#NULL!": "NULL_VALUE", "#DIV/0!": "DIVIDE_BY_ZERO", "#VALUE!": "
 MAX_AREA = 2_000_000  # cells one request may touch
 
 
-def hex_to_rgb(color: str) -> dict[str, float]:
-    color = color.lstrip("#")
-    return {k: int(color[i:i + 2], 16) / 255 for k, i in (("red", 0), ("green", 2), ("blue", 4))}
-
-
-def rgb_to_hex(rgb: dict[str, Any]) -> str:
-    return "#" + "".join(f"{round(float(rgb.get(k, 0) or 0) * 255):02x}" for k in ("red", "green", "blue"))
-
-
 NEXT_SHEET_ID = Prepared(update(Spreadsheet.__table__).where(Spreadsheet.__table__.c.id == bindparam("ss"))
                          .values(next_sheet_id=bindparam("counter")))
 

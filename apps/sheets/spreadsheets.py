@@ -56,7 +56,7 @@ def sheet_properties(tab: Sheet) -> dict[str, Any]:
     if tab.hidden:
         props["hidden"] = True
     if tab.tab_color:
-        props["tabColorStyle"] = {"rgbColor": kinds.hex_to_rgb(tab.tab_color)}
+        props["tabColorStyle"] = {"rgbColor": theme.hex_to_rgb(tab.tab_color)}
     return props
 
 

@@ -35,6 +35,22 @@ def color_of(style: Any) -> dict[str, float] | None:
     return color if isinstance(color, dict) else None
 
 
+def hex_to_rgb(color: str) -> dict[str, float]:
+    color = color.lstrip("#")
+    return {k: int(color[i:i + 2], 16) / 255 for k, i in (("red", 0), ("green", 2), ("blue", 4))}
+
+
+def rgb_to_hex(rgb: dict[str, Any]) -> str:
+    return "#" + "".join(f"{round(float(rgb.get(k, 0) or 0) * 255):02x}" for k in ("red", "green", "blue"))
+
+
+def hex_of(style: Any) -> str | None:
+    """A Color or ColorStyle as #rrggbb (a themeColor in the theme's colour); None when it
+    names no colour."""
+    found = color_of(style)
+    return None if found is None else rgb_to_hex(found)
+
+
 def spreadsheet_theme() -> dict[str, Any]:
     """`properties.spreadsheetTheme` as spreadsheets.get shows it."""
     return {"primaryFontFamily": DEFAULT_FONT,

@@ -43,7 +43,6 @@ from apps.sheets.entry import decode, enter, load_json
 from apps.sheets.errors import SheetsError
 from apps.sheets.formulas.formats import display
 from apps.sheets.models import Cell, Merge, Spreadsheet
-from apps.sheets.requests import rgb_to_hex
 from apps.sheets.operations import OPERATIONS
 from apps.sheets.service import SheetsService
 from apps.sheets.xlsx import GOOGLE_SHEET_MIME, XLSX_MIME
@@ -164,21 +163,15 @@ def _looks_of(cell: dict[str, Any]) -> dict[str, Any]:
     return cell.get("_looks", {})
 
 
-def _hex(color: Any) -> str | None:
-    """A Color or ColorStyle (an rgbColor, or a themeColor drawn in the theme's colour) as #rrggbb."""
-    found = theme.color_of(color)
-    return None if found is None else rgb_to_hex(found)
-
-
 def _css(looks: dict[str, Any]) -> str:
     """A cell's stored (or conditional) format as inline CSS: its fill, text color, strikethrough
     and underline, and its borders."""
     out = []
-    background = _hex(looks.get("backgroundColorStyle") or looks.get("backgroundColor"))
+    background = theme.hex_of(looks.get("backgroundColorStyle") or looks.get("backgroundColor"))
     if background:
         out.append(f"background:{background}")
     text = looks.get("textFormat") or {}
-    color = _hex(text.get("foregroundColorStyle") or text.get("foregroundColor"))
+    color = theme.hex_of(text.get("foregroundColorStyle") or text.get("foregroundColor"))
     if color:
         out.append(f"color:{color}")
     if text.get("bold"):
@@ -192,7 +185,7 @@ def _css(looks: dict[str, Any]) -> str:
         if side in ("top", "bottom", "left", "right") and isinstance(border, dict):
             width = {"SOLID_MEDIUM": 2, "SOLID_THICK": 3, "DOUBLE": 3}.get(border.get("style", ""), 1)
             kind = {"DOTTED": "dotted", "DASHED": "dashed", "DOUBLE": "double"}.get(border.get("style", ""), "solid")
-            out.append(f"border-{side}:{width}px {kind} {_hex(border.get('colorStyle') or border.get('color') or {}) or '#000000'}")
+            out.append(f"border-{side}:{width}px {kind} {theme.hex_of(border.get('colorStyle') or border.get('color') or {}) or '#000000'}")
     return ";".join(out)
 
 

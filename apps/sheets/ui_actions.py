@@ -34,7 +34,7 @@ from apps.sheets.a1 import A1Error, GridRange, column_letter, parse_area, quote_
 from apps.sheets.entry import load_json
 from apps.sheets.errors import SheetsError
 from apps.sheets.operations import OPERATIONS
-from apps.sheets.requests import hex_to_rgb
+from apps.sheets.theme import hex_to_rgb
 from apps.sheets.service import SheetsService
 from officegym.core.env_store import Env
 from officegym.core.errors import AppError

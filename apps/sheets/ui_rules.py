@@ -25,7 +25,7 @@ from fastapi.responses import RedirectResponse, Response
 from apps.sheets import conditional_formats, conditions, validation
 from apps.sheets.a1 import A1Error, GridRange, parse_area, parse_range, quote_sheet
 from apps.sheets.entry import enter
-from apps.sheets.requests import rgb_to_hex
+from apps.sheets.theme import rgb_to_hex
 from apps.sheets.service import SheetsService
 from apps.sheets.ui_actions import UiRefusal, _json, _run, _tab
 from officegym.core.env_store import Env
