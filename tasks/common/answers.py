@@ -486,6 +486,14 @@ def breakdown(text: str, total: Decimal, tolerated: Collection[Decimal] = (), kn
     return set()
 
 
+def true_breakdown(text: str, total: Decimal, tolerated: Collection[Decimal], parts: Collection[Decimal]) -> set[Decimal]:
+    """`breakdown` read strictly: two or more amounts that add up to the total, each one of
+    its true `parts` or a sum of them. A part named alone is not let through (where the answer
+    is a sum of rows a reader could give on their own: "It's $900." is another answer), nor a
+    made-up split whose figures the data does not hold."""
+    return breakdown(text, total, tolerated) & breakdown(text, total, tolerated, known=parts)
+
+
 _MAX_SUMS = 1 << 16
 
 

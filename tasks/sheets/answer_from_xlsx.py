@@ -30,7 +30,7 @@ from graders.rubric import Expect
 from tasks.base import SampleContext, TaskInstance, TaskUnavailable, Tools
 from tasks.chat._common import Answer, answer_moves, answered_in_dm, service_as
 from tasks.chat._workspace import workspace
-from tasks.common.answers import amounts, breakdown, judge, money, roundings
+from tasks.common.answers import amounts, judge, money, roundings, true_breakdown
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.sheets._common import SPREADSHEET_TABLES
 from tasks.sheets._upload import Invoice, Upload, upload
@@ -151,7 +151,10 @@ class AnswerFromXlsx:
             rounded = roundings(figure)
             # Named parts must add up to the figure: one invoice's amount said alone ("It's $900.")
             # is another answer, not a part, so the known amounts do not vouch for it.
-            return rounded | (breakdown(text, figure, rounded) if len(question.parts) >= 2 else set())
+            # And they must be the invoices' own amounts (or sums of them): a made-up split offers
+            # figures the file does not hold.
+            return rounded | (true_breakdown(text, figure, rounded, [Decimal(p) for p in question.parts])
+                              if len(question.parts) >= 2 else set())
 
         answer = Answer(
             place=f"your DM with {asker.real_name}",
