@@ -453,8 +453,10 @@ def breakdown(text: str, total: Decimal, tolerated: Collection[Decimal] = (), kn
     amounts besides the total (and the `tolerated` restatements of it) are parts when some of
     them, two or more, add up to the total (to within half a percent, for parts written
     rounded: "$400k + $500k + $334.5k") and every other one is a subtotal of those ("$900k of
-    it from Acme"). With `known`, the amounts the total is the sum of (each deal's), one of
-    them named alone is a part too ("the largest is Acme at $400k"). A figure that is no part
+    it from Acme"). With `known`, the amounts the total is the sum of (each deal's), every
+    figure must be one of them or a sum of some, and one of them named alone is a part too
+    when it comes after the total ("$1.23M; the largest is Acme at $400k"): said before it
+    ("It's $400k." then the total) it was offered as the answer. A figure that is no part
     ("$1,234,500, or maybe $1.5M"), or one offered as a possibility ("could be $400k"), leaves
     none read as parts: the answer names two totals."""
     if total <= 0 or _OFFERED.search(_mask(text)):
@@ -464,7 +466,7 @@ def breakdown(text: str, total: Decimal, tolerated: Collection[Decimal] = (), kn
         return set()
     if any(_DOUBT.search(sentence) and set(amount_list(sentence)) - {total} for sentence in _SENTENCE.split(text)):
         return set()  # "…, not sure, 400,000 maybe": a figure in a doubting sentence is offered, not a part
-    if all(any(v == k or v in roundings(k) for k in known) for v in others):
+    if all(any(v == k or v in roundings(k) for k in known) for v in others) and not _said_before(text, total, tolerated):
         return set(others)
     if known and not all(_sum_of_some(v, known) for v in others):
         return set()  # the total's parts are known: a figure some of them only come near is another figure
@@ -486,12 +488,16 @@ def breakdown(text: str, total: Decimal, tolerated: Collection[Decimal] = (), kn
     return set()
 
 
-def true_breakdown(text: str, total: Decimal, tolerated: Collection[Decimal], parts: Collection[Decimal]) -> set[Decimal]:
-    """`breakdown` read strictly: two or more amounts that add up to the total, each one of
-    its true `parts` or a sum of them. A part named alone is not let through (where the answer
-    is a sum of rows a reader could give on their own: "It's $900." is another answer), nor a
-    made-up split whose figures the data does not hold."""
-    return breakdown(text, total, tolerated) & breakdown(text, total, tolerated, known=parts)
+def _said_before(text: str, total: Decimal, tolerated: Collection[Decimal]) -> bool:
+    """Whether a figure is said in a sentence before the first that names the total (or a
+    rounding of it)."""
+    for sentence in _SENTENCE.split(text):
+        found = set(amount_list(sentence))
+        if total in found or found & set(tolerated):
+            return False
+        if found:
+            return True
+    return False
 
 
 _MAX_SUMS = 1 << 16

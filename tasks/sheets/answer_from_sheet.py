@@ -21,7 +21,7 @@ from graders.checks import Check
 from tasks.base import SampleContext, TaskInstance, TaskUnavailable, Tools
 from tasks.chat._common import Answer, answer_moves, answered_in_dm, service_as
 from tasks.chat._workspace import workspace
-from tasks.common.answers import amounts, judge, money, roundings, true_breakdown
+from tasks.common.answers import amounts, breakdown, judge, money, roundings
 from tasks.common.variants import cached, choose, count
 from tasks.sheets._common import allow_discarded, seeded, seeded_ids
 from tasks.sheets._questions import Question, questions, reader, worker
@@ -65,10 +65,10 @@ class AnswerFromSheet:
             """Roundings of the figure said with it, and the parts it is broken down into (each deal's
             amount, a team's salary and opex): the answer explained, no other figure offered."""
             rounded = roundings(total)
-            # Named parts must add up to the figure, and be its true parts (or sums of them), as
-            # crm/pipeline-question reads them: one deal's amount said alone is another answer, and
-            # a made-up split ("$900,000 + $380,000") offers figures the sheet does not hold.
-            said = rounded | (true_breakdown(text, total, rounded, q.parts) if len(q.parts) >= 2 else set())
+            # Named parts must be its true parts (or sums of them), as crm/pipeline-question reads
+            # them (`breakdown`): one deal's amount said before the figure is another answer, and a
+            # made-up split ("$900,000 + $380,000") offers figures the sheet does not hold.
+            said = rounded | (breakdown(text, total, rounded, known=q.parts) if len(q.parts) >= 2 else set())
             # The cost per head a planned cost multiplies, said as a rate ("4 heads at $320,000 each").
             if q.rate is not None and any(q.rate in amounts(rate) for rate in PER_HEAD.findall(text)):
                 said.add(q.rate)

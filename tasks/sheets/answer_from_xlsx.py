@@ -30,7 +30,7 @@ from graders.rubric import Expect
 from tasks.base import SampleContext, TaskInstance, TaskUnavailable, Tools
 from tasks.chat._common import Answer, answer_moves, answered_in_dm, service_as
 from tasks.chat._workspace import workspace
-from tasks.common.answers import amounts, judge, money, roundings, true_breakdown
+from tasks.common.answers import amounts, breakdown, judge, money, roundings
 from tasks.common.variants import cached, choose, count, shuffled
 from tasks.sheets._common import SPREADSHEET_TABLES
 from tasks.sheets._upload import Invoice, Upload, upload
@@ -149,11 +149,10 @@ class AnswerFromXlsx:
             """Roundings of the figure said with it, and the invoice amounts it adds up from: the
             answer explained ("$16,200: INV-1004 $7,200 and INV-1010 $9,000"), no other figure offered."""
             rounded = roundings(figure)
-            # Named parts must add up to the figure: one invoice's amount said alone ("It's $900.")
-            # is another answer, not a part, so the known amounts do not vouch for it.
-            # And they must be the invoices' own amounts (or sums of them): a made-up split offers
-            # figures the file does not hold.
-            return rounded | (true_breakdown(text, figure, rounded, [Decimal(p) for p in question.parts])
+            # Named parts must be the invoices' own amounts (or sums of them), as `breakdown` reads
+            # them with known parts: one invoice's amount said before the figure ("It's $900.") is
+            # another answer, and a made-up split offers figures the file does not hold.
+            return rounded | (breakdown(text, figure, rounded, known=[Decimal(p) for p in question.parts])
                               if len(question.parts) >= 2 else set())
 
         answer = Answer(
